@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# One-shot, idempotent set-up of a fresh machine: Debian packages the product and its
+# tests use, then a project virtualenv with the package and its dev tools.
+# Usage: scripts/setup.sh [extra,...]   (e.g. "dev" (default) or "dev,train")
+set -euo pipefail
+cd "$(dirname "$0")/.."
+EXTRAS="${1:-dev}"
+PY="${PYTHON:-python3}"
+
+need_apt=()
+command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
+command -v ffmpeg >/dev/null 2>&1 || need_apt+=(ffmpeg)
+[ -x /usr/lib/postgresql/15/bin/postgres ] || ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || need_apt+=(postgresql)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  if [ "$(id -u)" = "0" ]; then
+    echo "setup: installing Debian packages: ${need_apt[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq >/dev/null
+    apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
+  else
+    echo "setup: warning: not root, cannot install ${need_apt[*]} (browser/postgres tests will skip)" >&2
+  fi
+fi
+
+if [ ! -x .venv/bin/python ]; then
+  "$PY" -m venv .venv
+fi
+stamp=".venv/.installed-$(sha1sum pyproject.toml | cut -c1-12)-${EXTRAS//,/_}"
+if [ ! -f "$stamp" ]; then
+  .venv/bin/python -m pip install -q --upgrade pip >/dev/null
+  .venv/bin/python -m pip install -q -e ".[${EXTRAS}]"
+  touch "$stamp"
+fi
