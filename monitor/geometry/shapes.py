@@ -1,0 +1,153 @@
+"""Flat shapes on the table plane (millimetres): rotated rectangles, circles and polygons.
+
+Every shape answers the same questions: does it contain these points (vectorized over arrays),
+what is its area, where is its centre, and what polygon outlines it (for drawing and for
+projecting into a camera image).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+from numpy.typing import NDArray
+
+FloatArray = NDArray[np.float64]
+
+
+class Shape(Protocol):
+    @property
+    def area(self) -> float: ...
+
+    @property
+    def center(self) -> tuple[float, float]: ...
+
+    def contains(self, points: FloatArray) -> NDArray[np.bool_]: ...
+
+    def outline(self, n: int = 48) -> FloatArray: ...
+
+
+def _as_points(points: FloatArray | tuple[float, float] | list[float]) -> FloatArray:
+    p = np.asarray(points, dtype=np.float64)
+    if p.ndim == 1:
+        p = p[None, :]
+    if p.shape[-1] != 2:
+        raise ValueError(f"points must have shape (N, 2), got {p.shape}")
+    return p
+
+
+@dataclass(frozen=True, slots=True)
+class Rect:
+    """A rectangle of ``size`` (w, h) centred on ``cx, cy``; its local x axis is rotated ``angle_deg``
+    counter-clockwise from the table's +x (seen from above)."""
+
+    cx: float
+    cy: float
+    w: float
+    h: float
+    angle_deg: float = 0.0
+
+    @property
+    def area(self) -> float:
+        return self.w * self.h
+
+    @property
+    def center(self) -> tuple[float, float]:
+        return (self.cx, self.cy)
+
+    def to_local(self, points: FloatArray) -> FloatArray:
+        p = _as_points(points) - (self.cx, self.cy)
+        a = math.radians(self.angle_deg)
+        c, s = math.cos(a), math.sin(a)
+        return np.stack([p[:, 0] * c + p[:, 1] * s, -p[:, 0] * s + p[:, 1] * c], axis=1)
+
+    def contains(self, points: FloatArray) -> NDArray[np.bool_]:
+        q = self.to_local(points)
+        return (np.abs(q[:, 0]) <= self.w / 2) & (np.abs(q[:, 1]) <= self.h / 2)
+
+    def corners(self) -> FloatArray:
+        """Four corners, counter-clockwise from the local (-w/2, -h/2) corner."""
+        a = math.radians(self.angle_deg)
+        ux = np.array([math.cos(a), math.sin(a)])
+        uy = np.array([-math.sin(a), math.cos(a)])
+        c = np.array([self.cx, self.cy])
+        hw, hh = self.w / 2, self.h / 2
+        return np.stack([c - hw * ux - hh * uy, c + hw * ux - hh * uy,
+                         c + hw * ux + hh * uy, c - hw * ux + hh * uy])
+
+    def outline(self, n: int = 48) -> FloatArray:
+        return self.corners()
+
+
+@dataclass(frozen=True, slots=True)
+class Circle:
+    cx: float
+    cy: float
+    r: float
+
+    @property
+    def area(self) -> float:
+        return math.pi * self.r * self.r
+
+    @property
+    def center(self) -> tuple[float, float]:
+        return (self.cx, self.cy)
+
+    def contains(self, points: FloatArray) -> NDArray[np.bool_]:
+        p = _as_points(points)
+        return (p[:, 0] - self.cx) ** 2 + (p[:, 1] - self.cy) ** 2 <= self.r * self.r
+
+    def outline(self, n: int = 48) -> FloatArray:
+        t = np.linspace(0, 2 * math.pi, n, endpoint=False)
+        return np.stack([self.cx + self.r * np.cos(t), self.cy + self.r * np.sin(t)], axis=1)
+
+
+@dataclass(frozen=True, slots=True)
+class Polygon:
+    """A simple polygon (no self-intersections); vertices in either winding order."""
+
+    points: tuple[tuple[float, float], ...]
+
+    def __post_init__(self) -> None:
+        if len(self.points) < 3:
+            raise ValueError(f"a polygon needs at least 3 points, got {len(self.points)}")
+
+    @property
+    def array(self) -> FloatArray:
+        return np.asarray(self.points, dtype=np.float64)
+
+    @property
+    def area(self) -> float:
+        p = self.array
+        x, y = p[:, 0], p[:, 1]
+        return float(abs(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))) / 2)
+
+    @property
+    def center(self) -> tuple[float, float]:
+        p = self.array
+        x, y = p[:, 0], p[:, 1]
+        cross = x * np.roll(y, -1) - np.roll(x, -1) * y
+        a = cross.sum() / 2
+        if abs(a) < 1e-12:
+            return (float(x.mean()), float(y.mean()))
+        cx = ((x + np.roll(x, -1)) * cross).sum() / (6 * a)
+        cy = ((y + np.roll(y, -1)) * cross).sum() / (6 * a)
+        return (float(cx), float(cy))
+
+    def contains(self, points: FloatArray) -> NDArray[np.bool_]:
+        # Even-odd ray casting, vectorized over points; boundary points may go either way.
+        p = _as_points(points)
+        v = self.array
+        x, y = p[:, 0:1], p[:, 1:2]
+        x1, y1 = v[:, 0][None, :], v[:, 1][None, :]
+        x2, y2 = np.roll(v[:, 0], -1)[None, :], np.roll(v[:, 1], -1)[None, :]
+        crosses = (y1 > y) != (y2 > y)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            xin = x1 + (y - y1) * (x2 - x1) / (y2 - y1)
+        hit = crosses & (x < xin)
+        return np.asarray(hit.sum(axis=1) % 2 == 1)
+
+    def outline(self, n: int = 48) -> FloatArray:
+        return self.array
