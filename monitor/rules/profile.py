@@ -90,6 +90,9 @@ class PaiGowProfile(BaseModel):
     banker_rotation: Direction = Direction.CLOCKWISE
     banker_max_consecutive: int = Field(default=2, ge=1)
     banker_min_wagers_in_round: int = Field(default=3, ge=0)
+    # S&K (seed 004): "if most players do not wish to bank the game, then any one player can be the banker
+    # at all times" - after every eligible seat refused, any seated player may take the bank.
+    banker_volunteer_when_all_refuse: bool = False
     seats: int = Field(default=7, ge=2, le=10)
     # Spread limit in cents (seed 000 rules 17-19).
     table_min: int = Field(default=500, ge=0)
@@ -97,6 +100,8 @@ class PaiGowProfile(BaseModel):
     collection: tuple[CollectionTier, ...] = Field(default_factory=sk_collection_schedule)
     # Seed 000 rule 63: free collection for the first four hands of a new game (0 = off).
     free_collection_hands: int = Field(default=0, ge=0)
+    # The Player-Dealer's wager is a bet too (seed 000 rules 13, 16): collection is taken on it as well.
+    banker_pays_collection: bool = True
     house_way: str = "trump_plaza"
 
     @model_validator(mode="after")
@@ -133,3 +138,9 @@ LIVERMORE = DEFAULT_PROFILE
 LUCKY_CHANCES = PaiGowProfile(name="lucky_chances", five_aces=FiveAces.TIES_ROYAL)
 NAPA = PaiGowProfile(name="napa", joker_in_flush=JokerInFlush.ACE)
 NEVADA_WHEEL = PaiGowProfile(name="nevada_wheel", wheel=Wheel.SECOND_HIGHEST)
+S_AND_K = PaiGowProfile(
+    name="s_and_k",
+    joker_mode=JokerMode.BUG,
+    banker_rotation=Direction.COUNTERCLOCKWISE,
+    banker_volunteer_when_all_refuse=True,
+)
