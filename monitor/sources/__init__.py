@@ -1,0 +1,20 @@
+"""Sources: timestamped camera frames (OpenCV) and dice readings (serial).
+
+Both kinds of source run their own capture thread, reconnect by themselves and
+report faults as typed status events rather than raising into the pipeline.
+"""
+
+from monitor.sources.frame import Frame
+from monitor.sources.policy import ConsumePolicy, FillPolicy
+from monitor.sources.state import SourceState, SourceStateError
+from monitor.sources.video_source import VideoSource, open_source
+
+__all__ = [
+    "ConsumePolicy",
+    "FillPolicy",
+    "Frame",
+    "SourceState",
+    "SourceStateError",
+    "VideoSource",
+    "open_source",
+]
