@@ -1,0 +1,1 @@
+"""Table events: the versioned contract between seeing (perception, sensors) and judging (procedure)."""

@@ -1,0 +1,449 @@
+"""The event contract: what the table did, as seen by a camera, a dice reader or an operator.
+
+Events are the one boundary between seeing and judging (docs/events.md). Every event is a
+small frozen pydantic model with a ``type`` tag; :data:`Event` is the discriminated union
+of all of them and :func:`parse_event` / :func:`parse_event_json` turn a dict or a JSON
+line into the right class. JSON is the wire format; ``docs/schema/events.schema.json`` is
+the exported JSON Schema (``table-monitor export-schema``).
+
+Conventions
+- ``seq`` is monotonic per table; a repeat of the same ``seq`` is a resend, not a new event.
+- ``media_time`` (seconds) and ``frame`` say where in the recording it was seen;
+  ``wall_time`` (UTC, ISO 8601) when it was recorded.
+- Money is integer cents. Seats are 1..10 (the banker sits at one of them), piles 1..7
+  counted left to right from the dealer.
+- Cards are two-character text (``As``, ``Td``, ``Jk``), normalised on input.
+- The schema accepts what a sensor can physically report (e.g. dice values 0 or 9, a pile
+  of 6 cards); whether that breaks a rule is the procedure monitor's call, not the schema's.
+
+>>> e = parse_event_json('{"type":"stub_counted","table_id":"T1","seq":7,"media_time":12.5,'
+...                      '"wall_time":"2026-01-01T20:00:00Z","source":"vision","n":4}')
+>>> type(e).__name__, e.n, e.wall_time.isoformat()
+('StubCounted', 4, '2026-01-01T20:00:00+00:00')
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from enum import StrEnum
+from functools import lru_cache
+from typing import Annotated, Any, Final, Literal
+
+from pydantic import (
+    AfterValidator,
+    AwareDatetime,
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    field_serializer,
+)
+
+from monitor.rules.cards import parse_card
+from monitor.rules.errors import CardParseError
+
+SCHEMA_VERSION: Final = 1
+MAX_SEATS: Final = 10
+PILES: Final = 7
+
+
+class Source(StrEnum):
+    VISION = "vision"
+    DICE_READER = "dice_reader"
+    OPERATOR = "operator"
+    FILE = "file"
+
+
+class Game(StrEnum):
+    """Games the monitor follows (seeds 000-002 Pai Gow; seed 004 the others)."""
+
+    PAIGOW = "paigow"
+    HOLDEM = "holdem"
+    HOLDEM_HILO = "holdem_hilo"
+    OMAHA = "omaha"
+    OMAHA_HILO = "omaha_hilo"
+    PINEAPPLE = "pineapple"
+    LOWBALL = "lowball"
+    PUSH_NINE = "push_nine"
+    PAN = "pan"
+
+
+class Device(StrEnum):
+    CAMERA = "camera"
+    DICE_READER = "dice_reader"
+
+
+class Street(StrEnum):
+    FLOP = "flop"
+    TURN = "turn"
+    RIVER = "river"
+
+
+class PotShare(StrEnum):
+    """Which part of a pot an award is for: the whole pot, or the high or low half of a split game."""
+
+    WHOLE = "whole"
+    HIGH = "high"
+    LOW = "low"
+
+
+@lru_cache(maxsize=128)
+def _canonical_card(text: str) -> str:
+    try:
+        return parse_card(text).text
+    except CardParseError as exc:
+        raise ValueError(str(exc)) from None
+
+
+# A card on the wire: text, normalised ('10d' -> 'Td', 'joker' -> 'Jk'); a bad card names itself.
+CardText = Annotated[str, AfterValidator(_canonical_card)]
+Seat = Annotated[int, Field(ge=1, le=MAX_SEATS, description="seat number 1..10")]
+Pile = Annotated[int, Field(ge=1, le=PILES, description="pile slot 1..7, left to right from the dealer")]
+Cents = Annotated[int, Field(ge=0, description="money in integer cents")]
+# A zone on the table: 'pile:3', 'stub', 'seat:4', 'banker', 'board', 'muck', 'deck', 'tray'.
+Zone = Annotated[str, Field(pattern=r"^(pile:[1-7]|seat:(10|[1-9])|stub|banker|board|muck|deck|tray)$")]
+
+
+class EventBase(BaseModel):
+    """Fields every event carries."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", use_enum_values=False)
+
+    schema_version: Literal[1] = SCHEMA_VERSION
+    table_id: Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
+    seq: Annotated[int, Field(ge=0, description="monotonic per table; same seq = same event resent")]
+    media_time: Annotated[float, Field(ge=0, allow_inf_nan=False, description="seconds into the media")]
+    frame: Annotated[int, Field(ge=0)] | None = None
+    wall_time: AwareDatetime
+    source: Source
+    confidence: Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)] = 1.0
+
+    @field_serializer("wall_time")
+    def _utc(self, value: datetime) -> str:
+        return value.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+# ---- round ---------------------------------------------------------------------------------------
+
+
+class RoundStarted(EventBase):
+    """A new hand begins. ``round_id`` if the dealer system numbers hands; else the monitor names it."""
+
+    type: Literal["round_started"] = "round_started"
+    game: Game = Game.PAIGOW
+    round_id: Annotated[str, Field(min_length=1, max_length=64)] | None = None
+    # Pai Gow: the Player-Dealer's seat (seed 000 rule 3). Poker: the dealer button.
+    banker_seat: Seat | None = None
+    button_seat: Seat | None = None
+    # Poker: the seats dealt in, in deal order is derived from the button.
+    players: list[Seat] = Field(default_factory=list, max_length=MAX_SEATS)
+
+
+class ShuffleDone(EventBase):
+    type: Literal["shuffle_done"] = "shuffle_done"
+
+
+class BetsClosed(EventBase):
+    """The dealer announced "no more bets" and opened the dice cup (seed 000 rule 32)."""
+
+    type: Literal["bets_closed"] = "bets_closed"
+
+
+class MisdealDeclared(EventBase):
+    """The dealer or floor declared a misdeal; the round's cards are void and will be redealt."""
+
+    type: Literal["misdeal_declared"] = "misdeal_declared"
+    reason: Annotated[str, Field(max_length=200)] = ""
+
+
+class RoundEnded(EventBase):
+    type: Literal["round_ended"] = "round_ended"
+
+
+# ---- the Pai Gow deal ----------------------------------------------------------------------------
+
+
+class CardDealt(EventBase):
+    """One card placed on a pile during the 7x7 deal (seed 000 rule 6)."""
+
+    type: Literal["card_dealt"] = "card_dealt"
+    pile: Pile
+    face_up: bool = False
+    card: CardText | None = None
+
+
+class CardExposed(EventBase):
+    """A card boxed (face up in the deck) or exposed during the deal (seed 000 rules 48, 51)."""
+
+    type: Literal["card_exposed"] = "card_exposed"
+    card: CardText | None = None
+    zone: Zone
+
+
+class PilesComplete(EventBase):
+    """The 7x7 deal is over; the card count of each pile, pile 1 first."""
+
+    type: Literal["piles_complete"] = "piles_complete"
+    counts: list[Annotated[int, Field(ge=0, le=60)]] = Field(min_length=1, max_length=PILES)
+
+
+class StubCounted(EventBase):
+    """Cards left in the stub after the deal (seed 000 rule 55: must be four)."""
+
+    type: Literal["stub_counted"] = "stub_counted"
+    n: Annotated[int, Field(ge=0, le=60)]
+
+
+class ExposedCardReplaced(EventBase):
+    """The exposed card of ``pile`` was replaced by the first stub card (seed 000 rule 51)."""
+
+    type: Literal["exposed_card_replaced"] = "exposed_card_replaced"
+    pile: Pile
+    card: CardText | None = None
+
+
+# ---- action --------------------------------------------------------------------------------------
+
+
+class ActionPileChosen(EventBase):
+    """The Player-Dealer chose the pile that goes first; it gets the ACTION button (seed 000 rule 7)."""
+
+    type: Literal["action_pile_chosen"] = "action_pile_chosen"
+    pile: Pile
+
+
+class DiceRolled(EventBase):
+    """The dice as read (seed 000 rule 8). Values are as reported; range is judged by the monitor."""
+
+    type: Literal["dice_rolled"] = "dice_rolled"
+    values: list[Annotated[int, Field(ge=-100, le=100)]] = Field(min_length=1, max_length=6)
+
+
+class PileDelivered(EventBase):
+    """A pile pushed to a seat (seed 000 rules 8, 9, 21). The banker's seat receives the banker's hand."""
+
+    type: Literal["pile_delivered"] = "pile_delivered"
+    pile: Pile
+    seat: Seat
+
+
+class DeadHandCollected(EventBase):
+    """The dealer collected the hand delivered to a seat without a wager (seed 000 rule 9)."""
+
+    type: Literal["dead_hand_collected"] = "dead_hand_collected"
+    seat: Seat
+
+
+# ---- setting -------------------------------------------------------------------------------------
+
+
+class HandSet(EventBase):
+    """A player's setting: ``front`` the two-card hand, ``back`` the five-card hand (seed 000 rule 50e)."""
+
+    type: Literal["hand_set"] = "hand_set"
+    seat: Seat
+    front: list[CardText] = Field(max_length=7)
+    back: list[CardText] = Field(max_length=7)
+    # Set by the dealer at the player's request (seed 000 rule 52; seed 001).
+    house_way: bool = False
+
+
+class BankerHandExposed(EventBase):
+    """The dealer turned the Player-Dealer's seven cards face up (seed 000 rule 11)."""
+
+    type: Literal["banker_hand_exposed"] = "banker_hand_exposed"
+    cards: list[CardText] = Field(max_length=10)
+
+
+class BankerHandSet(EventBase):
+    """The Player-Dealer's setting, by the dealer on the banker's instruction (seed 000 rules 11, 54, 58)."""
+
+    type: Literal["banker_hand_set"] = "banker_hand_set"
+    front: list[CardText] = Field(max_length=7)
+    back: list[CardText] = Field(max_length=7)
+
+
+class HandOpened(EventBase):
+    """The dealer turned a player's set hand over to compare it with the banker's (seed 000 rule 56)."""
+
+    type: Literal["hand_opened"] = "hand_opened"
+    seat: Seat
+
+
+# ---- money ---------------------------------------------------------------------------------------
+
+# Who bet: ``None`` is the seat's own (active) player; any other id is a backline bettor (rule 4).
+Bettor = Annotated[str, Field(min_length=1, max_length=32)] | None
+
+
+class BetPlaced(EventBase):
+    """Chips placed in a betting spot. At the banker's seat this is the banker's money in action."""
+
+    type: Literal["bet_placed"] = "bet_placed"
+    seat: Seat
+    amount: Cents
+    bettor: Bettor = None
+
+
+class BetChanged(EventBase):
+    """Chips in a spot changed (added, removed)."""
+
+    type: Literal["bet_changed"] = "bet_changed"
+    seat: Seat
+    before: Cents
+    after: Cents
+    bettor: Bettor = None
+
+
+class Payout(EventBase):
+    """The settlement of one wager: ``amount`` paid to the bettor (>0), taken (<0), or 0 for a push."""
+
+    type: Literal["payout"] = "payout"
+    seat: Seat
+    amount: int
+    bettor: Bettor = None
+
+
+class BankerChanged(EventBase):
+    """The Player-Dealer position moves (seed 000 rules 3, 40); ``seat`` None means no banker."""
+
+    type: Literal["banker_changed"] = "banker_changed"
+    seat: Seat | None
+    previous: Seat | None = None
+
+
+# ---- devices -------------------------------------------------------------------------------------
+
+
+class DeviceLost(EventBase):
+    type: Literal["device_lost"] = "device_lost"
+    device: Device
+    name: Annotated[str, Field(max_length=64)] = ""
+    detail: Annotated[str, Field(max_length=200)] = ""
+
+
+class DeviceRecovered(EventBase):
+    type: Literal["device_recovered"] = "device_recovered"
+    device: Device
+    name: Annotated[str, Field(max_length=64)] = ""
+
+
+# ---- poker (seed 004) ----------------------------------------------------------------------------
+
+
+class HoleDealt(EventBase):
+    """One hole card dealt to a seat; ``face_up`` if it was exposed on the deal."""
+
+    type: Literal["hole_dealt"] = "hole_dealt"
+    seat: Seat
+    face_up: bool = False
+    card: CardText | None = None
+
+
+class Burn(EventBase):
+    """A burn card before a street (seed 004 Hold'em: "after burning one card")."""
+
+    type: Literal["burn"] = "burn"
+    face_up: bool = False
+    card: CardText | None = None
+
+
+class BoardDealt(EventBase):
+    """Community cards turned up: three on the flop, one on the turn, one on the river."""
+
+    type: Literal["board_dealt"] = "board_dealt"
+    street: Street
+    cards: list[CardText] = Field(min_length=1, max_length=5)
+
+
+class PlayerFolded(EventBase):
+    type: Literal["player_folded"] = "player_folded"
+    seat: Seat
+
+
+class HandShown(EventBase):
+    """A player's hole cards shown at showdown."""
+
+    type: Literal["hand_shown"] = "hand_shown"
+    seat: Seat
+    cards: list[CardText] = Field(min_length=1, max_length=10)
+
+
+class Award(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    seat: Seat
+    amount: Cents
+    share: PotShare = PotShare.WHOLE
+
+
+class PotAwarded(EventBase):
+    """The dealer pushed the pot: who received how much of which half."""
+
+    type: Literal["pot_awarded"] = "pot_awarded"
+    pot: Cents
+    awards: list[Award] = Field(min_length=1, max_length=2 * MAX_SEATS)
+
+
+Event = Annotated[
+    RoundStarted
+    | ShuffleDone
+    | BetsClosed
+    | MisdealDeclared
+    | RoundEnded
+    | CardDealt
+    | CardExposed
+    | PilesComplete
+    | StubCounted
+    | ExposedCardReplaced
+    | ActionPileChosen
+    | DiceRolled
+    | PileDelivered
+    | DeadHandCollected
+    | HandSet
+    | BankerHandExposed
+    | BankerHandSet
+    | HandOpened
+    | BetPlaced
+    | BetChanged
+    | Payout
+    | BankerChanged
+    | DeviceLost
+    | DeviceRecovered
+    | HoleDealt
+    | Burn
+    | BoardDealt
+    | PlayerFolded
+    | HandShown
+    | PotAwarded,
+    Field(discriminator="type"),
+]
+
+EVENT_ADAPTER: Final[TypeAdapter[Event]] = TypeAdapter(Event)
+EVENT_TYPES: Final[dict[str, type[EventBase]]] = {
+    cls.model_fields["type"].default: cls
+    for cls in EventBase.__subclasses__()
+}
+
+
+def parse_event(data: Any) -> Event:
+    """Validate a mapping into its event class; raises ``pydantic.ValidationError`` naming the field."""
+    return EVENT_ADAPTER.validate_python(data)
+
+
+def parse_event_json(line: str | bytes) -> Event:
+    """Validate one JSON document (one JSONL line) into its event class."""
+    return EVENT_ADAPTER.validate_json(line)
+
+
+def event_to_json(event: EventBase) -> str:
+    """One compact JSON line (no defaults dropped: the wire form is explicit)."""
+    return event.model_dump_json()
+
+
+def events_json_schema() -> dict[str, Any]:
+    """JSON Schema of the event union (what ``docs/schema/events.schema.json`` holds)."""
+    schema = EVENT_ADAPTER.json_schema()
+    schema["title"] = "table-monitor event"
+    schema["$comment"] = f"schema_version {SCHEMA_VERSION}; generated by `table-monitor export-schema`"
+    return schema
