@@ -1,0 +1,115 @@
+"""``table-monitor train cards|detector``: train, export to ONNX, calibrate and evaluate on held-out renders.
+
+Training runs are resumable: each epoch leaves ``RUN/weights/last.pt`` and ``--resume`` continues from it.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+train_app = typer.Typer(help="Train the perception models (needs the 'train' extra: torch + ultralytics).",
+                        no_args_is_help=True)
+
+MODELS_DIR = Path("models")
+
+
+@train_app.command("cards")
+def train_cards_cmd(
+    data: Annotated[Path, typer.Option(help="crop dataset ROOT/{train,val,test}/CLASS/*.jpg")],
+    name: Annotated[str, typer.Option(help="run name under --project")] = "cards",
+    project: Annotated[Path, typer.Option(help="where runs and checkpoints go")] = Path("runs/cards"),
+    epochs: Annotated[int, typer.Option(min=1)] = 20,
+    imgsz: Annotated[int, typer.Option(min=32)] = 96,
+    batch: Annotated[int, typer.Option(min=1)] = 128,
+    threads: Annotated[int, typer.Option(min=1)] = 2,
+    workers: Annotated[int, typer.Option(min=0, help="dataloader worker processes")] = 1,
+    fraction: Annotated[float, typer.Option(min=0.01, max=1.0, help="share of the train split to use")] = 1.0,
+    base: Annotated[str, typer.Option(help="model yaml or a .pt to fine-tune")] = "yolo11n-cls.yaml",
+    lr0: Annotated[float, typer.Option()] = 0.002,
+    resume: Annotated[bool, typer.Option(help="continue the run from RUN/weights/last.pt")] = False,
+    evaluate_only: Annotated[bool, typer.Option(help="only export + evaluate")] = False,
+    checkpoint: Annotated[str, typer.Option(help="which checkpoint to export: best or last")] = "best",
+    test_splits: Annotated[str, typer.Option(help="comma-separated held-out splits to evaluate")] = "test",
+    ship: Annotated[bool, typer.Option(help="copy results to models/")] = False,
+) -> None:
+    """Train the card-identity classifier, export ONNX, fit the temperature on val, evaluate held-out."""
+    from monitor.training.cards import train_cards
+    from monitor.training.evaluate_cards import calibrate_and_evaluate
+    from monitor.training.export import export_onnx, model_names
+    from monitor.training.runs import RunLog
+
+    run = project / name
+    if not evaluate_only:
+        train_cards(data, project, name, epochs, imgsz, batch, threads, workers, resume, base, lr0, fraction)
+    ckpt = run / "weights" / f"{checkpoint}.pt"
+    if not ckpt.exists():
+        raise typer.BadParameter(f"no checkpoint {ckpt}: train first (or pick --checkpoint last)")
+    onnx_path = export_onnx(ckpt, run / "export" / "cards.onnx", imgsz)
+    classes = model_names(ckpt)
+    result = calibrate_and_evaluate(onnx_path, classes, imgsz, data, run / "eval",
+                                    tuple(s for s in test_splits.split(",") if s))
+    result["training_seconds"] = RunLog.total_seconds(project, name)
+    result["checkpoint"] = str(ckpt)
+    (run / "eval" / "cards_metrics.json").write_text(json.dumps(result, indent=1))
+    for split in ("val", *test_splits.split(",")):
+        if split in result:
+            m = result[split]
+            typer.echo(f"{split:>10}: n={m['n']} top-1={m['top1']:.4f} accepted={m['accepted_share']:.4f} "
+                       f"false-identity={m['false_identity_rate']:.4f} critical={m['critical']}")
+    typer.echo(f"temperature={result['temperature']:.3f} threshold={result['threshold']:.3f}")
+    typer.echo(f"metrics and confusion matrices in {run / 'eval'}")
+    if ship:
+        MODELS_DIR.mkdir(exist_ok=True)
+        shutil.copy(onnx_path, MODELS_DIR / "cards.onnx")
+        shutil.copy(onnx_path.with_suffix(".json"), MODELS_DIR / "cards.json")
+        shutil.copy(run / "eval" / "cards_metrics.json", MODELS_DIR / "cards_metrics.json")
+        for png in (run / "eval").glob("*.png"):
+            shutil.copy(png, MODELS_DIR / png.name)
+        typer.echo(f"shipped to {MODELS_DIR}/cards.onnx")
+
+
+@train_app.command("detector")
+def train_detector_cmd(
+    data: Annotated[Path, typer.Option(help="ultralytics dataset yaml (OBB or boxes)")],
+    name: Annotated[str, typer.Option(help="run name under --project")] = "detector",
+    project: Annotated[Path, typer.Option(help="where runs and checkpoints go")] = Path("runs/detector"),
+    epochs: Annotated[int, typer.Option(min=1)] = 30,
+    imgsz: Annotated[int, typer.Option(min=64)] = 640,
+    batch: Annotated[int, typer.Option(min=1)] = 8,
+    threads: Annotated[int, typer.Option(min=1)] = 2,
+    workers: Annotated[int, typer.Option(min=0)] = 1,
+    fraction: Annotated[float, typer.Option(min=0.01, max=1.0)] = 1.0,
+    base: Annotated[str, typer.Option(help="model yaml or .pt")] = "yolo11n-obb.yaml",
+    resume: Annotated[bool, typer.Option(help="continue the run from RUN/weights/last.pt")] = False,
+    evaluate_only: Annotated[bool, typer.Option(help="skip training; export + evaluate the run")] = False,
+    checkpoint: Annotated[str, typer.Option(help="which checkpoint to export: best or last")] = "best",
+    ship: Annotated[bool, typer.Option(help="copy results to models/")] = False,
+) -> None:
+    """Train the overhead detector (cards face up/down, piles, chips, dice), export ONNX, evaluate on test."""
+    from monitor.training.detector import evaluate_detector, train_detector
+    from monitor.training.export import export_onnx
+
+    run = project / name
+    if not evaluate_only:
+        train_detector(data, project, name, epochs, imgsz, batch, threads, workers, resume, base, fraction)
+    ckpt = run / "weights" / f"{checkpoint}.pt"
+    if not ckpt.exists():
+        raise typer.BadParameter(f"no checkpoint {ckpt}: train first (or pick --checkpoint last)")
+    onnx_path = export_onnx(ckpt, run / "export" / "detector.onnx", imgsz, dynamic=False)
+    result = evaluate_detector(ckpt, onnx_path, data, imgsz, run / "eval")
+    typer.echo(json.dumps({k: v for k, v in result.items() if k != "per_class"}, indent=1))
+    if ship:
+        MODELS_DIR.mkdir(exist_ok=True)
+        shutil.copy(onnx_path, MODELS_DIR / "detector.onnx")
+        shutil.copy(onnx_path.with_suffix(".json"), MODELS_DIR / "detector.json")
+        shutil.copy(run / "eval" / "detector_metrics.json", MODELS_DIR / "detector_metrics.json")
+        typer.echo(f"shipped to {MODELS_DIR}/detector.onnx")
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(train_app, name="train")

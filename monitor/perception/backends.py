@@ -1,0 +1,92 @@
+"""Inference backends behind one interface: ONNX Runtime and OpenVINO.
+
+Both take the same ONNX file and a float32 NCHW array and return the model's outputs as numpy arrays,
+so the detector and the classifier never know which runtime is underneath. Measured on this machine
+by ``table-monitor bench-perception``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from monitor.perception.errors import ModelFileError
+
+BACKENDS = ("onnxruntime", "openvino")
+DEFAULT_BACKEND = "openvino"
+
+
+class Backend(Protocol):
+    name: str
+    path: Path
+
+    def run(self, x: npt.NDArray[np.float32]) -> list[npt.NDArray[np.float32]]: ...
+
+
+def _check_model_file(path: Path) -> None:
+    if not path.exists():
+        raise ModelFileError(f"model file not found: {path}")
+    if path.is_dir():
+        raise ModelFileError(f"expected an .onnx model file, got a directory: {path}")
+    if path.stat().st_size < 64:
+        raise ModelFileError(f"model file {path} is only {path.stat().st_size} bytes: not an ONNX model")
+
+
+class OnnxRuntimeBackend:
+    name = "onnxruntime"
+
+    def __init__(self, path: str | Path, threads: int = 2) -> None:
+        import onnxruntime as ort
+
+        self.path = Path(path)
+        _check_model_file(self.path)
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads
+        opts.inter_op_num_threads = 1
+        opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        opts.log_severity_level = 3
+        try:
+            self._session = ort.InferenceSession(str(self.path), opts, providers=["CPUExecutionProvider"])
+        except Exception as exc:  # ort raises its own Fail/InvalidProtobuf types
+            raise ModelFileError(f"{self.path} is not a loadable ONNX model: {exc}") from exc
+        self._input = self._session.get_inputs()[0].name
+
+    def run(self, x: npt.NDArray[np.float32]) -> list[npt.NDArray[np.float32]]:
+        out: list[Any] = self._session.run(None, {self._input: x})
+        return [np.asarray(o, dtype=np.float32) for o in out]
+
+
+class OpenVinoBackend:
+    name = "openvino"
+
+    def __init__(self, path: str | Path, threads: int = 2, precision: str | None = None) -> None:
+        import openvino as ov
+
+        self.path = Path(path)
+        _check_model_file(self.path)
+        core = ov.Core()
+        config: dict[str, Any] = {"INFERENCE_NUM_THREADS": threads, "PERFORMANCE_HINT": "LATENCY"}
+        if precision:
+            config["INFERENCE_PRECISION_HINT"] = precision
+        try:
+            model = core.read_model(str(self.path))
+            self._compiled = core.compile_model(model, "CPU", config)
+        except Exception as exc:  # OpenVINO raises RuntimeError subclasses with long messages
+            raise ModelFileError(f"{self.path} is not a loadable ONNX model for OpenVINO: {exc}") from exc
+        self._request = self._compiled.create_infer_request()
+
+    def run(self, x: npt.NDArray[np.float32]) -> list[npt.NDArray[np.float32]]:
+        res = self._request.infer({0: x})
+        return [np.asarray(res[o], dtype=np.float32) for o in self._compiled.outputs]
+
+
+def load_backend(path: str | Path, backend: str = DEFAULT_BACKEND, threads: int = 2) -> Backend:
+    """Open an ONNX model with the named runtime (``onnxruntime`` or ``openvino``)."""
+    if backend == "onnxruntime":
+        return OnnxRuntimeBackend(path, threads)
+    if backend == "openvino":
+        return OpenVinoBackend(path, threads)
+    raise ValueError(f"unknown inference backend {backend!r} (choose from: {', '.join(BACKENDS)})")

@@ -1,0 +1,116 @@
+"""The one type that crosses the perception boundary: what was seen in one frame.
+
+Image coordinates are pixels of the full-resolution frame, x to the right and y down. Every object
+has a 4-corner polygon (for a card: its corners, ordered top-left, top-right, bottom-right,
+bottom-left of the upright card as seen; for round objects: their min-area rectangle) and the
+axis-aligned box around it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from monitor.perception.labels import DETECTOR_CLASSES, IDENTITY_CLASSES, UNKNOWN
+
+Corners = tuple[tuple[float, float], tuple[float, float], tuple[float, float], tuple[float, float]]
+
+
+def corners_from_array(pts: npt.ArrayLike) -> Corners:
+    a = np.asarray(pts, dtype=np.float64).reshape(-1, 2)
+    if a.shape != (4, 2) or not np.all(np.isfinite(a)):
+        raise ValueError(f"a polygon needs 4 finite (x, y) corners, got array of shape {a.shape}")
+    c = [(float(x), float(y)) for x, y in a]
+    return (c[0], c[1], c[2], c[3])
+
+
+@dataclass(frozen=True, slots=True)
+class Detection:
+    """One object in one frame.
+
+    ``identity`` is set for cards only: a card text (``As``, ``Td``, ``Jk``), ``back``, or ``unknown``
+    when the classifier's calibrated confidence is below the threshold (an unread card is safer than a
+    misread one). ``identity_confidence`` is the calibrated probability of the top class even when the
+    identity is ``unknown``, so a reviewer sees how close it was. Chips carry ``denomination`` (from
+    color) and ``count`` when a stack or spread shows it.
+    """
+
+    kind: str
+    confidence: float
+    corners: Corners
+    identity: str | None = None
+    identity_confidence: float = 0.0
+    denomination: int | None = None
+    count: int | None = None
+    source: str = "detector"  # "detector", "contour" (classical) or "both"
+
+    def __post_init__(self) -> None:
+        if self.kind not in DETECTOR_CLASSES:
+            raise ValueError(f"unknown detection kind {self.kind!r} (kinds: {', '.join(DETECTOR_CLASSES)})")
+        if not 0.0 <= self.confidence <= 1.0:
+            raise ValueError(f"confidence {self.confidence} outside [0, 1]")
+        if self.identity is not None and self.identity != UNKNOWN and self.identity not in IDENTITY_CLASSES:
+            raise ValueError(f"unknown card identity {self.identity!r}")
+
+    @property
+    def box(self) -> tuple[float, float, float, float]:
+        """Axis-aligned (x1, y1, x2, y2) around the corners."""
+        xs = [p[0] for p in self.corners]
+        ys = [p[1] for p in self.corners]
+        return (min(xs), min(ys), max(xs), max(ys))
+
+    @property
+    def center(self) -> tuple[float, float]:
+        return (sum(p[0] for p in self.corners) / 4.0, sum(p[1] for p in self.corners) / 4.0)
+
+    @property
+    def is_known_card(self) -> bool:
+        return self.identity is not None and self.identity not in (UNKNOWN, "back")
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "kind": self.kind,
+            "confidence": round(self.confidence, 4),
+            "corners": [[round(x, 1), round(y, 1)] for x, y in self.corners],
+            "source": self.source,
+        }
+        if self.identity is not None:
+            d["identity"] = self.identity
+            d["identity_confidence"] = round(self.identity_confidence, 4)
+        if self.denomination is not None:
+            d["denomination"] = self.denomination
+        if self.count is not None:
+            d["count"] = self.count
+        return d
+
+
+@dataclass(frozen=True, slots=True)
+class Detections:
+    """Everything seen in one frame, plus how long each stage took (milliseconds)."""
+
+    width: int
+    height: int
+    items: tuple[Detection, ...]
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+    def of_kind(self, kind: str) -> tuple[Detection, ...]:
+        return tuple(d for d in self.items if d.kind == kind)
+
+    @property
+    def cards(self) -> tuple[Detection, ...]:
+        return tuple(d for d in self.items if d.kind in ("card_face_up", "card_face_down"))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "width": self.width,
+            "height": self.height,
+            "detections": [d.to_dict() for d in self.items],
+            "timings_ms": {k: round(v, 2) for k, v in self.timings_ms.items()},
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict())

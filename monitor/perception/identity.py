@@ -1,0 +1,106 @@
+"""Card identity: rectified crops -> card text (or ``back``) with a calibrated confidence, or ``unknown``.
+
+The model is an ONNX classifier exported by ``table-monitor train cards``; beside it a JSON metadata file
+(same stem) names its classes in output order, its input size, the fitted temperature and the threshold.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from monitor.perception.backends import DEFAULT_BACKEND, Backend, load_backend
+from monitor.perception.calibration import log_probs, softmax_t
+from monitor.perception.errors import ModelFileError
+from monitor.perception.labels import UNKNOWN, is_identity_class
+from monitor.perception.rectify import crops_to_tensor
+
+
+@dataclass(frozen=True, slots=True)
+class ClassifierMeta:
+    classes: tuple[str, ...]
+    imgsz: int
+    temperature: float
+    threshold: float
+    outputs_are_probabilities: bool
+
+    @classmethod
+    def load(cls, path: Path) -> ClassifierMeta:
+        if not path.exists():
+            raise ModelFileError(f"classifier metadata not found: {path} (written beside the .onnx)")
+        try:
+            raw: dict[str, Any] = json.loads(path.read_text())
+            classes = tuple(str(c) for c in raw["classes"])
+            meta = cls(
+                classes=classes,
+                imgsz=int(raw["imgsz"]),
+                temperature=float(raw.get("temperature", 1.0)),
+                threshold=float(raw.get("threshold", 0.9)),
+                outputs_are_probabilities=raw.get("outputs", "probabilities") == "probabilities",
+            )
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+            raise ModelFileError(f"classifier metadata {path} is malformed: {exc!r}") from exc
+        bad = [c for c in classes if not is_identity_class(c)]
+        if bad:
+            raise ModelFileError(f"classifier metadata {path} names unknown classes: {bad[:5]}")
+        if meta.temperature <= 0 or not 0.0 <= meta.threshold <= 1.0:
+            raise ModelFileError(f"classifier metadata {path}: need temperature > 0 and threshold in [0, 1]")
+        return meta
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    label: str  # card text, "back", or "unknown"
+    confidence: float  # calibrated probability of the top class
+    top_class: str  # the top class even when it was not trusted
+
+
+class CardClassifier:
+    def __init__(self, model_path: str | Path, backend: str = DEFAULT_BACKEND, threads: int = 2,
+                 threshold: float | None = None) -> None:
+        self.path = Path(model_path)
+        self.meta = ClassifierMeta.load(self.path.with_suffix(".json"))
+        self.backend: Backend = load_backend(self.path, backend, threads)
+        self.threshold = self.meta.threshold if threshold is None else threshold
+        self._check_output_width()
+
+    def _check_output_width(self) -> None:
+        probe = np.zeros((1, 3, self.meta.imgsz, self.meta.imgsz), dtype=np.float32)
+        try:
+            out = self.backend.run(probe)[0]
+        except Exception as exc:
+            raise ModelFileError(
+                f"{self.path}: model does not accept a 1x3x{self.meta.imgsz}x{self.meta.imgsz} crop: {exc}"
+            ) from exc
+        if out.ndim != 2 or out.shape[1] != len(self.meta.classes):
+            raise ModelFileError(
+                f"{self.path}: output shape {out.shape} does not match {len(self.meta.classes)} classes in "
+                f"{self.path.with_suffix('.json').name}: not a card classifier"
+            )
+
+    @property
+    def imgsz(self) -> int:
+        return self.meta.imgsz
+
+    def calibrated_probabilities(self, crops: list[npt.NDArray[np.uint8]]) -> npt.NDArray[np.float64]:
+        if not crops:
+            return np.zeros((0, len(self.meta.classes)))
+        x = crops_to_tensor(crops, self.meta.imgsz)
+        raw = self.backend.run(x)[0]
+        logp = log_probs(raw, self.meta.outputs_are_probabilities)
+        return softmax_t(logp, self.meta.temperature)
+
+    def classify(self, crops: list[npt.NDArray[np.uint8]]) -> list[Identity]:
+        p = self.calibrated_probabilities(crops)
+        out = []
+        for row in p:
+            k = int(np.argmax(row))
+            conf = float(row[k])
+            top = self.meta.classes[k]
+            out.append(Identity(top if conf >= self.threshold else UNKNOWN, conf, top))
+        return out

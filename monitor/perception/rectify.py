@@ -1,0 +1,69 @@
+"""Card rectification: four image corners -> an upright, fixed-size crop cut from the full-resolution frame.
+
+The classifier is trained on whole cards stretched to a square (``CROP_SIZE``), long side vertical, in
+either of the two 180-degree orientations (cards print their indices in two opposite corners), so the
+runtime only has to decide which side is long.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+CROP_SIZE = 96
+
+FloatArray = npt.NDArray[np.float64]
+
+
+def order_card_corners(pts: npt.ArrayLike) -> FloatArray:
+    """Order 4 corners as top-left, top-right, bottom-right, bottom-left of the card stood upright.
+
+    The top edge is a short side (cards are 63 x 88 mm); of the two short sides the one higher in the
+    image is the top, which keeps an upright card upright.
+    """
+    p = np.asarray(pts, dtype=np.float64).reshape(4, 2)
+    c = p.mean(axis=0)
+    ang = np.arctan2(p[:, 1] - c[1], p[:, 0] - c[0])
+    p = p[np.argsort(ang)]  # clockwise on screen (y grows downward)
+    side = np.linalg.norm(p - np.roll(p, -1, axis=0), axis=1)  # side[i] = |p[i] - p[i+1]|
+    start = 0 if side[0] + side[2] <= side[1] + side[3] else 1
+    p = np.roll(p, -start, axis=0)
+    # p[0]-p[1] and p[2]-p[3] are the short sides; put the higher one on top.
+    if (p[0, 1] + p[1, 1]) > (p[2, 1] + p[3, 1]):
+        p = np.roll(p, 2, axis=0)
+    return p
+
+
+def card_side_lengths(corners: npt.ArrayLike) -> tuple[float, float]:
+    """(short, long) mean side lengths in pixels of an ordered quad."""
+    p = np.asarray(corners, dtype=np.float64).reshape(4, 2)
+    s = np.linalg.norm(p - np.roll(p, -1, axis=0), axis=1)
+    a, b = (s[0] + s[2]) / 2.0, (s[1] + s[3]) / 2.0
+    return (min(a, b), max(a, b))
+
+
+def rectify_card(
+    frame: npt.NDArray[np.uint8], corners: npt.ArrayLike, size: int = CROP_SIZE
+) -> npt.NDArray[np.uint8]:
+    """Warp the quad ``corners`` (any order) of ``frame`` to a ``size`` x ``size`` upright crop."""
+    p = order_card_corners(corners).astype(np.float32)
+    _, long_side = card_side_lengths(p)
+    # Warping straight down from a 4K card aliases the thin index strokes; warp to 2x and area-resize.
+    work = size * 2 if long_side > 2.5 * size else size
+    dst = np.array([[0, 0], [work - 1, 0], [work - 1, work - 1], [0, work - 1]], dtype=np.float32)
+    m = cv2.getPerspectiveTransform(p, dst)
+    crop = cv2.warpPerspective(
+        frame, m, (work, work), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
+    if work != size:
+        crop = cv2.resize(crop, (size, size), interpolation=cv2.INTER_AREA)
+    return crop
+
+
+def crops_to_tensor(crops: list[npt.NDArray[np.uint8]], size: int = CROP_SIZE) -> npt.NDArray[np.float32]:
+    """BGR uint8 crops -> float32 NCHW RGB in [0, 1] (the ultralytics classification input)."""
+    if not crops:
+        return np.zeros((0, 3, size, size), dtype=np.float32)
+    batch = np.stack([c if c.shape[:2] == (size, size) else cv2.resize(c, (size, size)) for c in crops])
+    return np.ascontiguousarray(batch[..., ::-1].transpose(0, 3, 1, 2), dtype=np.float32) / np.float32(255.0)

@@ -1,0 +1,186 @@
+"""Calibrate and evaluate an exported card classifier through the runtime path (ONNX, no torch).
+
+The validation split fits the temperature and the "unknown" threshold (written into the model's JSON
+metadata); the held-out split (unseen design and table) gives the metrics of the model card.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+from tqdm import tqdm
+
+from monitor.perception.calibration import (
+    choose_threshold,
+    expected_calibration_error,
+    fit_temperature,
+    log_probs,
+    softmax_t,
+)
+from monitor.perception.identity import CardClassifier
+from monitor.perception.labels import CRITICAL_RANK_PAIRS
+
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
+
+
+def write_meta(onnx_path: Path, classes: list[str], imgsz: int, temperature: float = 1.0,
+               threshold: float = 0.0, extra: dict[str, Any] | None = None) -> Path:
+    meta_path = onnx_path.with_suffix(".json")
+    meta: dict[str, Any] = json.loads(meta_path.read_text()) if meta_path.exists() else {}
+    meta.update({"task": "classify", "model": onnx_path.name, "classes": classes, "imgsz": imgsz,
+                 "outputs": "probabilities", "temperature": temperature, "threshold": threshold})
+    meta.update(extra or {})
+    meta_path.write_text(json.dumps(meta, indent=2))
+    return meta_path
+
+
+def list_split(split_dir: Path, classes: list[str]) -> tuple[list[Path], npt.NDArray[np.int64]]:
+    paths, labels = [], []
+    index = {c: i for i, c in enumerate(classes)}
+    for class_dir in sorted(p for p in split_dir.iterdir() if p.is_dir()):
+        if class_dir.name not in index:
+            raise ValueError(f"{class_dir}: class {class_dir.name!r} is not one the model knows")
+        for f in sorted(class_dir.iterdir()):
+            if f.suffix.lower() in IMAGE_SUFFIXES:
+                paths.append(f)
+                labels.append(index[class_dir.name])
+    return paths, np.asarray(labels, dtype=np.int64)
+
+
+def raw_log_probs(
+    clf: CardClassifier, paths: list[Path], batch: int = 256, desc: str = ""
+) -> npt.NDArray[np.float64]:
+    """Uncalibrated log-probabilities (temperature 1) for every image."""
+    out = []
+    for i in tqdm(range(0, len(paths), batch), desc=desc, unit="batch"):
+        crops = []
+        for p in paths[i:i + batch]:
+            img = cv2.imread(str(p), cv2.IMREAD_COLOR)
+            if img is None:
+                raise ValueError(f"cannot read crop {p}")
+            crops.append(img)
+        probs = softmax_t(log_probs(clf.backend.run(_tensor(crops, clf.imgsz))[0], True), 1.0)
+        out.append(np.log(np.clip(probs, 1e-12, 1.0)))
+    return np.concatenate(out) if out else np.zeros((0, len(clf.meta.classes)))
+
+
+def _tensor(crops: list[npt.NDArray[np.uint8]], size: int) -> npt.NDArray[np.float32]:
+    from monitor.perception.rectify import crops_to_tensor
+
+    return crops_to_tensor(crops, size)
+
+
+@dataclass
+class CardMetrics:
+    n: int
+    top1: float
+    accepted_share: float
+    false_identity_rate: float  # accepted and wrong, over all samples
+    accuracy_when_accepted: float
+    ece: float
+    per_class: dict[str, dict[str, float]]
+    critical: dict[str, int]
+    worst_confusions: list[tuple[str, str, int]]
+    confusion: list[list[int]]
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.__dict__.copy()
+
+
+def card_metrics(probs: npt.NDArray[np.float64], labels: npt.NDArray[np.int64], classes: list[str],
+                 threshold: float) -> CardMetrics:
+    pred = probs.argmax(axis=1)
+    conf = probs.max(axis=1)
+    ok = pred == labels
+    acc = conf >= threshold
+    k = len(classes)
+    cm = np.zeros((k, k), dtype=np.int64)
+    np.add.at(cm, (labels, pred), 1)
+    per_class = {}
+    for i, c in enumerate(classes):
+        tp = cm[i, i]
+        support = cm[i].sum()
+        predicted = cm[:, i].sum()
+        per_class[c] = {"precision": float(tp / predicted) if predicted else float("nan"),
+                        "recall": float(tp / support) if support else float("nan"), "support": int(support)}
+    critical: dict[str, int] = {}
+    for a, b in CRITICAL_RANK_PAIRS:
+        ia = [i for i, c in enumerate(classes) if c[0] == a and len(c) == 2]
+        ib = [i for i, c in enumerate(classes) if c[0] == b and len(c) == 2]
+        critical[f"{a}->{b}"] = int(cm[np.ix_(ia, ib)].sum())
+        critical[f"{b}->{a}"] = int(cm[np.ix_(ib, ia)].sum())
+    if "Jk" in classes:
+        j = classes.index("Jk")
+        critical["joker->other"] = int(cm[j].sum() - cm[j, j])
+        critical["other->joker"] = int(cm[:, j].sum() - cm[j, j])
+    off = cm.copy()
+    np.fill_diagonal(off, 0)
+    rows, cols = np.unravel_index(np.argsort(-off, axis=None)[:10], off.shape)
+    worst = [(classes[i], classes[j], int(off[i, j])) for i, j in zip(rows, cols, strict=True) if off[i, j]]
+    n = len(labels)
+    return CardMetrics(
+        n=n, top1=float(ok.mean()) if n else float("nan"),
+        accepted_share=float(acc.mean()) if n else float("nan"),
+        false_identity_rate=float((acc & ~ok).mean()) if n else float("nan"),
+        accuracy_when_accepted=float(ok[acc].mean()) if acc.any() else float("nan"),
+        ece=expected_calibration_error(conf, ok), per_class=per_class, critical=critical,
+        worst_confusions=worst, confusion=cm.tolist(),
+    )
+
+
+def plot_confusion(cm: list[list[int]], classes: list[str], out: Path, title: str) -> Path:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    a = np.asarray(cm, dtype=np.float64)
+    norm = a / np.maximum(a.sum(axis=1, keepdims=True), 1)
+    fig, ax = plt.subplots(figsize=(13, 12), dpi=80)
+    ax.imshow(np.sqrt(norm), cmap="viridis")  # sqrt so that rare confusions stay visible
+    ax.set_xticks(range(len(classes)), classes, rotation=90, fontsize=7)
+    ax.set_yticks(range(len(classes)), classes, fontsize=7)
+    ax.set_xlabel("predicted")
+    ax.set_ylabel("true")
+    ax.set_title(title)
+    for i, j in zip(*np.nonzero((a > 0) & ~np.eye(len(classes), dtype=bool)), strict=True):
+        ax.text(j, i, str(int(a[i, j])), ha="center", va="center", fontsize=6, color="white")
+    fig.tight_layout()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(out)
+    plt.close(fig)
+    return out
+
+
+def calibrate_and_evaluate(onnx_path: Path, classes: list[str], imgsz: int, data: Path, out_dir: Path,
+                           test_splits: tuple[str, ...] = ("test",), backend: str = "onnxruntime",
+                           max_false_rate: float = 0.0025) -> dict[str, Any]:
+    """Fit T and the threshold on ``data/val``; evaluate each held-out split; write JSON + pictures."""
+    write_meta(onnx_path, classes, imgsz)
+    clf = CardClassifier(onnx_path, backend=backend)
+    vpaths, vlabels = list_split(data / "val", classes)
+    vlogp = raw_log_probs(clf, vpaths, desc="val")
+    temperature = fit_temperature(vlogp, vlabels)
+    vprob = softmax_t(vlogp, temperature)
+    threshold = choose_threshold(vprob.max(axis=1), vprob.argmax(axis=1) == vlabels, max_false_rate)
+    write_meta(onnx_path, classes, imgsz, temperature, threshold)
+    result: dict[str, Any] = {"temperature": temperature, "threshold": threshold,
+                              "val": card_metrics(vprob, vlabels, classes, threshold).to_dict()}
+    for split in test_splits:
+        if not (data / split).is_dir():
+            continue
+        paths, labels = list_split(data / split, classes)
+        prob = softmax_t(raw_log_probs(clf, paths, desc=split), temperature)
+        m = card_metrics(prob, labels, classes, threshold)
+        result[split] = m.to_dict()
+        plot_confusion(m.confusion, classes, out_dir / f"cards_confusion_{split}.png",
+                       f"card identity, held-out split '{split}' (n={m.n}, top-1 {m.top1:.4f})")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / "cards_metrics.json").write_text(json.dumps(result, indent=1))
+    return result
