@@ -1,0 +1,129 @@
+"""The tamper-evident audit chain.
+
+Every entry is hashed together with the previous entry's hash over a canonical JSON form
+(sorted keys, no whitespace, UTF-8, no NaN), so changing, removing or reordering any past
+entry breaks every hash after it. ``verify_chain`` walks the chain and names the first
+broken entry; ``table-monitor audit verify`` is its command line.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import select, text
+from sqlalchemy.orm import Session
+
+from monitor.store.models import AuditEntryRow
+
+GENESIS_HASH = "0" * 64
+_PG_CHAIN_LOCK = 0x7461626C  # advisory lock key serializing appends on PostgreSQL ("tabl")
+
+
+def canonical_json(value: Any) -> str:
+    """The one JSON spelling of ``value`` that is hashed (RFC 8785 style for our data)."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def entry_hash(body: dict[str, Any]) -> str:
+    return hashlib.sha256(canonical_json(body).encode("utf-8")).hexdigest()
+
+
+def _body(row: AuditEntryRow, data: Any) -> dict[str, Any]:
+    return {
+        "seq": row.seq,
+        "recorded_at": row.recorded_at,
+        "actor": row.actor,
+        "action": row.action,
+        "subject_type": row.subject_type,
+        "subject_id": row.subject_id,
+        "data": data,
+        "prev_hash": row.prev_hash,
+    }
+
+
+def append(
+    session: Session,
+    *,
+    actor: str,
+    action: str,
+    subject_type: str,
+    subject_id: str,
+    data: dict[str, Any],
+    at: datetime | None = None,
+) -> AuditEntryRow:
+    """Append one entry inside the caller's transaction (it commits with the change it records)."""
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _PG_CHAIN_LOCK})
+    last = select(AuditEntryRow).order_by(AuditEntryRow.seq.desc()).limit(1)
+    head = session.execute(last).scalar_one_or_none()
+    row = AuditEntryRow(
+        seq=1 if head is None else head.seq + 1,
+        recorded_at=(at or datetime.now(UTC)).astimezone(UTC).isoformat(timespec="microseconds"),
+        actor=actor,
+        action=action,
+        subject_type=subject_type,
+        subject_id=subject_id,
+        data=canonical_json(data),
+        prev_hash=GENESIS_HASH if head is None else head.hash,
+    )
+    row.hash = entry_hash(_body(row, data))
+    session.add(row)
+    session.flush()  # the next append in this transaction must see this one as the head
+    return row
+
+
+@dataclass(frozen=True, slots=True)
+class ChainReport:
+    """The outcome of a verification: entries checked and the first broken one, if any."""
+
+    checked: int
+    broken_seq: int | None = None
+    reason: str | None = None
+    head_hash: str = GENESIS_HASH
+
+    @property
+    def ok(self) -> bool:
+        return self.broken_seq is None
+
+
+def _iter_entries(session: Session, batch: int = 2000) -> Iterator[AuditEntryRow]:
+    last = 0
+    while True:
+        rows = session.execute(
+            select(AuditEntryRow).where(AuditEntryRow.seq > last).order_by(AuditEntryRow.seq).limit(batch)
+        ).scalars().all()
+        if not rows:
+            return
+        yield from rows
+        last = rows[-1].seq
+
+
+def verify_chain(session: Session) -> ChainReport:
+    """Recompute every hash in order; stop at the first entry that does not fit its predecessor."""
+    prev_hash = GENESIS_HASH
+    expected_seq = 1
+    checked = 0
+    for row in _iter_entries(session):
+        if row.seq != expected_seq:
+            return ChainReport(checked, expected_seq, f"entry {expected_seq} is missing (next is {row.seq})",
+                               prev_hash)
+        if row.prev_hash != prev_hash:
+            return ChainReport(checked, row.seq, "prev_hash does not match the hash of the entry before it",
+                               prev_hash)
+        try:
+            data = json.loads(row.data)
+        except ValueError:
+            return ChainReport(checked, row.seq, "data is not valid JSON", prev_hash)
+        if canonical_json(data) != row.data:
+            return ChainReport(checked, row.seq, "data is not in canonical form (edited by hand?)", prev_hash)
+        if entry_hash(_body(row, data)) != row.hash:
+            return ChainReport(checked, row.seq, "hash does not match the entry's contents", prev_hash)
+        prev_hash = row.hash
+        expected_seq += 1
+        checked += 1
+    return ChainReport(checked, head_hash=prev_hash)
