@@ -1,0 +1,204 @@
+"""Cross-check of the seed 004 poker rules against pokerkit, the independent peer.
+
+Used by ``table-monitor verify-games`` (100,000+ deals per suite) and by the tests (a few
+thousand). pokerkit is a dev dependency: it is imported here only, never by the rules.
+
+Each suite deals random showdowns (2 to ``max_players`` players, full board) and checks, for
+every deal, that:
+- every pair of players compares the same way (better / equal / worse) under both evaluators,
+  for the high hand and for the low hand (and "no qualifying low" agrees);
+- the winners of each half that our showdown names are the ones pokerkit's values give;
+- the shares add up to the pot and go only to those winners.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from monitor.rules.cards import STANDARD_52, Card, format_cards
+from monitor.rules.games.low import evaluate_low
+from monitor.rules.games.poker import Showdown, showdown
+
+SUITES = ("holdem", "omaha", "lowball")
+
+
+@lru_cache(maxsize=1)
+def _pk_map() -> dict[Card, Any]:
+    from pokerkit import Card as PKCard
+
+    return {c: next(iter(PKCard.parse(c.text))) for c in STANDARD_52}
+
+
+def to_pk(cards: Sequence[Card]) -> list[Any]:
+    m = _pk_map()
+    return [m[c] for c in cards]
+
+
+def _sign(x: Any, y: Any) -> int:
+    return (x > y) - (x < y)
+
+
+@dataclass
+class SuiteResult:
+    suite: str
+    deals: int = 0
+    hands: int = 0
+    comparisons: int = 0
+    mismatches: list[str] = field(default_factory=list)
+    seconds_ours: float = 0.0
+    seconds_peer: float = 0.0
+
+
+@dataclass(frozen=True)
+class Deal:
+    board: tuple[Card, ...]
+    hands: dict[str, tuple[Card, ...]]
+
+
+def deal(rng: random.Random, players: int, hole: int, board: int) -> Deal:
+    cards = rng.sample(STANDARD_52, board + hole * players)
+    hands = {f"seat{i + 1}": tuple(cards[board + i * hole : board + (i + 1) * hole]) for i in range(players)}
+    return Deal(tuple(cards[:board]), hands)
+
+
+def _pairwise(label: str, ours: dict[str, Any], peer: dict[str, Any], res: SuiteResult, where: str) -> None:
+    names = list(ours)
+    for i, a in enumerate(names):
+        for b in names[i + 1 :]:
+            oa, ob, pa, pb = ours[a], ours[b], peer[a], peer[b]
+            res.comparisons += 1
+            if (oa is None) != (pa is None) or (ob is None) != (pb is None):
+                res.mismatches.append(f"{where}: {label} qualification differs for {a} or {b}")
+                continue
+            if oa is None or ob is None:
+                continue
+            if _sign(oa, ob) != _sign(pa, pb):
+                ours_says, peer_says = _sign(oa, ob), _sign(pa, pb)
+                res.mismatches.append(f"{where}: {label} {a} vs {b}: ours {ours_says}, pokerkit {peer_says}")
+
+
+def _winners(values: dict[str, Any]) -> set[str]:
+    present = {k: v for k, v in values.items() if v is not None}
+    if not present:
+        return set()
+    top = max(present.values())
+    return {k for k, v in present.items() if not v < top}
+
+
+def _check_pot(sd: Showdown, pot: int, hi: set[str], lo: set[str], res: SuiteResult, where: str) -> None:
+    p = sd.pots[0]
+    if set(p.high_winners) != hi:
+        res.mismatches.append(f"{where}: high winners ours {sorted(p.high_winners)}, pokerkit {sorted(hi)}")
+    if set(p.low_winners) != lo:
+        res.mismatches.append(f"{where}: low winners ours {sorted(p.low_winners)}, pokerkit {sorted(lo)}")
+    paid = {w for w, v in p.shares.items() if v != 0}
+    if sum(p.shares.values()) != pot or not paid <= hi | lo or any(v < 0 for v in p.shares.values()):
+        res.mismatches.append(f"{where}: shares {dict(p.shares)} of {pot} do not go to the winners")
+
+
+def _pot(rng: random.Random) -> int:
+    return rng.randrange(2, 400) * 100 + rng.choice((0, 0, 50))
+
+
+def check_board_game(d: Deal, omaha: bool, rng: random.Random, res: SuiteResult, where: str) -> None:
+    from pokerkit import EightOrBetterLowHand, OmahaEightOrBetterLowHand, OmahaHoldemHand, StandardHighHand
+
+    hi_cls: Any = OmahaHoldemHand if omaha else StandardHighHand
+    lo_cls: Any = OmahaEightOrBetterLowHand if omaha else EightOrBetterLowHand
+    pot = _pot(rng)
+    t0 = time.perf_counter()
+    high_game, hilo_game = ("omaha", "omaha_hilo") if omaha else ("holdem", "holdem_hilo")
+    sd_hi = showdown(high_game, d.board, d.hands, pot=pot)
+    sd_hl = showdown(hilo_game, d.board, d.hands, pot=pot)
+    t1 = time.perf_counter()
+    pk_board = to_pk(d.board)
+    pk_hi: dict[str, Any] = {}
+    pk_lo: dict[str, Any] = {}
+    for who, hole in d.hands.items():
+        pk_hole = to_pk(hole)
+        pk_hi[who] = hi_cls.from_game(pk_hole, pk_board)
+        try:
+            pk_lo[who] = lo_cls.from_game(pk_hole, pk_board)
+        except ValueError:  # pokerkit's way of saying "no qualifying low"
+            pk_lo[who] = None
+    t2 = time.perf_counter()
+    res.seconds_ours += t1 - t0
+    res.seconds_peer += t2 - t1
+    res.deals += 1
+    res.hands += len(d.hands)
+    ours_hi = {w: h.high.score if h.high else None for w, h in sd_hi.hands.items()}
+    ours_lo = {w: h.low.score if h.low else None for w, h in sd_hl.hands.items()}
+    _pairwise("high", ours_hi, pk_hi, res, where)
+    _pairwise("low", ours_lo, pk_lo, res, where)
+    hi_w, lo_w = _winners(pk_hi), _winners(pk_lo)
+    _check_pot(sd_hi, pot, hi_w, set(), res, f"{where} {high_game}")
+    _check_pot(sd_hl, pot, hi_w, lo_w, res, f"{where} {hilo_game}")
+
+
+def check_lowball(d: Deal, rng: random.Random, res: SuiteResult, where: str) -> None:
+    from pokerkit import RegularLowHand
+
+    pot = _pot(rng)
+    t0 = time.perf_counter()
+    sd = showdown("lowball", (), d.hands, pot=pot)
+    ours = {w: evaluate_low(h) for w, h in d.hands.items()}
+    t1 = time.perf_counter()
+    peer = {w: RegularLowHand(to_pk(h)) for w, h in d.hands.items()}
+    t2 = time.perf_counter()
+    res.seconds_ours += t1 - t0
+    res.seconds_peer += t2 - t1
+    res.deals += 1
+    res.hands += len(d.hands)
+    _pairwise("low", {w: v.score for w, v in ours.items()}, peer, res, where)
+    for w, h in sd.hands.items():
+        if h.low is None or h.low.score != ours[w].score:
+            res.mismatches.append(f"{where}: showdown low of {w} differs from evaluate_low")
+    p = sd.pots[0]
+    win = _winners(peer)
+    if set(p.low_winners) != win:
+        res.mismatches.append(f"{where}: low winners ours {sorted(p.low_winners)}, pokerkit {sorted(win)}")
+    if sum(p.shares.values()) != pot or not set(p.shares) <= win:
+        res.mismatches.append(f"{where}: shares {dict(p.shares)} of {pot} do not go to the winners")
+
+
+def run_suite(
+    suite: str, deals: int, seed: int = 4, max_players: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> SuiteResult:
+    """Deal ``deals`` random showdowns of one suite and compare with pokerkit."""
+    rng = random.Random(f"{suite}:{seed}")
+    res = SuiteResult(suite)
+    top = max_players or {"holdem": 6, "omaha": 4, "lowball": 6}[suite]
+    for i in range(deals):
+        n = rng.randint(2, top)
+        where = f"{suite} deal {i}"
+        if suite == "lowball":
+            check_lowball(deal(rng, n, 5, 0), rng, res, where)
+        elif suite in ("holdem", "omaha"):
+            d = deal(rng, n, 4 if suite == "omaha" else 2, 5)
+            check_board_game(d, suite == "omaha", rng, res, where)
+        else:
+            raise ValueError(f"unknown suite {suite!r} (suites: {', '.join(SUITES)})")
+        if progress is not None:
+            progress(1)
+        if len(res.mismatches) > 50:  # enough to debug; stop flooding
+            break
+    return res
+
+
+def describe(d: Deal) -> str:
+    hands = ", ".join(f"{w}: {format_cards(h)}" for w, h in d.hands.items())
+    return f"board {format_cards(d.board) or '-'}; {hands}"
+
+
+def iter_deals(suite: str, n: int, seed: int, max_players: int) -> Iterator[Deal]:
+    """The same kind of deals as ``run_suite``, for benchmarks."""
+    rng = random.Random(f"bench:{suite}:{seed}")
+    hole, board = {"holdem": (2, 5), "omaha": (4, 5), "pineapple": (3, 5), "lowball": (5, 0)}[suite]
+    for _ in range(n):
+        yield deal(rng, rng.randint(2, max_players), hole, board)
