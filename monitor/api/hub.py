@@ -1,0 +1,117 @@
+"""Live push: fan a message out to every connected WebSocket / SSE client.
+
+Each client has its own bounded queue, so one slow client never holds back the others: when
+its queue is full it is disconnected (and told why) rather than silently skipped, so a client
+either receives every alert or knows it must resynchronise over REST.
+Table states change with nearly every event, so they are coalesced per table and pushed at
+most every ``table_push_interval_s``; alerts are pushed at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+log = logging.getLogger("monitor.api.hub")
+
+CLOSE = object()  # sentinel: the hub dropped this client
+
+
+@dataclass(eq=False)
+class Subscriber:
+    id: int
+    name: str
+    queue: asyncio.Queue[Any]
+    dropped: bool = False
+    tables: frozenset[str] | None = None  # None: every table
+
+
+@dataclass
+class LiveHub:
+    queue_size: int = 10_000
+    table_push_interval_s: float = 0.25
+    on_drop: Callable[[Subscriber], None] | None = None
+    _subs: dict[int, Subscriber] = field(default_factory=dict)
+    _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+    _dirty_tables: dict[str, dict[str, Any]] = field(default_factory=dict)
+    _loop: asyncio.AbstractEventLoop | None = None
+
+    @property
+    def clients(self) -> int:
+        return len(self._subs)
+
+    def subscribe(self, name: str, tables: frozenset[str] | None = None) -> Subscriber:
+        sub = Subscriber(next(self._ids), name, asyncio.Queue(self.queue_size), tables=tables)
+        self._subs[sub.id] = sub
+        return sub
+
+    def unsubscribe(self, sub: Subscriber) -> None:
+        self._subs.pop(sub.id, None)
+
+    def _deliver(self, text: str, table_id: str | None) -> int:
+        delivered = 0
+        for sub in list(self._subs.values()):
+            if sub.tables is not None and table_id is not None and table_id not in sub.tables:
+                continue
+            try:
+                sub.queue.put_nowait(text)
+                delivered += 1
+            except asyncio.QueueFull:
+                self._drop(sub)
+        return delivered
+
+    def _drop(self, sub: Subscriber) -> None:
+        log.warning("live client %s (%s) fell %d messages behind; disconnecting it", sub.id, sub.name,
+                    self.queue_size)
+        sub.dropped = True
+        self.unsubscribe(sub)
+        # Make room for the sentinel so the client's sender wakes up and closes the connection.
+        while True:
+            try:
+                sub.queue.get_nowait()
+            except asyncio.QueueEmpty:
+                break
+        sub.queue.put_nowait(CLOSE)
+        if self.on_drop is not None:
+            self.on_drop(sub)
+
+    def publish(self, kind: str, data: Any, *, table_id: str | None = None) -> int:
+        """Push ``{"type": kind, "data": data}`` to every client now; returns how many got it."""
+        return self._deliver(json.dumps({"type": kind, "data": data}, separators=(",", ":")), table_id)
+
+    def bind_loop(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+
+    def publish_threadsafe(self, kind: str, data: Any, *, table_id: str | None = None) -> None:
+        """``publish`` from a worker thread (sync route handlers run in a thread pool)."""
+        loop = self._loop
+        if loop is None:
+            raise RuntimeError("the hub is not bound to an event loop (call bind_loop at start-up)")
+        loop.call_soon_threadsafe(lambda: self.publish(kind, data, table_id=table_id))
+
+    def table_changed(self, table_id: str, state: dict[str, Any]) -> None:
+        """Remember the newest state; the flusher pushes it within ``table_push_interval_s``."""
+        self._dirty_tables[table_id] = state
+
+    def flush_tables(self) -> int:
+        dirty, self._dirty_tables = self._dirty_tables, {}
+        for table_id, state in dirty.items():
+            self.publish("table", state, table_id=table_id)
+        return len(dirty)
+
+    async def run_flusher(self) -> None:
+        while True:
+            await asyncio.sleep(self.table_push_interval_s)
+            self.flush_tables()
+
+    def close_all(self) -> None:
+        for sub in list(self._subs.values()):
+            self.unsubscribe(sub)
+            with contextlib.suppress(asyncio.QueueFull):
+                sub.queue.put_nowait(CLOSE)

@@ -1,0 +1,208 @@
+"""The ingest pipeline: events in, alerts stored and pushed, the sender answered after commit.
+
+Requests put their events on one queue; a single writer takes everything queued (up to
+``batch_max`` events' worth of requests), feeds the events to the procedure monitor, writes
+events, alerts, audit entries, hand histories and webhook outbox rows in ONE transaction
+(a group commit), and only then answers each request and pushes the new alerts live. A
+sensor that got its answer therefore knows its events and their alerts survive a crash.
+
+If a commit fails, the monitor's in-memory state has run ahead of the store: it is rebuilt
+by replaying the stored events, and the senders get an error so they resend.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import logging
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session, sessionmaker
+
+from monitor.api import table_state
+from monitor.api.alert_records import new_alert
+from monitor.api.feed import FeedOutput, ProcedureFeed
+from monitor.api.hub import LiveHub
+from monitor.api.metrics import Metrics
+from monitor.api.schemas import AlertSummary, IngestResult
+from monitor.api.settings import WebhookTarget
+from monitor.api.webhooks import outbox
+from monitor.events.schema import Event, RoundEnded, RoundStarted, parse_event
+from monitor.store import repository as repo
+from monitor.store.models import EventRow, TableRow
+from monitor.store.types import utcnow
+
+log = logging.getLogger("monitor.api.ingest")
+
+
+class IngestUnavailable(RuntimeError):
+    """The store could not commit; nothing of the request was kept. The sender should retry."""
+
+
+@dataclass(eq=False)
+class _Job:
+    events: Sequence[Event]
+    received: float
+    future: asyncio.Future[IngestResult]
+
+
+@dataclass
+class _Done:
+    result: IngestResult
+    pushed: list[dict[str, Any]] = field(default_factory=list)
+
+
+class IngestPipeline:
+    def __init__(self, sessions: sessionmaker[Session], feed_factory: Callable[[], ProcedureFeed],
+                 hub: LiveHub, metrics: Metrics, targets: Sequence[WebhookTarget], *, batch_max: int = 2000,
+                 on_outbox: Callable[[set[str]], None] | None = None) -> None:
+        self._sessions = sessions
+        self._feed_factory = feed_factory
+        self._feed = feed_factory()
+        self._hub = hub
+        self._metrics = metrics
+        self._targets = list(targets)
+        self._batch_max = batch_max
+        self._on_outbox = on_outbox
+        self._queue: asyncio.Queue[_Job] = asyncio.Queue()
+        # One thread owns the monitor and the write transaction: the monitor is not thread-safe,
+        # and one writer is what SQLite wants anyway.
+        self._executor = ThreadPoolExecutor(1, thread_name_prefix="ingest-writer")
+        self._states: dict[str, dict[str, Any]] = {}
+
+    # ------------------------------------------------------------------ start-up
+
+    def recover(self) -> int:
+        """Load table states and replay each table's current round into a fresh monitor."""
+        self._feed = self._feed_factory()
+        with self._sessions() as session:
+            self._states = {row.id: dict(row.state) for row in session.execute(select(TableRow)).scalars()}
+            starts = dict(session.execute(
+                select(EventRow.table_id, func.max(EventRow.id)).where(EventRow.kind == "round_started")
+                .group_by(EventRow.table_id)).all())
+            replayed = 0
+            stmt = select(EventRow).order_by(EventRow.id).execution_options(yield_per=2000)
+            for row in session.execute(stmt).scalars():
+                if row.id < starts.get(row.table_id, 0):
+                    continue  # before the table's current round: the monitor does not need it
+                self._feed.push(parse_event(row.payload))
+                replayed += 1
+        return replayed
+
+    async def start(self) -> int:
+        return await asyncio.get_running_loop().run_in_executor(self._executor, self.recover)
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=True)
+
+    # ------------------------------------------------------------------ requests
+
+    async def submit(self, events: Sequence[Event], received: float | None = None) -> IngestResult:
+        """Queue ``events`` and wait until they are committed (or the commit failed)."""
+        future: asyncio.Future[IngestResult] = asyncio.get_running_loop().create_future()
+        await self._queue.put(_Job(events, time.monotonic() if received is None else received, future))
+        return await future
+
+    async def run(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            jobs = [await self._queue.get()]
+            count = len(jobs[0].events)
+            while count < self._batch_max and not self._queue.empty():
+                job = self._queue.get_nowait()
+                jobs.append(job)
+                count += len(job.events)
+            started = time.perf_counter()
+            try:
+                done, snapshots = await loop.run_in_executor(self._executor, self._process, jobs)
+            except Exception:
+                log.exception("ingest commit failed; rebuilding the monitor from the store")
+                await loop.run_in_executor(self._executor, self._recover_quietly)
+                for job in jobs:
+                    if not job.future.done():
+                        job.future.set_exception(IngestUnavailable("the store could not commit; retry"))
+                continue
+            self._metrics.commit_seconds.observe(time.perf_counter() - started)
+            self._metrics.batch_size.observe(count)
+            self._after_commit(jobs, done, snapshots)
+
+    def _recover_quietly(self) -> None:
+        try:
+            self.recover()
+        except Exception:
+            log.exception("rebuilding the monitor failed")
+
+    def _after_commit(self, jobs: list[_Job], done: list[_Done],
+                      snapshots: dict[str, dict[str, Any]]) -> None:
+        outbox_targets: set[str] = set()
+        for job, result in zip(jobs, done, strict=True):
+            for summary in result.pushed:
+                self._hub.publish("alert", summary, table_id=summary["table_id"])
+                self._metrics.alerts.labels(summary["severity"]).inc()
+                self._metrics.event_to_push.observe(time.monotonic() - job.received)
+                outbox_targets.update(t.name for t in self._targets if outbox.wants(t, summary["severity"]))
+            self._metrics.events.inc(result.result.accepted)
+            self._metrics.duplicates.inc(result.result.duplicates)
+            self._metrics.rate.add(result.result.accepted)
+            if not job.future.done():
+                job.future.set_result(result.result)
+        for table_id, state in snapshots.items():
+            self._hub.table_changed(table_id, state)
+        if outbox_targets and self._on_outbox is not None:
+            self._on_outbox(outbox_targets)
+
+    # ------------------------------------------------------------------ the writer thread
+
+    def _process(self, jobs: list[_Job]) -> tuple[list[_Done], dict[str, dict[str, Any]]]:
+        self._touched: set[str] = set()
+        results: list[_Done] = []
+        with self._sessions() as session, session.begin():
+            for job in jobs:
+                done = _Done(IngestResult(accepted=0, duplicates=0, alerts=[]))
+                for event in job.events:
+                    self._one(session, event, done)
+                results.append(done)
+            for table_id in self._touched:
+                state = self._states[table_id]
+                repo.upsert_table(session, table_id, game=state.get("game"), state=copy.deepcopy(state),
+                                  seq=state.get("last_seq"))
+        # Copies for the event loop: the writer thread keeps mutating its own states.
+        return results, {t: copy.deepcopy(self._states[t]) for t in self._touched}
+
+    def _one(self, session: Session, event: Event, done: _Done) -> None:
+        is_new = repo.record_event(
+            session, table_id=event.table_id, seq=event.seq, kind=event.type, source=event.source.value,
+            media_time=event.media_time, payload=event.model_dump(mode="json"), received_at=utcnow())
+        if is_new:
+            done.result.accepted += 1
+            state = self._states.setdefault(event.table_id, table_state.empty_state(event.table_id))
+            table_state.apply(state, event)
+            self._touched.add(event.table_id)
+            if isinstance(event, RoundStarted) and event.round_id:
+                repo.upsert_round(session, table_id=event.table_id, round_ref=event.round_id,
+                                  game=event.game.value, phase=state["phase"], media_time=event.media_time)
+            elif isinstance(event, RoundEnded) and state.get("round_id"):
+                repo.upsert_round(session, table_id=event.table_id, round_ref=state["round_id"],
+                                  game=state.get("game"), phase=state["phase"], media_time=event.media_time,
+                                  ended=True)
+        else:
+            done.result.duplicates += 1
+        # Resends go to the monitor too: it tells an identical resend from a conflicting one.
+        self._store_output(session, self._feed.push(event), done)
+
+    def _store_output(self, session: Session, out: FeedOutput, done: _Done) -> None:
+        for alert in out.alerts:
+            row = repo.record_alert(session, new_alert(alert))
+            if row is None:
+                continue
+            outbox.enqueue(session, row, self._targets)
+            done.result.alerts.append(row.id)
+            done.pushed.append(AlertSummary.of(row).model_dump(mode="json"))
+        for history in out.histories:
+            repo.save_hand_history(session, table_id=history.table_id, round_ref=history.round_id,
+                                   game=history.game, history=history.data)

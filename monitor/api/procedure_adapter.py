@@ -1,0 +1,37 @@
+"""Adapts the procedure monitor (:class:`monitor.procedure.monitor.Monitor`) to the API's feed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from monitor.api.feed import FeedOutput, HistoryRecord
+from monitor.events.schema import Event
+from monitor.procedure.monitor import Monitor
+
+
+class StreamFeedAdapter:
+    def __init__(self) -> None:
+        self._histories: list[Any] = []
+        self.monitor = Monitor(on_history=self._histories.append)
+
+    def push(self, event: Event) -> FeedOutput:
+        alerts = self.monitor.feed(event)
+        out = FeedOutput(alerts=list(alerts))
+        if self._histories:
+            out.histories = [
+                HistoryRecord(table_id=h.table_id, round_id=h.round_id, game=getattr(h.game, "value", h.game),
+                              data=h.model_dump(mode="json"))
+                for h in self._histories
+            ]
+            self._histories.clear()
+        self._trim()
+        return out
+
+    def _trim(self) -> None:
+        # The monitor keeps every alert and history it produced (fine for a replay, a leak for a
+        # server that runs for weeks); once handed to the store they are not needed here.
+        self.monitor.alerts.clear()
+        self.monitor.histories.clear()
+        for table in self.monitor.tables.values():
+            table.histories.clear()
+            table.sink.alerts.clear()

@@ -1,0 +1,120 @@
+"""Live push: /api/v1/live/ws (WebSocket) and /api/v1/live/sse (Server-Sent Events).
+
+Messages are JSON ``{"type": ..., "data": ...}``: ``hello`` once, then ``alert`` (a new
+alert), ``alert_update`` (acknowledged or resolved) and ``table`` (a table's live state).
+
+Browsers cannot put a header on a WebSocket, so a WebSocket client may instead send
+``{"type": "auth", "token": "..."}`` as its first message (never in the URL, where proxies
+and access logs would keep it). SSE clients send the usual ``Authorization`` header.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncIterator
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Request, WebSocket, WebSocketDisconnect
+from sse_starlette import EventSourceResponse, ServerSentEvent
+
+from monitor.api.auth import Permission, Principal
+from monitor.api.deps import AUTH_ERRORS, Reader, ServicesDep
+from monitor.api.hub import CLOSE
+from monitor.api.services import Services
+
+router = APIRouter(prefix="/api/v1/live", tags=["live"])
+
+AUTH_TIMEOUT_S = 10.0
+# Application close codes (4000-4999): 4401 unauthenticated, 4403 forbidden, 4008 too slow.
+CLOSE_UNAUTHENTICATED, CLOSE_FORBIDDEN, CLOSE_TOO_SLOW = 4401, 4403, 4008
+FELL_BEHIND = "fell behind; reconnect and reload over REST"
+TablesQuery = Annotated[str | None, Query(max_length=2000, description="only these tables (comma-separated)")]
+
+
+def _tables(value: str | None) -> frozenset[str] | None:
+    return frozenset(t for t in value.split(",") if t) if value else None
+
+
+async def _ws_principal(ws: WebSocket, services: Services) -> Principal | None:
+    header = ws.headers.get("authorization", "")
+    if header.lower().startswith("bearer "):
+        return services.tokens.authenticate(header[7:].strip())
+    try:
+        raw = await asyncio.wait_for(ws.receive_text(), timeout=AUTH_TIMEOUT_S)
+        message = json.loads(raw)
+    except (TimeoutError, ValueError, WebSocketDisconnect):
+        return None
+    if not isinstance(message, dict) or message.get("type") != "auth":
+        return None
+    if not isinstance(message.get("token"), str):
+        return None
+    return services.tokens.authenticate(message["token"])
+
+
+@router.websocket("/ws")
+async def live_ws(ws: WebSocket, tables: TablesQuery = None) -> None:
+    services: Services = ws.app.state.services
+    await ws.accept()
+    principal = await _ws_principal(ws, services)
+    if principal is None:
+        await ws.close(CLOSE_UNAUTHENTICATED, "missing or unknown token")
+        return
+    if not principal.can(Permission.READ):
+        await ws.close(CLOSE_FORBIDDEN, f"role {principal.role.value!r} may not read")
+        return
+    sub = services.hub.subscribe(principal.name, _tables(tables))
+    services.metrics.live_clients.inc()
+    await ws.send_text(json.dumps({"type": "hello", "data": {"name": principal.name,
+                                                             "role": principal.role.value}}))
+
+    async def drain_incoming() -> None:  # notice a client that went away; ignore what it says
+        with contextlib.suppress(WebSocketDisconnect):
+            while True:
+                await ws.receive_text()
+
+    reader = asyncio.create_task(drain_incoming())
+    try:
+        while True:
+            getter = asyncio.ensure_future(sub.queue.get())
+            done, _ = await asyncio.wait({getter, reader}, return_when=asyncio.FIRST_COMPLETED)
+            if getter not in done:
+                getter.cancel()
+                break
+            item = getter.result()
+            if item is CLOSE:
+                await ws.close(CLOSE_TOO_SLOW, FELL_BEHIND)
+                break
+            await ws.send_text(item)
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        reader.cancel()
+        services.hub.unsubscribe(sub)
+        services.metrics.live_clients.dec()
+
+
+@router.get("/sse", summary="Live alerts and table states as Server-Sent Events", responses={
+    **AUTH_ERRORS, 200: {"content": {"text/event-stream": {}}, "description": "An endless event stream"}})
+async def live_sse(principal: Reader, services: ServicesDep, request: Request,
+                   tables: TablesQuery = None) -> EventSourceResponse:
+    sub = services.hub.subscribe(principal.name, _tables(tables))
+    services.metrics.live_clients.inc()
+
+    async def stream() -> AsyncIterator[ServerSentEvent]:
+        try:
+            yield ServerSentEvent(event="hello", data=json.dumps({"name": principal.name,
+                                                                   "role": principal.role.value}))
+            while True:
+                item = await sub.queue.get()
+                if item is CLOSE:
+                    yield ServerSentEvent(event="closed", data=json.dumps(FELL_BEHIND))
+                    return
+                message = json.loads(item)
+                yield ServerSentEvent(event=message["type"], data=json.dumps(message["data"]))
+        finally:
+            services.hub.unsubscribe(sub)
+            services.metrics.live_clients.dec()
+
+    return EventSourceResponse(stream(), ping=15)

@@ -1,0 +1,195 @@
+"""Request and response bodies of the REST API (the OpenAPI document is generated from these)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Generic, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from monitor.alerts.model import Alert, Severity
+from monitor.store.models import AlertRow, AlertStatus, HandHistoryRow, RoundRow, TableRow
+
+T = TypeVar("T")
+
+
+class Page(BaseModel, Generic[T]):
+    items: list[T]
+    total: int = Field(description="items matching the filter, over all pages")
+    limit: int
+    offset: int
+
+
+class ErrorDetail(BaseModel):
+    loc: list[str | int] = Field(default_factory=list, description="where in the request")
+    msg: str
+    type: str
+
+
+class ErrorOut(BaseModel):
+    """Every error answer: a message and, for invalid requests, what was wrong where."""
+
+    detail: str | list[ErrorDetail]
+
+
+class MediaTimes(BaseModel):
+    begin: float | None
+    trigger: float | None
+    end: float | None
+
+
+class WallTimes(BaseModel):
+    begin: datetime | None
+    trigger: datetime | None
+    end: datetime | None
+
+
+class AlertSummary(BaseModel):
+    model_config = ConfigDict(from_attributes=True)
+
+    id: str
+    table_id: str
+    game: str | None
+    round_id: str | None
+    code: str
+    rule: str | None = Field(description="citation, e.g. 'seed 000 rule 55'")
+    severity: Severity
+    message: str
+    status: AlertStatus
+    raised_at: datetime
+    media: MediaTimes = Field(description="seconds into the recording: first evidence, trigger, last")
+    bookmark: WallTimes = Field(description="the same instants as UTC wall times, for the VMS")
+    has_snapshot: bool
+    acknowledged_by: str | None
+    acknowledged_at: datetime | None
+    acknowledge_comment: str | None
+    resolved_by: str | None
+    resolved_at: datetime | None
+    resolve_comment: str | None
+
+    @classmethod
+    def of(cls, row: AlertRow) -> AlertSummary:
+        return cls(
+            id=row.id, table_id=row.table_id, game=row.game, round_id=row.round_id, code=row.code,
+            rule=row.rule, severity=Severity(row.severity), message=row.message,
+            status=AlertStatus(row.status), raised_at=row.raised_at,
+            media=MediaTimes(begin=row.media_begin, trigger=row.media_trigger, end=row.media_end),
+            bookmark=WallTimes(begin=row.wall_begin, trigger=row.wall_trigger, end=row.wall_end),
+            has_snapshot=bool(row.snapshot), acknowledged_by=row.acknowledged_by,
+            acknowledged_at=row.acknowledged_at, acknowledge_comment=row.acknowledge_comment,
+            resolved_by=row.resolved_by, resolved_at=row.resolved_at, resolve_comment=row.resolve_comment,
+        )
+
+
+class AuditEntryOut(BaseModel):
+    seq: int
+    recorded_at: str
+    actor: str
+    action: str
+    hash: str
+
+
+class AlertDetail(AlertSummary):
+    """An alert with everything behind it: the monitor's full alert (rule text, evidence events)
+    and its audit trail."""
+
+    alert: Alert
+    audit: list[AuditEntryOut]
+
+
+Comment = Annotated[str, Field(min_length=1, max_length=2000)]
+
+
+class AcknowledgeIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    comment: Comment | None = None
+
+
+class ResolveIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    comment: Comment = Field(description="what was found and done (required to close an alert)")
+
+
+class TableOut(BaseModel):
+    id: str
+    game: str | None
+    updated_at: datetime
+    open_alerts: int = Field(description="alerts not yet resolved")
+    state: dict[str, Any] = Field(description="round phase, banker seat, seats, last dice, devices")
+
+    @classmethod
+    def of(cls, row: TableRow, open_alerts: int) -> TableOut:
+        return cls(id=row.id, game=row.game, updated_at=row.updated_at, open_alerts=open_alerts,
+                   state=row.state)
+
+
+class RoundOut(BaseModel):
+    model_config = ConfigDict(from_attributes=True)
+
+    id: str
+    table_id: str
+    round_ref: str
+    game: str | None
+    phase: str | None
+    started_at: datetime
+    ended_at: datetime | None
+    media_start: float | None
+    media_end: float | None
+    alert_count: int
+    has_history: bool = False
+
+    @classmethod
+    def of(cls, row: RoundRow, has_history: bool) -> RoundOut:
+        out = cls.model_validate(row)
+        out.has_history = has_history
+        return out
+
+
+class HandHistoryOut(BaseModel):
+    model_config = ConfigDict(from_attributes=True)
+
+    round_id: str
+    table_id: str
+    game: str | None
+    recorded_at: datetime
+    history: dict[str, Any] = Field(description="the procedure monitor's hand history of the round")
+
+    @classmethod
+    def of(cls, row: HandHistoryRow) -> HandHistoryOut:
+        return cls.model_validate(row)
+
+
+class RejectedEvent(BaseModel):
+    index: int = Field(description="position in the batch (0 for a single event)")
+    errors: list[ErrorDetail]
+
+
+class IngestResult(BaseModel):
+    """Sent only after the events and every alert they caused are committed to the store."""
+
+    accepted: int = Field(description="events stored for the first time")
+    duplicates: int = Field(description="events already stored (same table and sequence number)")
+    alerts: list[str] = Field(description="ids of the alerts these events raised")
+
+
+class HealthOut(BaseModel):
+    status: str
+    version: str
+    database: str = Field(description="'ok' or 'unavailable'")
+
+
+class AuditVerifyOut(BaseModel):
+    ok: bool
+    checked: int
+    broken_seq: int | None
+    reason: str | None
+    head_hash: str
+    alert_problems: list[str]
+
+
+class WhoAmI(BaseModel):
+    name: str
+    role: str
+    permissions: list[str]

@@ -1,0 +1,1 @@
+"""Outgoing alerts: a transactional outbox and one delivery worker per webhook target."""

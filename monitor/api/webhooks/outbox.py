@@ -1,0 +1,175 @@
+"""The transactional outbox and its delivery workers.
+
+An alert's webhook deliveries are written in the same transaction as the alert, so a crash
+cannot lose them; each target has its own worker, so a target that is down only delays
+itself. Failed attempts back off exponentially (with jitter) and are retried until they
+succeed; every request carries an ``Idempotency-Key`` so a retry after a lost response is
+recognised by the receiver.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import logging
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+import httpx
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session, sessionmaker
+
+from monitor.api.settings import WebhookTarget
+from monitor.api.webhooks.payloads import idempotency_key, render
+from monitor.store.models import AlertRow, OutboxRow, OutboxStatus
+from monitor.store.types import utcnow
+
+log = logging.getLogger("monitor.api.webhooks")
+
+BACKOFF_BASE_S = 1.0
+BACKOFF_CAP_S = 300.0
+
+
+def wants(target: WebhookTarget, severity: str) -> bool:
+    return target.severities is None or severity in {s.value for s in target.severities}
+
+
+def enqueue(session: Session, row: AlertRow, targets: Sequence[WebhookTarget]) -> int:
+    """Owe ``row`` to every interested target, inside the alert's own transaction."""
+    count = 0
+    for target in targets:
+        if not wants(target, row.severity):
+            continue
+        content_type, body = render(row, target)
+        session.add(OutboxRow(
+            alert_id=row.id, target=target.name, idempotency_key=idempotency_key(row.id, target.name),
+            content_type=content_type, body=body, status=OutboxStatus.PENDING.value, attempts=0,
+            next_attempt_at=utcnow(), created_at=utcnow(),
+        ))
+        count += 1
+    return count
+
+
+def backoff(attempts: int, rng: Callable[[], float] = random.random) -> timedelta:
+    """Delay before attempt ``attempts + 1``: exponential, capped, with +-20 % jitter."""
+    base = min(BACKOFF_CAP_S, BACKOFF_BASE_S * (2 ** min(attempts, 20)))
+    return timedelta(seconds=base * (0.8 + 0.4 * rng()))
+
+
+def signature(secret: str, body: str) -> str:
+    return "sha256=" + hmac.new(secret.encode(), body.encode(), hashlib.sha256).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Due:
+    id: int
+    idempotency_key: str
+    content_type: str
+    body: str
+    attempts: int
+
+
+class DeliveryWorker:
+    """Delivers one target's pending rows, oldest first, until stopped."""
+
+    def __init__(self, target: WebhookTarget, sessions: sessionmaker[Session], client: httpx.AsyncClient,
+                 *, on_result: Callable[[str, bool], None] | None = None, poll_s: float = 1.0,
+                 batch: int = 50) -> None:
+        self.target = target
+        self._sessions = sessions
+        self._client = client
+        self._on_result = on_result
+        self._poll_s = poll_s
+        self._batch = batch
+        self._wake = asyncio.Event()
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    def _due(self) -> list[Due]:
+        with self._sessions() as session, session.begin():
+            rows = session.execute(
+                select(OutboxRow)
+                .where(OutboxRow.target == self.target.name, OutboxRow.status == OutboxStatus.PENDING.value,
+                       OutboxRow.next_attempt_at <= utcnow())
+                .order_by(OutboxRow.id).limit(self._batch)
+            ).scalars().all()
+            return [Due(r.id, r.idempotency_key, r.content_type, r.body, r.attempts) for r in rows]
+
+    def _record(self, due: Due, ok: bool, error: str | None) -> None:
+        with self._sessions() as session, session.begin():
+            row = session.get(OutboxRow, due.id)
+            if row is None:
+                return
+            row.attempts = due.attempts + 1
+            if ok:
+                row.status = OutboxStatus.DELIVERED.value
+                row.delivered_at = utcnow()
+                row.last_error = None
+            else:
+                row.last_error = (error or "")[:500]
+                row.next_attempt_at = utcnow() + backoff(due.attempts)
+
+    async def _send(self, due: Due) -> tuple[bool, str | None]:
+        headers = {
+            "Content-Type": due.content_type,
+            "Idempotency-Key": due.idempotency_key,
+            "User-Agent": "table-monitor-webhook/1",
+        }
+        if self.target.secret is not None:
+            headers["X-Table-Monitor-Signature"] = signature(self.target.secret.get_secret_value(), due.body)
+        try:
+            response = await self._client.post(str(self.target.url), content=due.body.encode("utf-8"),
+                                               headers=headers, timeout=self.target.timeout_s)
+        except httpx.HTTPError as exc:
+            return False, f"{type(exc).__name__}: {exc}"
+        if 200 <= response.status_code < 300:
+            return True, None
+        return False, f"HTTP {response.status_code}"
+
+    async def deliver_due(self) -> int:
+        """One pass: send everything due now; returns how many were delivered."""
+        delivered = 0
+        due = await asyncio.to_thread(self._due)
+        for item in due:
+            ok, error = await self._send(item)
+            await asyncio.to_thread(self._record, item, ok, error)
+            if self._on_result is not None:
+                self._on_result(self.target.name, ok)
+            if ok:
+                delivered += 1
+            else:
+                log.warning("webhook %s: delivery of %s failed (%s); will retry", self.target.name,
+                            item.idempotency_key, error)
+                break  # the target is failing: back off instead of hammering it with the rest
+        return delivered
+
+    async def run(self) -> None:
+        while True:
+            self._wake.clear()  # before the pass: a wake-up during it triggers the next pass at once
+            try:
+                await self.deliver_due()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # a store hiccup must not kill delivery for good
+                log.exception("webhook %s: delivery pass failed", self.target.name)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout=self._poll_s)
+
+
+def pending_counts(session: Session) -> dict[str, int]:
+    rows = session.execute(
+        select(OutboxRow.target, func.count()).where(OutboxRow.status == OutboxStatus.PENDING.value)
+        .group_by(OutboxRow.target)
+    ).all()
+    return {target: int(n) for target, n in rows}
+
+
+def oldest_pending(session: Session) -> datetime | None:
+    return session.execute(
+        select(func.min(OutboxRow.created_at)).where(OutboxRow.status == OutboxStatus.PENDING.value)
+    ).scalar_one_or_none()
