@@ -80,14 +80,19 @@ class DiceSimulator:
 
     # -- the device's normal speech ------------------------------------------------------
 
-    def roll(self, values: tuple[int, int, int] | None = None) -> tuple[int, tuple[int, int, int]]:
-        """Send one settled roll; returns (seq, values)."""
+    def roll(
+        self, values: tuple[int, int, int] | None = None, bad_checksum: bool = False
+    ) -> tuple[int, tuple[int, int, int]]:
+        """Send one settled roll with the next sequence number; returns (seq, values).
+
+        Values are sent as given, so a faulty sensor (0 or 7) can be simulated too.
+        """
         dice = values or (self._rng.randint(1, 6), self._rng.randint(1, 6), self._rng.randint(1, 6))
         with self._lock:
             seq = self._seq
             self._seq = (self._seq + 1) % SEQ_MODULUS
             self._last_sent = seq
-            self.send_line(f"DICE,{seq},{dice[0]},{dice[1]},{dice[2]}")
+            self.send_line(f"DICE,{seq},{dice[0]},{dice[1]},{dice[2]}", bad_checksum=bad_checksum)
         return seq, dice
 
     def heartbeat(self) -> None:
