@@ -100,8 +100,12 @@ def train_detector_cmd(
     ckpt = run / "weights" / f"{checkpoint}.pt"
     if not ckpt.exists():
         raise typer.BadParameter(f"no checkpoint {ckpt}: train first (or pick --checkpoint last)")
-    onnx_path = export_onnx(ckpt, run / "export" / "detector.onnx", imgsz, dynamic=False)
-    result = evaluate_detector(ckpt, onnx_path, data, imgsz, run / "eval")
+    from monitor.perception.detector import input_shape_for
+
+    # Fixed 16:9 input (cameras are 1080p/4K): a third fewer pixels than a square, static for OpenVINO.
+    input_hw = input_shape_for(1920, 1080, imgsz)
+    onnx_path = export_onnx(ckpt, run / "export" / "detector.onnx", input_hw, dynamic=False)
+    result = evaluate_detector(ckpt, onnx_path, data, imgsz, run / "eval", input_hw)
     typer.echo(json.dumps({k: v for k, v in result.items() if k != "per_class"}, indent=1))
     if ship:
         MODELS_DIR.mkdir(exist_ok=True)

@@ -45,7 +45,7 @@ def train_detector(
 
 
 def evaluate_detector(
-    checkpoint: Path, onnx_path: Path, data: Path, imgsz: int, out_dir: Path
+    checkpoint: Path, onnx_path: Path, data: Path, imgsz: int, out_dir: Path, input_hw: tuple[int, int]
 ) -> dict[str, Any]:
     """ultralytics validation on the held-out ``test`` split (else ``val``); writes metadata and JSON."""
     env.prepare()
@@ -73,7 +73,8 @@ def evaluate_detector(
         "training_seconds": RunLog.total_seconds(checkpoint.parents[2], checkpoint.parents[1].name),
     }
     onnx_path.with_suffix(".json").write_text(json.dumps(
-        {"task": task, "model": onnx_path.name, "classes": names, "imgsz": imgsz}, indent=2))
+        {"task": task, "model": onnx_path.name, "classes": names, "imgsz": imgsz, "input_hw": list(input_hw)},
+        indent=2))
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "detector_metrics.json").write_text(json.dumps(result, indent=1))
     return result

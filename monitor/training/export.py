@@ -8,7 +8,9 @@ from pathlib import Path
 from monitor.training import env
 
 
-def export_onnx(checkpoint: Path, out: Path, imgsz: int | tuple[int, int], dynamic: bool = True) -> Path:
+def export_onnx(
+    checkpoint: Path, out: Path, imgsz: int | tuple[int, int], dynamic: bool = True
+) -> Path:
     env.prepare()
     from ultralytics import YOLO
 

@@ -1,0 +1,79 @@
+"""``table-monitor detect IMAGE...``: find and read the cards (and chips) in photos or frames."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
+
+
+def register(app: typer.Typer) -> None:
+    @app.command()
+    def detect(
+        images: Annotated[list[Path], typer.Argument(help="image files (photos or frames)")],
+        as_json: Annotated[bool, typer.Option("--json", help="print JSON instead of text")] = False,
+        annotate: Annotated[Path | None, typer.Option(
+            help="write annotated image(s): a file for one image, else a directory")] = None,
+        models: Annotated[Path | None, typer.Option(help="folder with detector.onnx / cards.onnx")] = None,
+        backend: Annotated[str, typer.Option(help="onnxruntime or openvino")] = "openvino",
+        classical: Annotated[str, typer.Option(help="auto, full, refine or off")] = "auto",
+        no_detector: Annotated[bool, typer.Option(help="classical card finder only")] = False,
+        threshold: Annotated[float | None, typer.Option(
+            help="identity confidence below which a card is 'unknown' (default: the model's)")] = None,
+        threads: Annotated[int, typer.Option(min=1)] = 2,
+    ) -> None:
+        """Print each card's identity, confidence and four corners; optionally draw them."""
+        import cv2
+
+        from monitor.perception.annotate import draw
+        from monitor.perception.errors import PerceptionError
+        from monitor.perception.imageio import load_image
+        from monitor.perception.pipeline import DEFAULT_MODELS, Perceiver
+
+        if classical not in ("auto", "full", "refine", "off"):
+            raise typer.BadParameter(f"--classical must be auto, full, refine or off (got {classical!r})")
+        try:
+            perceiver = Perceiver.from_models(models or DEFAULT_MODELS, backend, threads,
+                                              classical,  # type: ignore[arg-type]
+                                              use_detector=not no_detector, threshold=threshold)
+        except (PerceptionError, ValueError) as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from exc
+        if perceiver.classifier is None:
+            typer.echo(f"warning: no cards.onnx in {models or DEFAULT_MODELS}: identities not read", err=True)
+        results, failed = [], 0
+        for path in images:
+            try:
+                frame = load_image(path)
+                dets = perceiver.perceive(frame)
+            except PerceptionError as exc:
+                failed += 1
+                typer.echo(f"error: {exc}", err=True)
+                continue
+            results.append({"image": str(path), **dets.to_dict()})
+            if not as_json:
+                cards = dets.cards
+                named = [d for d in cards if d.is_known_card]
+                typer.echo(f"{path}: {len(cards)} cards ({len(named)} identified), "
+                           f"{len(dets.items) - len(cards)} other objects, {dets.timings_ms['total']:.0f} ms")
+                for d in dets.items:
+                    corners = " ".join(f"({x:.1f},{y:.1f})" for x, y in d.corners)
+                    ident = f"{d.identity:>7} {d.identity_confidence:.3f}" if d.identity else " " * 13
+                    extra = f" ${d.denomination}" if d.denomination is not None else ""
+                    typer.echo(f"  {d.kind:<15}{ident}  det {d.confidence:.2f}{extra}  {corners}")
+            if annotate is not None:
+                target = annotate
+                if len(images) > 1 or annotate.suffix.lower() not in IMAGE_SUFFIXES:
+                    annotate.mkdir(parents=True, exist_ok=True)
+                    target = annotate / f"{path.stem}_annotated.jpg"
+                cv2.imwrite(str(target), draw(frame, dets))
+        if as_json:
+            json.dump(results, sys.stdout, indent=1)
+            sys.stdout.write("\n")
+        if failed:
+            raise typer.Exit(1)

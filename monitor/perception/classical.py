@@ -1,0 +1,157 @@
+"""Classical card finder: cards are quadrilaterals that stand out from a uniformly coloured felt.
+
+Separate everything that is not felt (colour distance), take external contours, approximate each
+by a polygon and keep convex four-sided ones with a card's proportions. Corners are then refined by
+fitting a line to each side (skipping the rounded corners) and intersecting neighbours, which gives
+the card's virtual sharp corners to sub-pixel precision. Exact where cards do not touch; touching or
+fanned cards merge into one blob and are left to the detector. Needs no model at all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from monitor.perception.rectify import order_card_corners
+
+F64 = npt.NDArray[np.float64]
+
+MIN_ASPECT, MAX_ASPECT = 1.1, 1.9  # a card is 88/63 = 1.40; perspective widens the range
+MIN_FILL = 0.9  # contour area / quad area (rounded corners lose ~1%)
+WORK_LONG_SIDE = 960
+
+
+@dataclass(frozen=True, slots=True)
+class Quad:
+    corners: F64  # (4, 2) ordered TL, TR, BR, BL of the upright card
+    fill: float  # contour area / quad area: how card-like the blob is, used as the shape score
+    area: float
+
+
+def background_lab(lab: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    """The felt's colour: the per-channel median of a coarse grid (the felt covers most of a table view)."""
+    step = max(1, min(lab.shape[:2]) // 64)
+    med = np.median(lab[::step, ::step].reshape(-1, 3), axis=0)
+    return np.asarray(np.round(med), dtype=np.uint8)
+
+
+def card_mask(img: npt.NDArray[np.uint8], felt: npt.NDArray[np.uint8] | None = None,
+              min_distance: int = 48) -> npt.NDArray[np.uint8]:
+    """Pixels that are not felt: far (L1 in CIE Lab) from the felt colour.
+
+    Working from the felt rather than from "white" keeps face cards with saturated art, and card backs,
+    in one blob each; the dark pips inside a face become holes that RETR_EXTERNAL ignores.
+    """
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
+    if felt is None:
+        felt = background_lab(lab)
+    diff = cv2.absdiff(lab, (float(felt[0]), float(felt[1]), float(felt[2]), 0.0))
+    dist = cv2.transform(diff, np.ones((1, 3), dtype=np.float32))  # saturating uint8 L1 distance
+    mask = cv2.compare(dist, min_distance, cv2.CMP_GT)
+    # Open away thin printed lines and speckle so a card touching a line keeps its outline.
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+
+
+def _line_intersection(l1: tuple[F64, F64], l2: tuple[F64, F64]) -> F64 | None:
+    (p, d), (q, e) = l1, l2
+    den = d[0] * e[1] - d[1] * e[0]
+    if abs(den) < 1e-9:
+        return None
+    t = ((q[0] - p[0]) * e[1] - (q[1] - p[1]) * e[0]) / den
+    return p + t * d
+
+
+def refine_corners(contour: F64, quad: F64) -> F64:
+    """Fit a line to the middle 70% of each side's contour points and intersect adjacent sides."""
+    lines: list[tuple[F64, F64]] = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        d = b - a
+        length = float(np.linalg.norm(d))
+        if length < 4:
+            return quad
+        u = d / length
+        rel = contour - a
+        t = rel @ u / length
+        dist = np.abs(rel[:, 0] * u[1] - rel[:, 1] * u[0])
+        sel = contour[(t > 0.15) & (t < 0.85) & (dist < max(2.0, 0.05 * length))]
+        if len(sel) < 5:
+            return quad
+        vx, vy, x0, y0 = cv2.fitLine(sel.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append((np.array([x0, y0], dtype=np.float64), np.array([vx, vy], dtype=np.float64)))
+    out = np.empty((4, 2))
+    for i in range(4):
+        pt = _line_intersection(lines[i - 1], lines[i])  # corner i joins side i-1 and side i
+        if pt is None or np.linalg.norm(pt - quad[i]) > 0.2 * np.linalg.norm(quad[i] - quad[i - 1]):
+            return quad
+        out[i] = pt
+    return out
+
+
+def refine_quad_full_resolution(frame: npt.NDArray[np.uint8], quad: F64, felt: npt.NDArray[np.uint8]) -> F64:
+    """Re-segment the card's neighbourhood at full resolution and fit its sides there."""
+    h, w = frame.shape[:2]
+    x0, y0 = np.floor(quad.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(quad.max(axis=0)).astype(int)
+    m = max(4, int(0.15 * max(x1 - x0, y1 - y0)))
+    x0, y0, x1, y1 = max(0, x0 - m), max(0, y0 - m), min(w, x1 + m), min(h, y1 + m)
+    mask = card_mask(frame[y0:y1, x0:x1], felt)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    center = tuple(float(v) for v in quad.mean(axis=0) - (x0, y0))
+    inside = [c for c in contours if cv2.pointPolygonTest(c, center, False) >= 0]
+    if not inside:
+        return quad
+    c = max(inside, key=cv2.contourArea).reshape(-1, 2).astype(np.float64) + np.array([x0, y0])
+    return refine_corners(c, quad)
+
+
+def find_card_quads(frame: npt.NDArray[np.uint8], min_area_px: float = 250.0,
+                    max_area_frac: float = 0.5) -> list[Quad]:
+    """Card-shaped quadrilaterals in ``frame`` (BGR), corners in full-frame pixels.
+
+    Segmentation runs on a copy at most ``WORK_LONG_SIDE`` wide (cheap); each candidate's corners are
+    then refined on the full-resolution frame around it.
+    """
+    h, w = frame.shape[:2]
+    scale = min(1.0, WORK_LONG_SIDE / max(h, w))
+    img = frame if scale == 1.0 else cv2.resize(frame, (round(w * scale), round(h * scale)),
+                                                interpolation=cv2.INTER_AREA)
+    felt = background_lab(cv2.cvtColor(img, cv2.COLOR_BGR2LAB))
+    mask = card_mask(img, felt)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    max_area = max_area_frac * img.shape[0] * img.shape[1]
+    quads: list[Quad] = []
+    for c in contours:
+        area = cv2.contourArea(c)
+        if area < min_area_px * scale * scale or area > max_area:
+            continue
+        hull = cv2.convexHull(c)
+        approx = cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True).reshape(-1, 2)
+        if len(approx) != 4 or not cv2.isContourConvex(approx):
+            continue
+        quad_area = cv2.contourArea(approx.astype(np.float32))
+        fill = area / quad_area if quad_area > 0 else 0.0
+        if fill < MIN_FILL:
+            continue
+        ordered = order_card_corners(approx)
+        sides = np.linalg.norm(ordered - np.roll(ordered, -1, axis=0), axis=1)
+        short, long = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+        if short <= 0 or not MIN_ASPECT <= long / short <= MAX_ASPECT:
+            continue
+        if scale < 1.0:
+            refined = refine_quad_full_resolution(frame, ordered / scale, felt)
+        else:
+            refined = refine_corners(c.reshape(-1, 2).astype(np.float64), ordered)
+        quads.append(Quad(order_card_corners(refined), float(min(fill, 1.0)), float(area / (scale * scale))))
+    return quads
+
+
+def quad_iou(a: F64, b: F64) -> float:
+    """Intersection over union of two convex quads."""
+    pa, pb = a.astype(np.float32), b.astype(np.float32)
+    inter, _ = cv2.intersectConvexConvex(pa, pb)
+    union = cv2.contourArea(pa) + cv2.contourArea(pb) - inter
+    return float(inter / union) if union > 0 else 0.0

@@ -1,0 +1,82 @@
+"""The overhead detector at runtime: frame -> oriented (or axis-aligned) boxes of cards, piles, chips, dice.
+
+It sees a shrunk frame (the model's input size); identity is read later from the full-resolution frame.
+Beside ``detector.onnx`` a JSON file names the classes, the task (``obb`` or ``detect``) and imgsz.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from monitor.perception.backends import DEFAULT_BACKEND, Backend, load_backend
+from monitor.perception.errors import ModelFileError
+from monitor.perception.labels import DETECTOR_CLASSES
+from monitor.perception.yolo_post import decode, letterbox
+
+
+@dataclass(frozen=True, slots=True)
+class Box:
+    kind: str
+    confidence: float
+    corners: npt.NDArray[np.float64]  # (4, 2) full-frame pixels
+
+
+def input_shape_for(width: int, height: int, imgsz: int, stride: int = 32) -> tuple[int, int]:
+    """(h, w) network input: long side ``imgsz``, short side rounded up to the stride (rect inference)."""
+    if width >= height:
+        short = int(np.ceil(height * imgsz / width / stride) * stride)
+        return (min(short, imgsz), imgsz)
+    short = int(np.ceil(width * imgsz / height / stride) * stride)
+    return (imgsz, min(short, imgsz))
+
+
+class Detector:
+    def __init__(self, model_path: str | Path, backend: str = DEFAULT_BACKEND, threads: int = 2,
+                 conf: float = 0.35, iou: float = 0.6) -> None:
+        self.path = Path(model_path)
+        meta_path = self.path.with_suffix(".json")
+        if not meta_path.exists():
+            raise ModelFileError(f"detector metadata not found: {meta_path} (written beside the .onnx)")
+        try:
+            meta: dict[str, Any] = json.loads(meta_path.read_text())
+            self.classes: tuple[str, ...] = tuple(meta["classes"])
+            self.imgsz = int(meta["imgsz"])
+            self.oriented = meta["task"] == "obb"
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+            raise ModelFileError(f"detector metadata {meta_path} is malformed: {exc!r}") from exc
+        unknown = [c for c in self.classes if c not in DETECTOR_CLASSES]
+        if unknown:
+            raise ModelFileError(f"detector metadata {meta_path} names unknown classes {unknown}")
+        self.backend: Backend = load_backend(self.path, backend, threads)
+        self.conf, self.iou = conf, iou
+        self._fixed_shape = self._probe_input_shape(meta)
+
+    def _probe_input_shape(self, meta: dict[str, Any]) -> tuple[int, int] | None:
+        """A model exported with a fixed input (``input_hw`` in its metadata) only takes that size."""
+        fixed = meta.get("input_hw")
+        shape = (int(fixed[0]), int(fixed[1])) if fixed else (self.imgsz, self.imgsz)
+        try:
+            self.backend.run(np.zeros((1, 3, *shape), dtype=np.float32))
+        except Exception as exc:
+            raise ModelFileError(
+                f"{self.path}: model does not accept a 1x3x{shape[0]}x{shape[1]} image: {exc}"
+            ) from exc
+        return shape if fixed else None
+
+    def detect(self, frame: npt.NDArray[np.uint8]) -> list[Box]:
+        h, w = frame.shape[:2]
+        shape = self._fixed_shape or input_shape_for(w, h, self.imgsz)
+        x, lb = letterbox(frame, shape)
+        out = self.backend.run(x)[0]
+        raw = decode(out, len(self.classes), self.oriented, self.conf, self.iou)
+        corners = lb.to_image(raw.corners)
+        corners[..., 0] = np.clip(corners[..., 0], 0, w - 1)
+        corners[..., 1] = np.clip(corners[..., 1], 0, h - 1)
+        return [Box(self.classes[int(c)], float(s), corners[i])
+                for i, (s, c) in enumerate(zip(raw.scores, raw.classes, strict=True))]

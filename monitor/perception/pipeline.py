@@ -1,0 +1,132 @@
+"""The perception pipeline: one frame -> ``Detections``.
+
+1. Find objects: the trained detector on a shrunk frame, and/or the classical card finder.
+2. Make card corners exact: each detector card is re-segmented around itself at full resolution.
+3. Read each card: rectify it from the FULL-resolution frame and classify the crop (calibrated, with
+   an honest ``unknown``). The classifier also settles face up vs face down (``back``).
+4. Chips: denomination from colour; stack height where an oblique view shows it.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from monitor.perception.backends import DEFAULT_BACKEND
+from monitor.perception.chips import DEFAULT_PALETTE, chip_denomination, stack_count
+from monitor.perception.classical import (
+    background_lab,
+    find_card_quads,
+    quad_iou,
+    refine_quad_full_resolution,
+)
+from monitor.perception.detections import Detection, Detections, corners_from_array
+from monitor.perception.detector import Box, Detector
+from monitor.perception.identity import CardClassifier
+from monitor.perception.imageio import check_frame
+from monitor.perception.labels import BACK, CARD_FACE_DOWN, CARD_FACE_UP, CHIP, UNKNOWN
+from monitor.perception.rectify import order_card_corners, rectify_card
+
+ClassicalMode = Literal["off", "refine", "full", "auto"]
+DEFAULT_MODELS = Path(__file__).resolve().parents[2] / "models"
+
+
+@dataclass
+class _Card:
+    kind: str
+    confidence: float
+    corners: npt.NDArray[np.float64]
+    source: str
+
+
+class Perceiver:
+    def __init__(self, detector: Detector | None, classifier: CardClassifier | None,
+                 classical: ClassicalMode = "auto", palette: dict[int, tuple[int, int, int]] | None = None,
+                 camera_tilt_deg: float | None = None) -> None:
+        if detector is None and classical in ("off", "refine"):
+            raise ValueError("with no detector the classical finder must run ('full' or 'auto')")
+        self.detector = detector
+        self.classifier = classifier
+        self.mode: ClassicalMode = ("refine" if detector else "full") if classical == "auto" else classical
+        self.palette = palette or DEFAULT_PALETTE
+        self.camera_tilt_deg = camera_tilt_deg
+
+    @classmethod
+    def from_models(cls, models_dir: Path = DEFAULT_MODELS, backend: str = DEFAULT_BACKEND, threads: int = 2,
+                    classical: ClassicalMode = "auto", use_detector: bool = True,
+                    threshold: float | None = None) -> Perceiver:
+        """Load ``detector.onnx`` and ``cards.onnx`` from ``models_dir`` (each optional)."""
+        det_path, cls_path = models_dir / "detector.onnx", models_dir / "cards.onnx"
+        detector = Detector(det_path, backend, threads) if use_detector and det_path.exists() else None
+        classifier = CardClassifier(cls_path, backend, threads, threshold) if cls_path.exists() else None
+        return cls(detector, classifier, classical)
+
+    def perceive(self, frame: npt.NDArray[np.uint8]) -> Detections:
+        frame = check_frame(frame)
+        timings: dict[str, float] = {}
+        t = time.perf_counter()
+        boxes: list[Box] = self.detector.detect(frame) if self.detector else []
+        timings["detect"] = (time.perf_counter() - t) * 1000
+
+        t = time.perf_counter()
+        cards = self._card_candidates(frame, boxes)
+        timings["corners"] = (time.perf_counter() - t) * 1000
+
+        t = time.perf_counter()
+        items = self._identify(frame, cards)
+        timings["identify"] = (time.perf_counter() - t) * 1000
+
+        t = time.perf_counter()
+        for b in boxes:
+            if b.kind == CHIP:
+                reading = chip_denomination(frame, b.corners, self.palette)
+                items.append(Detection(CHIP, b.confidence, corners_from_array(b.corners),
+                                       denomination=reading.denomination,
+                                       count=stack_count(b.corners, self.camera_tilt_deg)))
+            elif b.kind not in (CARD_FACE_UP, CARD_FACE_DOWN):
+                items.append(Detection(b.kind, b.confidence, corners_from_array(b.corners)))
+        timings["chips"] = (time.perf_counter() - t) * 1000
+        timings["total"] = sum(timings.values())
+        return Detections(frame.shape[1], frame.shape[0], tuple(items), timings)
+
+    def _card_candidates(self, frame: npt.NDArray[np.uint8], boxes: list[Box]) -> list[_Card]:
+        cards = [_Card(b.kind, b.confidence, b.corners, "detector")
+                 for b in boxes if b.kind in (CARD_FACE_UP, CARD_FACE_DOWN)]
+        if self.mode == "refine" and cards:
+            small = cv2.resize(frame, (frame.shape[1] // 4, frame.shape[0] // 4),
+                               interpolation=cv2.INTER_AREA)
+            felt = background_lab(cv2.cvtColor(small, cv2.COLOR_BGR2LAB))
+            for c in cards:
+                refined = refine_quad_full_resolution(frame, order_card_corners(c.corners), felt)
+                if refined is not c.corners and quad_iou(refined, c.corners) > 0.6:
+                    c.corners, c.source = refined, "both"
+        elif self.mode == "full":
+            for q in find_card_quads(frame):
+                best = max(cards, key=lambda c: quad_iou(q.corners, c.corners), default=None)
+                if best is not None and quad_iou(q.corners, best.corners) > 0.5:
+                    best.corners, best.source = q.corners, "both"
+                else:
+                    cards.append(_Card(CARD_FACE_UP, q.fill, q.corners, "contour"))
+        return cards
+
+    def _identify(self, frame: npt.NDArray[np.uint8], cards: list[_Card]) -> list[Detection]:
+        if self.classifier is None:
+            return [Detection(c.kind, c.confidence, corners_from_array(order_card_corners(c.corners)),
+                              source=c.source) for c in cards]
+        crops = [rectify_card(frame, c.corners, self.classifier.imgsz) for c in cards]
+        out = []
+        for c, ident in zip(cards, self.classifier.classify(crops), strict=True):
+            kind = c.kind
+            if ident.label == BACK:
+                kind = CARD_FACE_DOWN
+            elif ident.label != UNKNOWN:
+                kind = CARD_FACE_UP
+            out.append(Detection(kind, c.confidence, corners_from_array(order_card_corners(c.corners)),
+                                 identity=ident.label, identity_confidence=ident.confidence, source=c.source))
+        return out
