@@ -46,6 +46,7 @@ EXAMPLES: dict[str, dict[str, object]] = {
     "banker_hand_exposed": {"cards": ["2c", "3c", "4c", "5c", "6c", "7c", "8c"]},
     "banker_hand_set": {"front": ["7c", "8c"], "back": ["2c", "3c", "4c", "5c", "6c"]},
     "hand_opened": {"seat": 2},
+    "house_way_requested": {"seat": 5},
     "bet_placed": {"seat": 2, "amount": 2000},
     "bet_changed": {"seat": 2, "before": 2000, "after": 4000, "bettor": "back1"},
     "payout": {"seat": 2, "amount": -2000},

@@ -65,7 +65,7 @@ def reject(raw: str, location: str, exc: ValidationError) -> RejectedLine:
     problem = str(first["msg"]).removeprefix("Value error, ")
     if first.get("type") == "json_invalid":
         field = "(line)"
-        problem = f"not valid JSON: {problem}"
+        problem = problem.replace("Invalid JSON: ", "not valid JSON: ")
     if len(errors) > 1:
         problem += f" (and {len(errors) - 1} more problem(s))"
     table, seq, media = _salvage(raw)

@@ -237,13 +237,20 @@ class DeadHandCollected(EventBase):
 # ---- setting -------------------------------------------------------------------------------------
 
 
+# A card in a hand that may still be face down: null until it is read (e.g. when the hand is opened).
+MaybeCard = CardText | None
+
+
 class HandSet(EventBase):
-    """A player's setting: ``front`` the two-card hand, ``back`` the five-card hand (seed 000 rule 50e)."""
+    """A player's setting: ``front`` the two-card hand, ``back`` the five-card hand (seed 000 rule 50e).
+
+    Cards still face down are null; their identities may follow in ``hand_opened``.
+    """
 
     type: Literal["hand_set"] = "hand_set"
     seat: Seat
-    front: list[CardText] = Field(max_length=7)
-    back: list[CardText] = Field(max_length=7)
+    front: list[MaybeCard] = Field(max_length=7)
+    back: list[MaybeCard] = Field(max_length=7)
     # Set by the dealer at the player's request (seed 000 rule 52; seed 001).
     house_way: bool = False
 
@@ -264,9 +271,22 @@ class BankerHandSet(EventBase):
 
 
 class HandOpened(EventBase):
-    """The dealer turned a player's set hand over to compare it with the banker's (seed 000 rule 56)."""
+    """The dealer turned a player's set hand over to compare it with the banker's (seed 000 rule 56).
+
+    ``front``/``back``, when given, are the cards as turned up (they complete a face-down ``hand_set``).
+    """
 
     type: Literal["hand_opened"] = "hand_opened"
+    seat: Seat
+    front: list[CardText] | None = Field(default=None, max_length=7)
+    back: list[CardText] | None = Field(default=None, max_length=7)
+
+
+class HouseWayRequested(EventBase):
+    """The player asked for the hand to be set house way before touching it (seed 000 rules 35, 52;
+    seed 001): the seven cards stay together and the dealer sets them when the hand is reached."""
+
+    type: Literal["house_way_requested"] = "house_way_requested"
     seat: Seat
 
 
@@ -404,6 +424,7 @@ Event = Annotated[
     | BankerHandExposed
     | BankerHandSet
     | HandOpened
+    | HouseWayRequested
     | BetPlaced
     | BetChanged
     | Payout

@@ -1,0 +1,755 @@
+"""The Pai Gow round as a state machine over events (seed 000; Napa's variations in seed 001).
+
+One :class:`PaiGowRound` follows one hand from ``round_started`` to ``round_ended``:
+bets and no more bets, the 7x7 deal card by card, the stub, exposed cards and their
+replacement, the action pile and the dice, the deliveries, the settings, the banker's hand,
+the openings and the payouts. Each handler checks the rules that event can break and raises
+the alert at once; nothing here does I/O, and the same events always give the same alerts.
+
+Alert keys (what makes two alerts distinct) include the deal number, so a redeal after a
+misdeal is judged afresh without merging with the first deal's alerts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from monitor.events.schema import (
+    BankerHandExposed,
+    BankerHandSet,
+    BetChanged,
+    BetPlaced,
+    CardDealt,
+    CardExposed,
+    DeadHandCollected,
+    DiceRolled,
+    Event,
+    EventBase,
+    ExposedCardReplaced,
+    Game,
+    HandOpened,
+    HandSet,
+    HouseWayRequested,
+    MisdealDeclared,
+    Payout,
+    PileDelivered,
+    PilesComplete,
+    StubCounted,
+)
+from monitor.procedure.alerting import AlertSink, money
+from monitor.procedure.history import BankerRecord, PaiGowHistory, SeatRecord, WagerRecord
+from monitor.procedure.paigow_rules import PaiGowRules, card, cards, count_foul
+from monitor.rules.paigow.setting import Foul, Setting
+from monitor.rules.paigow.settlement import BankerWager, Bet, Settlement, settle
+from monitor.rules.paigow.showdown import SpotResult, decide_spot
+
+PILE_SIZE = 7
+STUB_SIZE = 4
+# Homes that are not a hand: a card seen there and later in a hand is not a duplicate.
+LOOSE_ZONES = frozenset({"deck", "stub", "muck", "tray", "board"})
+BankerKey = tuple[int, str | None]
+
+
+def serpentine_pile(n: int, piles: int = PILE_SIZE) -> int:
+    """The pile card ``n`` (1-based) of the deal goes to: left to right, then right to left (rule 6).
+
+    >>> [serpentine_pile(n) for n in (1, 7, 8, 14, 15)]
+    [1, 7, 7, 1, 1]
+    """
+    row, pos = divmod(n - 1, piles)
+    return pos + 1 if row % 2 == 0 else piles - pos
+
+
+def bf_all(setting: tuple[list[str], list[str]]) -> list[str]:
+    return [*setting[0], *setting[1]]
+
+
+def _wager_order(item: tuple[BankerKey, int]) -> tuple[int, str]:
+    return item[0][0], item[0][1] or ""
+
+
+def _who(bettor: str | None) -> str:
+    return "" if bettor is None else f" (backline {bettor})"
+
+
+def _party(seat: int, bettor: str | None) -> str:
+    return f"seat{seat}" if bettor is None else bettor
+
+
+@dataclass(slots=True)
+class SeatState:
+    seat: int
+    pile: int | None = None
+    collected: bool = False
+    front: list[str | None] | None = None
+    back: list[str | None] | None = None
+    house_way: bool = False
+    house_way_requested: bool = False
+    set_event: HandSet | None = None
+    opened: bool = False
+    foul: Foul | None = None
+    judged: bool = False
+
+    def known(self) -> tuple[list[str], list[str]] | None:
+        if self.front is None or self.back is None:
+            return None
+        if any(c is None for c in self.front) or any(c is None for c in self.back):
+            return None
+        return [c for c in self.front if c], [c for c in self.back if c]
+
+
+@dataclass(slots=True)
+class Exposure:
+    card: str | None
+    zone: str
+    event: EventBase
+    replaced: bool = False
+
+
+@dataclass(slots=True)
+class DealState:
+    """Everything that a misdeal voids."""
+
+    number: int
+    counts: list[int] = field(default_factory=lambda: [0] * (PILE_SIZE + 1))
+    pile_cards: dict[int, list[str | None]] = field(default_factory=dict)
+    dealt: int = 0
+    order_alerted: bool = False
+    judged: bool = False
+    exposures: list[Exposure] = field(default_factory=list)
+    stub: int | None = None
+    homes: dict[str, tuple[str, EventBase]] = field(default_factory=dict)
+    action_pile: int | None = None
+    action_event: EventBase | None = None
+    dice: list[int] | None = None
+    dice_event: DiceRolled | None = None
+    deliveries: dict[int, tuple[int, PileDelivered]] = field(default_factory=dict)
+    delivery_judged: set[int] = field(default_factory=set)
+    seats: dict[int, SeatState] = field(default_factory=dict)
+    banker_cards: list[str] | None = None
+    banker_exposed: BankerHandExposed | None = None
+    early_unset: set[int] = field(default_factory=set)
+    banker_setting: tuple[list[str], list[str]] | None = None
+    banker_set_event: BankerHandSet | None = None
+    banker_foul: Foul | None = None
+    first_opened: HandOpened | None = None
+    settings_frozen: tuple[list[str], list[str]] | None = None
+    dead_checked: bool = False
+
+
+class PaiGowRound:
+    """One Pai Gow round; feed events in sequence order with :meth:`on_event`, then :meth:`close`."""
+
+    def __init__(
+        self,
+        table_id: str,
+        round_id: str,
+        start: EventBase,
+        banker_seat: int | None,
+        rules: PaiGowRules,
+        sink: AlertSink,
+    ) -> None:
+        self.table_id = table_id
+        self.round_id = round_id
+        self.rules = rules
+        self.profile = rules.profile
+        self.sink = sink
+        self.banker_seat = banker_seat
+        self.start = start
+        self.last_media = start.media_time
+        self.alert_ids: list[str] = []
+        self.alert_codes: list[str] = []
+        self.misdeals: list[str] = []
+        self.wagers: dict[BankerKey, int] = {}
+        self.closed_event: EventBase | None = None
+        self.payouts: dict[BankerKey, tuple[int, Payout]] = {}
+        self.payout_judged: set[BankerKey] = set()
+        self._settlement: Settlement | None = None
+        self._settlement_note: str | None = None
+        self._results: dict[int, SpotResult] = {}
+        self.deal = DealState(1)
+        self._handlers: dict[str, Callable[[Any], None]] = {
+            "shuffle_done": self._ignore,
+            "bets_closed": self._bets_closed,
+            "misdeal_declared": self._misdeal,
+            "card_dealt": self._card_dealt,
+            "card_exposed": self._card_exposed,
+            "piles_complete": self._piles_complete,
+            "stub_counted": self._stub_counted,
+            "exposed_card_replaced": self._replaced,
+            "action_pile_chosen": self._action_pile,
+            "dice_rolled": self._dice,
+            "pile_delivered": self._delivered,
+            "dead_hand_collected": self._collected,
+            "hand_set": self._hand_set,
+            "house_way_requested": self._house_way_requested,
+            "banker_hand_exposed": self._banker_exposed,
+            "banker_hand_set": self._banker_set,
+            "hand_opened": self._opened,
+            "bet_placed": self._bet_placed,
+            "bet_changed": self._bet_changed,
+            "payout": self._payout,
+        }
+
+    # ---- plumbing ------------------------------------------------------------------------------
+
+    def handles(self, etype: str) -> bool:
+        return etype in self._handlers
+
+    def on_event(self, event: Event) -> None:
+        self.last_media = event.media_time
+        self._handlers[event.type](event)
+
+    def _alert(
+        self, code: str, key: str, evidence: Sequence[EventBase], details: dict[str, Any] | None = None,
+        **facts: Any,
+    ) -> None:
+        a = self.sink.raise_alert(code, key, evidence, game=Game.PAIGOW, round_id=self.round_id, facts=facts,
+                                  details=details)
+        if a is not None:
+            self.alert_ids.append(a.id)
+            self.alert_codes.append(a.code)
+
+    def _dk(self, key: object = "") -> str:
+        """Alert key within the current deal."""
+        return f"d{self.deal.number}:{key}"
+
+    def _ignore(self, event: Event) -> None:
+        return None
+
+    def _seat(self, seat: int) -> SeatState:
+        s = self.deal.seats.get(seat)
+        if s is None:
+            s = self.deal.seats[seat] = SeatState(seat)
+        return s
+
+    def _has_wager(self, seat: int) -> bool:
+        return any(amount > 0 for (s, _), amount in self.wagers.items() if s == seat)
+
+    # ---- money before the dice -----------------------------------------------------------------
+
+    def _bets_closed(self, event: Event) -> None:
+        if self.closed_event is None:
+            self.closed_event = event
+
+    def _check_limits(self, event: BetPlaced | BetChanged, amount: int) -> None:
+        if event.seat == self.banker_seat or amount == 0:
+            return  # the Player-Dealer's wager is not capped (rule 20)
+        who = _who(event.bettor)
+        if amount > self.profile.table_max:
+            self._alert("bet_over_max", f"{event.seat}:{event.bettor}:{amount}", [event],
+                        seat=event.seat, who=who, amount=money(amount), limit=money(self.profile.table_max),
+                        excess=money(amount - self.profile.table_max))
+        elif amount < self.profile.table_min:
+            self._alert("bet_under_min", f"{event.seat}:{event.bettor}:{amount}", [event],
+                        seat=event.seat, who=who, amount=money(amount), limit=money(self.profile.table_min))
+
+    def _changed_after_close(self, event: BetPlaced | BetChanged, before: int, after: int) -> None:
+        assert self.closed_event is not None
+        self._alert("bet_changed_after_close", f"{event.seat}:{event.bettor}:{before}->{after}",
+                    [self.closed_event, event], details={"before": before, "after": after},
+                    seat=event.seat, who=_who(event.bettor), before=money(before), after=money(after))
+
+    def _bet_placed(self, event: BetPlaced) -> None:
+        key = (event.seat, event.bettor)
+        if self.closed_event is None:
+            self.wagers[key] = event.amount
+            self._check_limits(event, event.amount)
+            return
+        before = self.wagers.get(key, 0)
+        if event.amount != before:
+            self._changed_after_close(event, before, event.amount)
+
+    def _bet_changed(self, event: BetChanged) -> None:
+        key = (event.seat, event.bettor)
+        if self.closed_event is None:
+            self.wagers[key] = event.after
+            self._check_limits(event, event.after)
+            return
+        if event.after != event.before:
+            self._changed_after_close(event, event.before, event.after)
+
+    # ---- the deal ------------------------------------------------------------------------------
+
+    def _misdeal(self, event: MisdealDeclared) -> None:
+        self.misdeals.append(event.reason or f"misdeal declared at seq {event.seq}")
+        self.deal = DealState(self.deal.number + 1)
+        self._settlement = None
+        self._settlement_note = None
+        self.payouts.clear()
+        self.payout_judged.clear()
+
+    def _home_of_seat(self, seat: int) -> str:
+        s = self.deal.seats.get(seat)
+        if s is not None and s.pile is not None:
+            return f"pile {s.pile}"
+        return f"seat {seat}"
+
+    def _see(self, text: str | None, home: str, event: EventBase) -> None:
+        """Record where a card is; the same card in two hands is a duplicate (rule 60)."""
+        if text is None:
+            return
+        homes = self.deal.homes
+        prev = homes.get(text)
+        if prev is None or prev[0] in LOOSE_ZONES or home in LOOSE_ZONES:
+            homes[text] = (home, event)
+            return
+        where, first = prev
+        if where == home:
+            return
+        if where == f"out of {home}":
+            self._alert("exposed_card_not_replaced", self._dk(text), [first, event], card=text,
+                        when="hand was played (it is still in the hand)")
+            return
+        if where.startswith("out of "):
+            homes[text] = (home, event)
+            return
+        self._alert("duplicate_card", self._dk(text), [first, event], card=text, first=where, second=home)
+
+    def _card_dealt(self, event: CardDealt) -> None:
+        d = self.deal
+        d.dealt += 1
+        d.counts[event.pile] += 1
+        d.pile_cards.setdefault(event.pile, []).append(event.card)
+        if d.dealt <= PILE_SIZE * PILE_SIZE and not d.order_alerted:
+            expected = serpentine_pile(d.dealt)
+            if event.pile != expected:
+                d.order_alerted = True
+                self._alert("deal_order", self._dk(), [event], n=d.dealt, pile=event.pile, expected=expected)
+        if event.face_up:
+            self._exposed(event.card, f"pile:{event.pile}", event)
+        self._see(event.card, f"pile {event.pile}", event)
+
+    def _card_exposed(self, event: CardExposed) -> None:
+        self._exposed(event.card, event.zone, event)
+        zone = event.zone
+        home = f"pile {zone[5:]}" if zone.startswith("pile:") else zone.replace(":", " ")
+        if zone.startswith("seat:"):
+            home = self._home_of_seat(int(zone[5:]))
+        self._see(event.card, home, event)
+
+    def _exposed(self, text: str | None, zone: str, event: EventBase) -> None:
+        d = self.deal
+        if d.deliveries:
+            return  # after the deal, an exposed card is no longer a deal fault (rules 48, 51 are the deal)
+        d.exposures.append(Exposure(text, zone, event))
+        where = zone.replace(":", " ")
+        if text is not None and (card(text).is_ace or card(text).is_joker):
+            self._alert("ace_or_joker_exposed", self._dk(text), [event], card=text, zone=where)
+        if len(d.exposures) >= 2:
+            shown = ", ".join(e.card or "unread card" for e in d.exposures)
+            self._alert("two_or_more_exposed", self._dk(), [e.event for e in d.exposures],
+                        count=len(d.exposures), cards=shown)
+        elif text is None or not (card(text).is_ace or card(text).is_joker):
+            self._alert("one_card_exposed", self._dk(text or zone), [event], card=text or "a card",
+                        zone=where)
+
+    def _replaced(self, event: ExposedCardReplaced) -> None:
+        """Rule 51: the first stub card takes the exposed card's place in its pile."""
+        d = self.deal
+        open_ = [e for e in d.exposures if not e.replaced]
+        target = next((e for e in open_ if e.zone == f"pile:{event.pile}"), None)
+        if target is None:
+            target = next((e for e in open_ if not e.zone.startswith("pile:")), None)
+        pile_cards = d.pile_cards.setdefault(event.pile, [])
+        if target is not None:
+            target.replaced = True
+            if target.card is not None:
+                d.homes[target.card] = (f"out of pile {event.pile}", event)
+                if target.card in pile_cards:
+                    pile_cards[pile_cards.index(target.card)] = event.card
+        self._see(event.card, f"pile {event.pile}", event)
+
+    def _judge_deal(self, trigger: EventBase) -> None:
+        """Pile counts from the card-by-card deal (rule 55, 6): once, when the deal is over."""
+        d = self.deal
+        if d.judged or d.dealt == 0:
+            return
+        d.judged = True
+        for pile in range(1, PILE_SIZE + 1):
+            if d.counts[pile] != PILE_SIZE:
+                self._alert("pile_not_seven", self._dk(pile), [trigger], pile=pile, count=d.counts[pile],
+                            details={"counted": "card by card"})
+
+    def _piles_complete(self, event: PilesComplete) -> None:
+        for pile, count in enumerate(event.counts, start=1):
+            if count != PILE_SIZE:
+                self._alert("pile_not_seven", self._dk(pile), [event], pile=pile, count=count)
+        if len(event.counts) < PILE_SIZE:
+            for pile in range(len(event.counts) + 1, PILE_SIZE + 1):
+                self._alert("pile_not_seven", self._dk(pile), [event], pile=pile, count=0)
+        self._judge_deal(event)
+
+    def _stub_counted(self, event: StubCounted) -> None:
+        self.deal.stub = event.n
+        if event.n != STUB_SIZE:
+            self._alert("stub_not_four", self._dk(), [event], n=event.n)
+        self._judge_deal(event)
+
+    # ---- action --------------------------------------------------------------------------------
+
+    def _action_pile(self, event: Event) -> None:
+        assert event.type == "action_pile_chosen"
+        self._judge_deal(event)
+        self.deal.action_pile = event.pile
+        self.deal.action_event = event
+        self._judge_deliveries()
+
+    def _dice(self, event: DiceRolled) -> None:
+        d = self.deal
+        self._judge_deal(event)
+        if self.closed_event is None:
+            self.closed_event = event  # the dice are exposed: bets are closed (rule 36)
+        problem = self.rules.dice_problem(event.values)
+        if problem is not None:
+            self._alert("dice_out_of_range", self._dk(event.values), [event], values=event.values,
+                        why=problem)
+            return
+        if d.dice is None or d.dice_event is None:
+            d.dice = list(event.values)
+            d.dice_event = event
+            self._judge_deliveries()
+        elif sorted(event.values) != sorted(d.dice):
+            self._alert("dice_disagree", self._dk(), [d.dice_event, event],
+                        first=f"{d.dice} ({d.dice_event.source.value})", second_source=event.source.value,
+                        second=event.values)
+
+    def _delivered(self, event: PileDelivered) -> None:
+        d = self.deal
+        if not d.deliveries:
+            self._judge_deal(event)
+            for e in d.exposures:
+                if not e.replaced and len(d.exposures) == 1:
+                    self._alert("exposed_card_not_replaced", self._dk(e.card or e.zone), [e.event, event],
+                                card=e.card or "card", when="piles were delivered")
+        d.deliveries[event.pile] = (event.seat, event)
+        self._seat(event.seat).pile = event.pile
+        self._judge_deliveries()
+
+    def _judge_deliveries(self) -> None:
+        d = self.deal
+        if d.action_pile is None or d.dice is None or self.banker_seat is None or not d.deliveries:
+            return
+        expected = self.rules.delivery_map(d.action_pile, d.dice, self.banker_seat)
+        total = sum(d.dice)
+        for pile, (seat, event) in d.deliveries.items():
+            if pile in d.delivery_judged:
+                continue
+            d.delivery_judged.add(pile)
+            if expected.get(pile) != seat:
+                evidence = [e for e in (d.action_event, d.dice_event) if e is not None]
+                self._alert("pile_to_wrong_seat", self._dk(pile), [*evidence, event],
+                            details={"expected_seat": expected.get(pile), "dice": d.dice,
+                                     "action_pile": d.action_pile, "banker_seat": self.banker_seat},
+                            pile=pile, seat=seat, total=total, expected=expected.get(pile),
+                            count_rule=self.rules.count_rule(self.banker_seat))
+
+    def _collected(self, event: DeadHandCollected) -> None:
+        self._seat(event.seat).collected = True
+
+    def _check_dead_hands(self, trigger: EventBase, when: str) -> None:
+        d = self.deal
+        if d.dead_checked:
+            return
+        d.dead_checked = True
+        for _pile, (seat, delivered) in sorted(d.deliveries.items()):
+            if seat == self.banker_seat or self._has_wager(seat) or self._seat(seat).collected:
+                continue
+            self._alert("dead_hand_not_collected", self._dk(seat), [delivered, trigger], seat=seat, when=when)
+
+    # ---- settings ------------------------------------------------------------------------------
+
+    def _house_way_requested(self, event: HouseWayRequested) -> None:
+        self._seat(event.seat).house_way_requested = True
+
+    def _hand_set(self, event: HandSet) -> None:
+        if event.seat == self.banker_seat:
+            self._banker_setting(list(event.front), list(event.back), event)
+            return
+        d = self.deal
+        s = self._seat(event.seat)
+        if not self._has_wager(event.seat) and not s.collected and s.pile is not None:
+            self._alert("dead_hand_not_collected", self._dk(event.seat), [event], seat=event.seat,
+                        when="a hand was set there")
+        if event.seat in d.early_unset and not event.house_way and d.banker_exposed is not None:
+            self._alert("house_way_unset", self._dk(event.seat), [d.banker_exposed, event], seat=event.seat)
+        s.front, s.back = list(event.front), list(event.back)
+        s.house_way = event.house_way
+        s.set_event = event
+        s.judged = False
+        s.foul = None
+        self._judge_seat(s, event)
+
+    def _judge_seat(self, s: SeatState, event: EventBase) -> None:
+        if s.judged or s.front is None or s.back is None:
+            return
+        foul = count_foul(len(s.front), len(s.back))
+        known = s.known()
+        if foul is None and known is None:
+            return  # cards still face down: judged when the hand is opened
+        s.judged = True
+        home = self._home_of_seat(s.seat)
+        if known is not None:
+            for c in (*known[0], *known[1]):
+                self._see(c, home, event)
+            if foul is None:
+                dealt = self._dealt_cards(s.pile)
+                foul = self.rules.judge(known[0], known[1], dealt)
+        if foul is None:
+            return
+        s.foul = foul
+        details: dict[str, Any] = {"foul_rule": foul.rule, "kind": foul.kind.value}
+        seven = [*known[0], *known[1]] if known is not None else None
+        if seven is not None and len(seven) == 7 and len(set(seven)) == 7:
+            details["house_way_for_backline"] = self.rules.house_way_text(seven)
+        details["backline_bettors"] = sorted(b for (w, b) in self.wagers if w == s.seat and b is not None)
+        self._alert("player_foul", self._dk(s.seat), [event], details=details, seat=s.seat, why=foul.message)
+
+    def _dealt_cards(self, pile: int | None) -> list[str] | None:
+        if pile is None:
+            return None
+        dealt = self.deal.pile_cards.get(pile)
+        if dealt is None or len(dealt) != PILE_SIZE or any(c is None for c in dealt):
+            return None
+        return [c for c in dealt if c is not None]
+
+    def _banker_exposed(self, event: BankerHandExposed) -> None:
+        d = self.deal
+        d.banker_cards = list(event.cards)
+        d.banker_exposed = event
+        if len(event.cards) != PILE_SIZE:
+            self._alert("banker_hand_miscounted", self._dk(), [event], count=len(event.cards))
+        home = self._home_of_seat(self.banker_seat) if self.banker_seat is not None else "banker"
+        for c in event.cards:
+            self._see(c, home, event)
+        unset = sorted(
+            seat for (seat, _), amount in self.wagers.items()
+            if amount > 0 and seat != self.banker_seat
+            and self._seat(seat).set_event is None
+            and not self._seat(seat).house_way_requested
+            and not self._seat(seat).collected
+        )
+        unset = sorted(set(unset))
+        if unset:
+            d.early_unset = set(unset)
+            self._alert("banker_opened_early", self._dk(), [event], details={"unset_seats": unset},
+                        seats=", ".join(map(str, unset)))
+        self._check_dead_hands(event, "when the Player-Dealer's hand was exposed")
+
+    def _banker_set(self, event: BankerHandSet) -> None:
+        self._banker_setting([c for c in event.front], [c for c in event.back], event)
+
+    def _banker_setting(self, front: list[str | None], back: list[str | None], event: EventBase) -> None:
+        d = self.deal
+        if any(c is None for c in (*front, *back)):
+            return  # the banker's hand is set face up; an unread card cannot be judged
+        f = [c for c in front if c is not None]
+        b = [c for c in back if c is not None]
+        if d.first_opened is not None:
+            prev_foul = d.banker_foul is not None
+            seven = d.banker_cards or (bf_all(d.banker_setting) if d.banker_setting else None)
+            is_house_way = (
+                seven is not None and len(seven) == 7 and len(set(seven)) == 7
+                and self.rules.house_way(cards(seven)) == Setting.of(cards(f), cards(b))
+                if len(f) == 2 and len(b) == 5 and len(set(f + b)) == 7 else False
+            )
+            if not (prev_foul and is_house_way):
+                self._alert("banker_reset_after_opening", self._dk(), [d.first_opened, event],
+                            seat=d.first_opened.seat)
+                return
+        d.banker_setting = (f, b)
+        d.banker_set_event = event if isinstance(event, BankerHandSet) else None
+        if d.banker_cards is None:
+            d.banker_cards = f + b
+        dealt = d.banker_cards if len(d.banker_cards) == 7 and len(set(d.banker_cards)) == 7 else None
+        home = self._home_of_seat(self.banker_seat) if self.banker_seat is not None else "banker"
+        for c in (*f, *b):
+            self._see(c, home, event)
+        foul = count_foul(len(f), len(b)) or self.rules.judge(f, b, dealt)
+        d.banker_foul = foul
+        if foul is not None:
+            house = self.rules.house_way_text(dealt) if dealt is not None else "cards not all read"
+            self._alert("banker_foul", self._dk(f"{' '.join(f)}/{' '.join(b)}"), [event],
+                        details={"foul_rule": foul.rule, "house_way": house}, why=foul.message, house=house)
+
+    def _opened(self, event: HandOpened) -> None:
+        d = self.deal
+        s = self._seat(event.seat)
+        if event.front is not None and event.back is not None:
+            if s.front is None or s.known() is None:
+                s.front, s.back = list(event.front), list(event.back)
+                s.judged = False
+            self._judge_seat(s, event)
+        s.opened = True
+        if d.first_opened is None:
+            d.first_opened = event
+            d.settings_frozen = d.banker_setting
+            self._check_dead_hands(event, "when the first hand was opened")
+
+    # ---- settlement ----------------------------------------------------------------------------
+
+    def settlement(self) -> Settlement | None:
+        """The settlement in action order, once everything it needs is known (else None and a note)."""
+        if self._settlement is not None:
+            return self._settlement
+        d = self.deal
+        note = None
+        banker_setting = d.settings_frozen or d.banker_setting
+        if self.banker_seat is None:
+            note = "banker seat unknown"
+        elif d.dice is None:
+            note = "no valid dice reading"
+        elif banker_setting is None:
+            note = "the Player-Dealer's setting was not seen"
+        if note is not None:
+            self._settlement_note = note
+            return None
+        assert self.banker_seat is not None and d.dice is not None and banker_setting is not None
+        seven = d.banker_cards if d.banker_cards and len(d.banker_cards) == 7 else [*bf_all(banker_setting)]
+        if len(seven) != 7 or len(set(seven)) != 7:
+            self._settlement_note = "the Player-Dealer's hand is not seven distinct cards"
+            return None
+        bf, bb = banker_setting
+        if d.banker_foul is not None or len(bf) != 2 or len(bb) != 5:
+            banker = self.rules.house_way(cards(seven))
+        else:
+            banker = Setting.of(cards(bf), cards(bb))
+        results: dict[int, SpotResult] = {}
+        bets: list[Bet] = []
+        banker_amount = 0
+        for (seat, bettor), amount in sorted(self.wagers.items(), key=_wager_order):
+            if seat == self.banker_seat:
+                banker_amount += amount
+                continue
+            if amount <= 0:
+                continue
+            if seat not in results:
+                s = self._seat(seat)
+                known = s.known()
+                if known is None:
+                    self._settlement_note = f"seat {seat}'s cards were not all read"
+                    return None
+                dealt = self._dealt_cards(s.pile) or known[0] + known[1]
+                if len(dealt) != 7 or len(set(dealt)) != 7:
+                    self._settlement_note = f"seat {seat}'s hand is not seven distinct cards"
+                    return None
+                results[seat] = decide_spot(seat, cards(known[0]), cards(known[1]), cards(dealt), banker,
+                                            self.rules.house_way, self.profile)
+            bets.append(Bet(_party(seat, bettor), seat, amount, seated=bettor is None))
+        if banker_amount == 0:
+            # No banker wager seen: judge outcomes only, as if the bank covered every bet.
+            banker_amount = sum(b.amount for b in bets)
+            self._settlement_note = "no Player-Dealer wager seen: bank assumed to cover every bet"
+        action = self.rules.action_seat(d.dice, self.banker_seat)
+        self._settlement = settle(self.profile, BankerWager("banker", self.banker_seat, banker_amount), bets,
+                                  results, action)
+        self._results = results
+        return self._settlement
+
+    def _expected(self, key: BankerKey) -> int | None:
+        st = self.settlement()
+        if st is None:
+            return None
+        party = _party(*key)
+        total = None
+        for line in st.lines:
+            if line.seat == key[0] and line.party == party:
+                total = (total or 0) + line.won - line.lost
+        return 0 if total is None else total
+
+    def _payout(self, event: Payout) -> None:
+        key = (event.seat, event.bettor)
+        prev = self.payouts.get(key)
+        amount = event.amount + (prev[0] if prev else 0)
+        self.payouts[key] = (amount, event)
+        self._judge_payout(key, event)
+
+    def _judge_payout(self, key: BankerKey, trigger: EventBase) -> None:
+        expected = self._expected(key)
+        if expected is None:
+            return
+        self.payout_judged.add(key)
+        paid = self.payouts.get(key)
+        paid_amount = paid[0] if paid else 0
+        if paid_amount != expected:
+            evidence = [paid[1]] if paid else [trigger]
+            self._alert("payout_mismatch", self._dk(f"{key[0]}:{key[1]}"), evidence,
+                        details={"paid": paid_amount, "expected": expected},
+                        seat=key[0], who=_who(key[1]), paid=money(paid_amount) if paid else "nothing",
+                        expected=money(expected))
+
+    # ---- the end -------------------------------------------------------------------------------
+
+    def close(self, trigger: EventBase | None, complete: bool) -> PaiGowHistory:
+        """Final checks (unpaid wagers, uncollected dead hands) and the hand history."""
+        d = self.deal
+        if trigger is not None and complete:
+            if d.deliveries:
+                self._check_dead_hands(trigger, "by the end of the hand")
+            if self.payouts and self.settlement() is not None:
+                for key in sorted(set(self.wagers) | set(self.payouts), key=lambda k: (k[0], k[1] or "")):
+                    if key[0] != self.banker_seat and key not in self.payout_judged:
+                        self._judge_payout(key, trigger)
+        return self._history(complete)
+
+    def _history(self, complete: bool) -> PaiGowHistory:
+        d = self.deal
+        st = self._settlement if self._settlement is not None else (
+            self.settlement() if d.banker_setting is not None else None)
+        lines = {(line.seat, line.party): line for line in st.lines} if st else {}
+        results = self._results if st else {}
+        seats: list[SeatRecord] = []
+        delivered = {s for s, _ in d.deliveries.values()}
+        seat_numbers = sorted({s for s, _ in self.wagers} | set(d.seats) | delivered)
+        for seat in seat_numbers:
+            if seat == self.banker_seat:
+                continue
+            s = self._seat(seat)
+            wagers = []
+            for (ws, bettor), amount in sorted(self.wagers.items(), key=_wager_order):
+                if ws != seat:
+                    continue
+                line = lines.get((seat, _party(seat, bettor)))
+                paid = self.payouts.get((seat, bettor))
+                wagers.append(WagerRecord(
+                    bettor=bettor, amount=amount,
+                    result=line.result.value if line else None,
+                    expected=(line.won - line.lost) if line else None,
+                    paid=paid[0] if paid else None,
+                ))
+            res = results.get(seat)
+            seats.append(SeatRecord(
+                seat=seat, pile=s.pile, dealt=list(d.pile_cards.get(s.pile, [])) if s.pile else [],
+                front=s.front, back=s.back, house_way=s.house_way, foul=s.foul.message if s.foul else None,
+                house_way_setting=str(res.house_way_setting) if res and res.house_way_setting else None,
+                outcome=res.outcome.value if res else None,
+                dead=not self._has_wager(seat), collected=s.collected, wagers=wagers,
+            ))
+        bs = d.settings_frozen or d.banker_setting
+        banker_wager = sum(a for (s, _), a in self.wagers.items() if s == self.banker_seat) or None
+        plays = None
+        if bs is not None:
+            if d.banker_foul is not None and d.banker_cards and len(set(d.banker_cards)) == 7:
+                plays = self.rules.house_way_text(d.banker_cards)
+            else:
+                plays = f"{' '.join(bs[0])} / {' '.join(bs[1])}"
+        banker = BankerRecord(
+            seat=self.banker_seat, wager=banker_wager, cards=d.banker_cards or [],
+            front=bs[0] if bs else None, back=bs[1] if bs else None,
+            foul=d.banker_foul.message if d.banker_foul else None, plays=plays,
+            money_left=st.banker.returned if st else None,
+        )
+        action_seat = None
+        if d.dice is not None and self.banker_seat is not None:
+            action_seat = self.rules.action_seat(d.dice, self.banker_seat)
+        return PaiGowHistory(
+            table_id=self.table_id, round_id=self.round_id, complete=complete,
+            media_begin=self.start.media_time, media_end=self.last_media, deals=d.number,
+            misdeals=list(self.misdeals), stub=d.stub,
+            exposed=[e.card or e.zone for e in d.exposures], action_pile=d.action_pile, dice=d.dice,
+            action_seat=action_seat, banker=banker, seats=seats,
+            settlement_note=self._settlement_note, alerts=list(self.alert_ids),
+            alert_codes=list(self.alert_codes),
+        )

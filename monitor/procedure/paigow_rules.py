@@ -1,0 +1,85 @@
+"""The Pai Gow rules the monitor judges with, bound to one table's profile.
+
+A thin layer over ``monitor.rules.paigow`` (foul check, house way, showdown, settlement,
+dice -> seat) and ``monitor.rules.hands``: it fixes the profile and the house way once, turns
+card text into cards, and caches the house way of a seven-card hand (a round asks for the
+same hand more than once: a foul's backline bettors, then the settlement).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+from monitor.rules.cards import Card, parse_card
+from monitor.rules.paigow.catalog import house_way_for
+from monitor.rules.paigow.dice import action_order, action_seat, check_dice, delivery_map
+from monitor.rules.paigow.errors import DiceError
+from monitor.rules.paigow.house_way import set_hand
+from monitor.rules.paigow.setting import Foul, FoulKind, Setting, judge_setting
+from monitor.rules.profile import DEFAULT_PROFILE, Direction, PaiGowProfile
+
+
+@lru_cache(maxsize=256)
+def card(text: str) -> Card:
+    return parse_card(text)
+
+
+def cards(texts: Sequence[str]) -> tuple[Card, ...]:
+    return tuple(card(t) for t in texts)
+
+
+def count_foul(front_n: int, back_n: int) -> Foul | None:
+    """Rule 50b/c on counts alone (the cards may still be face down)."""
+    if front_n != 2:
+        return Foul(FoulKind.FRONT_COUNT, "seed 000 rule 50b", f"front hand has {front_n} cards, must have 2")
+    if back_n != 5:
+        return Foul(FoulKind.BACK_COUNT, "seed 000 rule 50c", f"back hand has {back_n} cards, must have 5")
+    return None
+
+
+class PaiGowRules:
+    """One table's Pai Gow rules: profile plus house way."""
+
+    def __init__(self, profile: PaiGowProfile = DEFAULT_PROFILE) -> None:
+        self.profile = profile
+        self.way = house_way_for(profile)
+        self._house: dict[frozenset[Card], Setting] = {}
+
+    def judge(self, front: Sequence[str], back: Sequence[str], dealt: Sequence[str] | None) -> Foul | None:
+        return judge_setting(cards(front), cards(back), cards(dealt) if dealt is not None else None,
+                             self.profile)
+
+    def house_way(self, seven: Sequence[Card]) -> Setting:
+        key = frozenset(seven)
+        hit = self._house.get(key)
+        if hit is None:
+            hit = self._house[key] = set_hand(self.way, seven, self.profile).setting
+        return hit
+
+    def house_way_text(self, seven: Sequence[str]) -> str:
+        return str(self.house_way(cards(seven)))
+
+    @staticmethod
+    def dice_problem(values: Sequence[int]) -> str | None:
+        """Why a dice reading is impossible (three dice, 1..6 each), or None."""
+        try:
+            check_dice(values)
+        except DiceError as exc:
+            return str(exc)
+        return None
+
+    def delivery_map(self, action_pile: int, dice: Sequence[int], banker_seat: int) -> dict[int, int]:
+        return delivery_map(action_pile, dice, banker_seat, self.profile)
+
+    def action_seat(self, dice: Sequence[int], banker_seat: int) -> int:
+        return action_seat(dice, banker_seat, self.profile)
+
+    def action_order(self, first_seat: int, banker_seat: int) -> list[int]:
+        return action_order(first_seat, banker_seat, self.profile)
+
+    def count_rule(self, banker_seat: int) -> str:
+        """How the dice are counted at this table, for the message."""
+        way = "counterclockwise" if self.profile.dice_direction is Direction.COUNTERCLOCKWISE else "clockwise"
+        start = "as 1" if self.profile.banker_counts_as_one else "as 0"
+        return f"counted {way}, Player-Dealer at seat {banker_seat} {start}"

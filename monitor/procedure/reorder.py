@@ -1,0 +1,108 @@
+"""Putting one table's events back in sequence order, and recognising resends.
+
+Events may arrive out of order (several sources, network retries) or twice (a resend).
+The reorderer releases events strictly by ``seq``: the next expected one at once, later ones
+held until the gap is filled. If more than ``window`` events are held, the gap is given up
+(the missing events are taken as lost) and the held ones are released in order. An event
+whose ``seq`` was already released is either an identical resend (dropped silently), a
+conflicting resend (reported), or late (reported; the monitor cannot rewind).
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import deque
+from dataclasses import dataclass
+from enum import StrEnum
+
+from monitor.events.schema import Event
+
+
+class Problem(StrEnum):
+    CONFLICT = "conflict"
+    LATE = "late"
+
+
+@dataclass(frozen=True, slots=True)
+class SequenceProblem:
+    kind: Problem
+    event: Event
+    # For a conflict: the event first released under that seq. For late: None.
+    first: Event | None
+    last_released: int
+
+
+class Reorderer:
+    """Releases events of one table in ``seq`` order (see module doc)."""
+
+    def __init__(self, window: int = 64, memory: int = 4096) -> None:
+        if window < 0 or memory < 1:
+            raise ValueError(f"window must be >= 0 and memory >= 1, got {window}, {memory}")
+        self.window = window
+        self.memory = memory
+        self.next_seq: int | None = None
+        self._held: list[tuple[int, Event]] = []
+        self._held_seqs: dict[int, Event] = {}
+        self._released: dict[int, Event] = {}
+        self._released_order: deque[int] = deque()
+        self.gaps = 0  # sequence numbers given up as lost
+
+    def push(self, event: Event, out: list[Event], problems: list[SequenceProblem]) -> None:
+        """Add one event; append what can be released now to ``out`` and any problem to ``problems``."""
+        seq = event.seq
+        nxt = self.next_seq
+        if nxt is None:
+            nxt = self.next_seq = seq
+        if seq == nxt and not self._held:
+            # The common case: in order, nothing held.
+            self._release(event)
+            out.append(event)
+            return
+        if seq < nxt:
+            first = self._released.get(seq)
+            if first is None:
+                problems.append(SequenceProblem(Problem.LATE, event, None, nxt - 1))
+            elif first != event:
+                problems.append(SequenceProblem(Problem.CONFLICT, event, first, nxt - 1))
+            return
+        held = self._held_seqs.get(seq)
+        if held is not None:
+            if held != event:
+                problems.append(SequenceProblem(Problem.CONFLICT, event, held, nxt - 1))
+            return
+        heapq.heappush(self._held, (seq, event))
+        self._held_seqs[seq] = event
+        self._drain(out)
+        while len(self._held) > self.window:
+            # Give up on the gap: jump to the oldest held event.
+            self.gaps += self._held[0][0] - (self.next_seq or 0)
+            self.next_seq = self._held[0][0]
+            self._drain(out)
+
+    def flush(self, out: list[Event]) -> None:
+        """Release everything held, in order, giving up on any gaps (end of a file, or idle stream)."""
+        while self._held:
+            self.gaps += self._held[0][0] - (self.next_seq or 0)
+            self.next_seq = self._held[0][0]
+            self._drain(out)
+
+    @property
+    def held(self) -> int:
+        return len(self._held)
+
+    def _drain(self, out: list[Event]) -> None:
+        held = self._held
+        while held and held[0][0] == self.next_seq:
+            _, event = heapq.heappop(held)
+            del self._held_seqs[event.seq]
+            self._release(event)
+            out.append(event)
+
+    def _release(self, event: Event) -> None:
+        seq = event.seq
+        self._released[seq] = event
+        order = self._released_order
+        order.append(seq)
+        if len(order) > self.memory:
+            self._released.pop(order.popleft(), None)
+        self.next_seq = seq + 1

@@ -1,0 +1,186 @@
+"""Synthetic event streams: clean rounds played by the book, for tests, samples, fuzzing and the benchmark.
+
+A clean Pai Gow round follows seed 000 step by step: bets (within the limits), no more bets,
+shuffle, the 7x7 deal left-right-left with a stub of four, the action pile, three dice, each
+pile to the seat the dice give (rule 8, counted per the profile), dead hands collected
+(rule 9), hands set the house way, the banker's hand exposed after all are set and set the
+house way, the hands opened in action order and paid as settlement in action order gives
+(rules 13, 21, 23). Events are plain dicts (the JSON wire form) so that a test can break one
+field and see the monitor catch it.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from monitor.procedure.paigow import serpentine_pile
+from monitor.procedure.paigow_rules import PaiGowRules
+from monitor.rules.cards import PAI_GOW_53, STANDARD_52, Card
+from monitor.rules.paigow.setting import Setting
+from monitor.rules.paigow.settlement import BankerWager, Bet, settle
+from monitor.rules.paigow.showdown import SpotResult, decide_spot
+from monitor.rules.profile import DEFAULT_PROFILE, PaiGowProfile
+
+EPOCH = datetime(2026, 1, 1, 20, 0, tzinfo=UTC)
+EventDict = dict[str, Any]
+
+
+@dataclass
+class Clock:
+    """Sequence numbers and times for one table's stream."""
+
+    table_id: str = "T1"
+    seq: int = 0
+    media: float = 0.0
+    step: float = 0.5
+    source: str = "vision"
+
+    def event(self, etype: str, source: str | None = None, **fields: Any) -> EventDict:
+        e: EventDict = {
+            "type": etype, "table_id": self.table_id, "seq": self.seq, "media_time": round(self.media, 3),
+            "frame": int(self.media * 30), "wall_time": (EPOCH + timedelta(seconds=self.media)).isoformat(),
+            "source": source or self.source, "confidence": 1.0, **fields,
+        }
+        self.seq += 1
+        self.media += self.step
+        return e
+
+
+def resequence(events: list[EventDict], start: int = 0) -> list[EventDict]:
+    """Renumber ``seq`` in list order (after a test inserted or removed events)."""
+    return [{**e, "seq": start + i} for i, e in enumerate(events)]
+
+
+@dataclass
+class PaiGowPlan:
+    """What a synthetic round looks like; anything left None is drawn from the random generator."""
+
+    banker_seat: int | None = None
+    bets: dict[int, int] | None = None  # seat -> cents
+    backline: dict[int, list[tuple[str, int]]] = field(default_factory=dict)
+    banker_wager: int = 100_000
+    action_pile: int | None = None
+    dice: tuple[int, int, int] | None = None
+    deck: list[Card] | None = None
+    show_deal: bool = True  # card_dealt events carry the card (an RFID shoe, or read later)
+
+
+def _bets(rng: random.Random, profile: PaiGowProfile, banker: int) -> dict[int, int]:
+    others = [s for s in range(1, profile.seats + 1) if s != banker]
+    chosen = rng.sample(others, rng.randint(1, len(others)))
+    step = 500
+    lo, hi = max(profile.table_min, step) // step, profile.table_max // step
+    return {s: rng.randint(lo, min(hi, lo + 40)) * step for s in sorted(chosen)}
+
+
+def paigow_round(
+    rng: random.Random,
+    clock: Clock,
+    profile: PaiGowProfile = DEFAULT_PROFILE,
+    plan: PaiGowPlan | None = None,
+    rules: PaiGowRules | None = None,
+) -> list[EventDict]:
+    """One clean Pai Gow round as event dicts (see module doc)."""
+    plan = plan or PaiGowPlan()
+    rules = rules or PaiGowRules(profile)
+    n = profile.seats
+    banker = plan.banker_seat or rng.randint(1, n)
+    bets = dict(plan.bets) if plan.bets is not None else _bets(rng, profile, banker)
+    ev = clock.event
+    out: list[EventDict] = [ev("round_started", game="paigow", banker_seat=banker, source="operator")]
+    out.append(ev("bet_placed", seat=banker, amount=plan.banker_wager))
+    for seat, amount in sorted(bets.items()):
+        out.append(ev("bet_placed", seat=seat, amount=amount))
+        for bettor, extra in plan.backline.get(seat, []):
+            out.append(ev("bet_placed", seat=seat, amount=extra, bettor=bettor))
+    out.append(ev("bets_closed", source="operator"))
+    out.append(ev("shuffle_done"))
+    deck = list(plan.deck) if plan.deck is not None else rng.sample(PAI_GOW_53, len(PAI_GOW_53))
+    piles: dict[int, list[Card]] = {p: [] for p in range(1, 8)}
+    for k in range(49):
+        pile = serpentine_pile(k + 1)
+        piles[pile].append(deck[k])
+        out.append(ev("card_dealt", pile=pile, face_up=False, card=deck[k].text if plan.show_deal else None))
+    out.append(ev("piles_complete", counts=[7] * 7))
+    out.append(ev("stub_counted", n=len(deck) - 49))
+    action_pile = plan.action_pile or rng.randint(1, 7)
+    dice = plan.dice or (rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6))
+    out.append(ev("action_pile_chosen", pile=action_pile))
+    out.append(ev("dice_rolled", values=list(dice), source="dice_reader"))
+    delivery = rules.delivery_map(action_pile, dice, banker)
+    seat_pile = {seat: pile for pile, seat in delivery.items()}
+    wagered = {s for s, a in bets.items() if a > 0} | {s for s, b in plan.backline.items() if b}
+    for pile, seat in delivery.items():
+        out.append(ev("pile_delivered", pile=pile, seat=seat))
+    for seat in delivery.values():
+        if seat != banker and seat not in wagered:
+            out.append(ev("dead_hand_collected", seat=seat))
+    settings: dict[int, Setting] = {}
+    for seat in sorted(wagered):
+        s = rules.house_way(piles[seat_pile[seat]])
+        settings[seat] = s
+        out.append(ev("hand_set", seat=seat, front=[c.text for c in s.front], back=[c.text for c in s.back]))
+    banker_cards = piles[seat_pile[banker]]
+    out.append(ev("banker_hand_exposed", cards=[c.text for c in banker_cards]))
+    bset = rules.house_way(banker_cards)
+    out.append(ev("banker_hand_set", front=[c.text for c in bset.front], back=[c.text for c in bset.back]))
+    first = rules.action_seat(dice, banker)
+    order = [s for s in rules.action_order(first, banker) if s in wagered]
+    results: dict[int, SpotResult] = {}
+    for seat in order:
+        out.append(ev("hand_opened", seat=seat))
+        s = settings[seat]
+        results[seat] = decide_spot(seat, s.front, s.back, piles[seat_pile[seat]], bset, rules.house_way,
+                                    profile)
+    bet_list = [Bet(f"seat{s}", s, a, seated=True) for s, a in sorted(bets.items()) if a > 0]
+    for seat, backers in sorted(plan.backline.items()):
+        bet_list += [Bet(who, seat, cents) for who, cents in backers if cents > 0]
+    st = settle(profile, BankerWager("banker", banker, plan.banker_wager), bet_list, results, first)
+    for line in st.lines:
+        who: str | None = None if line.party == f"seat{line.seat}" else line.party
+        out.append(ev("payout", seat=line.seat, amount=line.won - line.lost, bettor=who))
+    out.append(ev("round_ended", source="operator"))
+    return out
+
+
+def holdem_round(rng: random.Random, clock: Clock, players: int = 6, game: str = "holdem") -> list[EventDict]:
+    """One clean board-game round (Hold'em / Omaha / Pineapple): deal, burns, board, showdown, pot."""
+    from monitor.rules.games.poker import GAMES, showdown
+
+    g = GAMES[game]
+    ev = clock.event
+    seats = sorted(rng.sample(range(1, 10), players))
+    button = seats[0]
+    deck = rng.sample(STANDARD_52, 52)
+    out = [ev("round_started", game=game, button_seat=button, players=seats, source="operator")]
+    order = seats[1:] + seats[:1]
+    holes: dict[int, list[Card]] = {s: [] for s in seats}
+    for _ in range(g.hole):
+        for s in order:
+            c = deck.pop()
+            holes[s].append(c)
+            out.append(ev("hole_dealt", seat=s, card=c.text))
+    board: list[Card] = []
+    for street, k in (("flop", 3), ("turn", 1), ("river", 1)):
+        out.append(ev("burn", card=deck.pop().text))
+        cards = [deck.pop() for _ in range(k)]
+        board += cards
+        out.append(ev("board_dealt", street=street, cards=[c.text for c in cards]))
+    folded = set(rng.sample(seats, rng.randint(0, players - 2)))
+    for s in sorted(folded):
+        out.append(ev("player_folded", seat=s))
+    live = [s for s in order if s not in folded]
+    for s in live:
+        out.append(ev("hand_shown", seat=s, cards=[c.text for c in holes[s]]))
+    pot = 100 * rng.randint(10, 500)
+    result = showdown(game, board, {f"seat {s}": holes[s] for s in live}, pot=pot)
+    awards = []
+    for share in result.pots:
+        for who, amount in share.shares.items():
+            awards.append({"seat": int(who.split()[1]), "amount": amount})
+    out.append(ev("pot_awarded", pot=pot, awards=awards))
+    out.append(ev("round_ended", source="operator"))
+    return out
