@@ -1,0 +1,156 @@
+"""Calibration, chips, the Detections type, and clear errors on bad images and bad model files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from monitor.perception.backends import load_backend
+from monitor.perception.calibration import choose_threshold, fit_temperature, log_probs, softmax_t
+from monitor.perception.chips import chip_denomination, spread_groups, stack_count
+from monitor.perception.detections import Detection, Detections
+from monitor.perception.errors import ImageReadError, ModelFileError
+from monitor.perception.identity import CardClassifier
+from monitor.perception.imageio import load_image
+from monitor.perception.labels import IDENTITY_CLASSES
+
+
+def test_fit_temperature_recovers_overconfidence() -> None:
+    rng = np.random.default_rng(0)
+    n, k, true_t = 4000, 10, 3.0
+    logits = rng.normal(0, 1, (n, k)) * 2
+    # sample labels from softmax(logits), then report logits * true_t: an overconfident model
+    p = softmax_t(log_probs(logits, False), 1.0)
+    labels = np.array([rng.choice(k, p=row) for row in p])
+    t = fit_temperature(log_probs(logits * true_t, False), labels)
+    assert t == pytest.approx(true_t, rel=0.1)
+
+
+def test_choose_threshold_keeps_false_identities_within_budget() -> None:
+    conf = np.array([0.99, 0.98, 0.97, 0.9, 0.8, 0.7, 0.6, 0.55])
+    correct = np.array([True, True, True, False, True, True, False, True])
+    thr = choose_threshold(conf, correct, max_false_rate=0.0, floor=0.5)
+    assert thr == pytest.approx(0.97)  # everything below would accept the misread at 0.9
+    accepted = conf >= thr
+    assert not np.any(accepted & ~correct)
+    assert choose_threshold(conf, correct, max_false_rate=0.2) <= 0.7
+
+
+def test_bad_image_files_get_clear_errors(tmp_path: Path) -> None:
+    with pytest.raises(ImageReadError, match="not found"):
+        load_image(tmp_path / "missing.jpg")
+    empty = tmp_path / "empty.png"
+    empty.write_bytes(b"")
+    with pytest.raises(ImageReadError, match="empty"):
+        load_image(empty)
+    ok = tmp_path / "ok.jpg"
+    cv2.imwrite(str(ok), np.full((64, 64, 3), 128, np.uint8))
+    corrupt = tmp_path / "corrupt.jpg"
+    corrupt.write_bytes(ok.read_bytes()[:40])
+    with pytest.raises(ImageReadError, match=r"cannot decode image file .*corrupt\.jpg"):
+        load_image(corrupt)
+    assert load_image(ok).shape == (64, 64, 3)
+
+
+@pytest.mark.parametrize("backend", ["onnxruntime", "openvino"])
+def test_wrong_model_files_get_clear_errors(tmp_path: Path, backend: str) -> None:
+    with pytest.raises(ModelFileError, match="not found"):
+        load_backend(tmp_path / "nope.onnx", backend)
+    junk = tmp_path / "junk.onnx"
+    junk.write_bytes(b"this is not a protobuf model " * 10)
+    with pytest.raises(ModelFileError, match=r"junk\.onnx"):
+        load_backend(junk, backend)
+    with pytest.raises(ValueError, match="unknown inference backend"):
+        load_backend(junk, "tensorflow")
+
+
+def _tiny_classifier(path: Path, n_out: int) -> None:
+    """A real (untrained) ONNX classifier: mean-pool -> linear -> softmax."""
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto, helper, numpy_helper
+
+    w = numpy_helper.from_array(np.random.default_rng(0).normal(size=(3, n_out)).astype(np.float32), "W")
+    nodes = [
+        helper.make_node("GlobalAveragePool", ["images"], ["pooled"]),
+        helper.make_node("Flatten", ["pooled"], ["flat"]),
+        helper.make_node("MatMul", ["flat", "W"], ["logits"]),
+        helper.make_node("Softmax", ["logits"], ["output0"], axis=1),
+    ]
+    graph = helper.make_graph(
+        nodes, "tiny", [helper.make_tensor_value_info("images", TensorProto.FLOAT, ["n", 3, 96, 96])],
+        [helper.make_tensor_value_info("output0", TensorProto.FLOAT, ["n", n_out])], initializer=[w])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    onnx.save(model, str(path))
+
+
+def test_classifier_checks_its_metadata_against_the_model(tmp_path: Path) -> None:
+    model = tmp_path / "cards.onnx"
+    _tiny_classifier(model, 10)
+    with pytest.raises(ModelFileError, match="metadata not found"):
+        CardClassifier(model, "onnxruntime")
+    meta = {"classes": list(IDENTITY_CLASSES), "imgsz": 96, "temperature": 1.0, "threshold": 0.9}
+    (tmp_path / "cards.json").write_text(json.dumps(meta))
+    with pytest.raises(ModelFileError, match="not a card classifier"):
+        CardClassifier(model, "onnxruntime")
+    (tmp_path / "cards.json").write_text("{broken")
+    with pytest.raises(ModelFileError, match="malformed"):
+        CardClassifier(model, "onnxruntime")
+    (tmp_path / "cards.json").write_text(json.dumps({**meta, "classes": ["As", "Zz"]}))
+    with pytest.raises(ModelFileError, match="unknown classes"):
+        CardClassifier(model, "onnxruntime")
+
+
+@pytest.mark.parametrize("backend", ["onnxruntime", "openvino"])
+def test_classifier_reports_unknown_below_threshold(tmp_path: Path, backend: str) -> None:
+    model = tmp_path / "cards.onnx"
+    _tiny_classifier(model, len(IDENTITY_CLASSES))
+    meta = {"classes": list(IDENTITY_CLASSES), "imgsz": 96, "temperature": 1.0, "threshold": 0.99}
+    (tmp_path / "cards.json").write_text(json.dumps(meta))
+    clf = CardClassifier(model, backend)
+    crops = [np.full((96, 96, 3), v, np.uint8) for v in (0, 128, 255)]
+    ids = clf.classify(crops)
+    assert len(ids) == 3
+    for i in ids:  # an untrained model is never 99% sure: every card is honestly unknown
+        assert i.label == "unknown" and 0 < i.confidence < 0.99 and i.top_class in IDENTITY_CLASSES
+    probs = clf.calibrated_probabilities(crops)
+    assert np.allclose(probs.sum(axis=1), 1.0, atol=1e-5)
+
+
+def test_chip_denomination_from_colour() -> None:
+    frame = np.full((200, 300, 3), (35, 105, 30), np.uint8)
+    for x, bgr in ((60, (40, 40, 190)), (150, (30, 30, 30)), (240, (120, 40, 110))):
+        cv2.circle(frame, (x, 100), 30, bgr, -1)
+        cv2.circle(frame, (x, 100), 30, (240, 240, 240), 4)  # edge spots
+    corners = lambda x: [(x - 30, 70), (x + 30, 70), (x + 30, 130), (x - 30, 130)]  # noqa: E731
+    assert [chip_denomination(frame, corners(x)).denomination for x in (60, 150, 240)] == [5, 100, 500]
+
+
+def test_stack_count_and_spread_groups() -> None:
+    # 10 chips seen at 45 degrees: 60 px wide, 60*cos45 + 10*60*(3.3/39)*sin45 tall
+    t = np.radians(45)
+    height = 60 * np.cos(t) + 10 * 60 * (3.3 / 39) * np.sin(t)
+    quad = [(0, 0), (60, 0), (60, height), (0, height)]
+    assert stack_count(quad, 45.0) == 10
+    assert stack_count(quad, None) is None and stack_count(quad, 5.0) is None
+    groups = spread_groups([(0, 0), (50, 0), (500, 0), (60, 10)], [5, 5, 5, 25], diameter_px=45)
+    assert sorted(map(len, groups)) == [1, 1, 2]
+
+
+def test_detection_validation_and_json() -> None:
+    d = Detection("card_face_up", 0.9, ((0, 0), (10, 0), (10, 14), (0, 14)), identity="As",
+                  identity_confidence=0.995)
+    assert d.box == (0, 0, 10, 14) and d.is_known_card
+    dets = Detections(100, 100, (d,), {"total": 1.0})
+    back = json.loads(dets.to_json())
+    assert back["detections"][0]["identity"] == "As" and back["detections"][0]["corners"][2] == [10, 14]
+    with pytest.raises(ValueError, match="unknown detection kind"):
+        Detection("car", 0.9, d.corners)
+    with pytest.raises(ValueError, match="unknown card identity"):
+        Detection("card_face_up", 0.9, d.corners, identity="1s")
+    with pytest.raises(ValueError, match="outside"):
+        Detection("chip", 1.5, d.corners)
