@@ -1,0 +1,69 @@
+"""``table-monitor serve`` (the API and the web page) and ``table-monitor token new``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    @app.command()
+    def serve(
+        db: Annotated[str | None, typer.Option("--db", help="database URL (sqlite:///FILE or postgresql://...)",
+                                               envvar="TABLE_MONITOR_DB_URL")] = None,
+        host: Annotated[str, typer.Option(help="interface to listen on")] = "127.0.0.1",
+        port: Annotated[int, typer.Option(help="TCP port")] = 8080,
+        tokens_file: Annotated[Path | None, typer.Option(
+            "--tokens-file", help="'name role sha256:HEX' lines", exists=True, dir_okay=False)] = None,
+        webhooks_file: Annotated[Path | None, typer.Option(
+            "--webhooks-file", help="YAML/JSON list of webhook targets", exists=True, dir_okay=False)] = None,
+        snapshot_dir: Annotated[Path | None, typer.Option(help="where alert snapshot images live")] = None,
+        log_level: Annotated[str, typer.Option(help="uvicorn log level")] = "info",
+    ) -> None:
+        """Run the dashboard API and web page (tokens also from TABLE_MONITOR_TOKENS)."""
+        import uvicorn
+
+        from monitor.api.app import create_app
+        from monitor.api.auth import TokenConfigError
+        from monitor.api.settings import Settings
+        from monitor.store.db import StoreURLError
+
+        overrides: dict[str, object] = {"host": host, "port": port}
+        for key, value in (("db_url", db), ("tokens_file", tokens_file), ("webhooks_file", webhooks_file),
+                           ("snapshot_dir", snapshot_dir)):
+            if value is not None:
+                overrides[key] = value
+        try:
+            settings = Settings(**overrides)  # type: ignore[arg-type]
+            application = create_app(settings)
+        except (TokenConfigError, StoreURLError, ValueError) as exc:
+            typer.echo(f"table-monitor serve: {exc}", err=True)
+            raise typer.Exit(2) from None
+        # No access log: it would carry query strings, and operators do not need every GET.
+        uvicorn.run(application, host=settings.host, port=settings.port, log_level=log_level,
+                    access_log=False, ws_max_size=1 << 20, timeout_graceful_shutdown=5)
+
+    token_app = typer.Typer(help="Access tokens for the API.", no_args_is_help=True)
+    app.add_typer(token_app, name="token")
+
+    @token_app.command("new")
+    def token_new(
+        name: Annotated[str, typer.Option(help="who or what uses it (a person, a sensor)")],
+        role: Annotated[str, typer.Option(help="viewer, supervisor, sensor or admin")] = "viewer",
+    ) -> None:
+        """Print a new token once, and the line for the tokens file (which holds only its digest)."""
+        from monitor.api.auth import Role, file_line, new_token
+
+        try:
+            chosen = Role(role)
+        except ValueError:
+            typer.echo(f"unknown role {role!r}: one of {', '.join(r.value for r in Role)}", err=True)
+            raise typer.Exit(2) from None
+        if not name or any(c.isspace() for c in name):
+            typer.echo("the name must be one word", err=True)
+            raise typer.Exit(2)
+        token = new_token()
+        typer.echo(f"token (give it to {name}; it is not stored anywhere): {token}")
+        typer.echo(f"tokens-file line: {file_line(name, chosen, token)}")
