@@ -33,7 +33,7 @@ def register(app: typer.Typer) -> None:
 
         from monitor.commands._games_pokerkit import SUITES, run_suite
 
-        console = Console()
+        console = Console(width=120) if not Console().is_terminal else Console()
         table = Table(title=f"seed 004 poker rules vs pokerkit, {deals:,} deals per suite, seed {seed}")
         for col in ("suite", "deals", "hands", "pairwise comparisons", "mismatches", "ours s", "pokerkit s",
                     "wall s"):
@@ -88,7 +88,7 @@ def register(app: typer.Typer) -> None:
             ("pineapple", "pineapple", pk.StandardHighHand, None),
             ("lowball", "lowball", None, pk.RegularLowHand),
         )
-        console = Console()
+        console = Console(width=120) if not Console().is_terminal else Console()
         table = Table(title=f"showdowns per second, {deals:,} deals of 2..{max_players} players (same run)")
         for col in ("game", "ours /s", "pokerkit /s", "ours / pokerkit"):
             table.add_column(col, justify="right")
