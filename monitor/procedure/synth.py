@@ -19,7 +19,7 @@ from typing import Any
 from monitor.procedure.paigow import serpentine_pile
 from monitor.procedure.paigow_rules import PaiGowRules
 from monitor.rules.cards import PAI_GOW_53, STANDARD_52, Card
-from monitor.rules.paigow.setting import Setting
+from monitor.rules.paigow.setting import Setting, all_settings, is_foul
 from monitor.rules.paigow.settlement import BankerWager, Bet, settle
 from monitor.rules.paigow.showdown import SpotResult, decide_spot
 from monitor.rules.profile import DEFAULT_PROFILE, PaiGowProfile
@@ -66,6 +66,10 @@ class PaiGowPlan:
     dice: tuple[int, int, int] | None = None
     deck: list[Card] | None = None
     show_deal: bool = True  # card_dealt events carry the card (an RFID shoe, or read later)
+    # Card number (1..49) of the deal that lands face up; it is replaced by the first stub card (rule 51).
+    expose: int | None = None
+    # Seats whose player sets a foul hand (rule 50a); the round is then settled as rule 49 says.
+    foul_seats: frozenset[int] = frozenset()
 
 
 def _bets(rng: random.Random, profile: PaiGowProfile, banker: int) -> dict[int, int]:
@@ -103,9 +107,16 @@ def paigow_round(
     for k in range(49):
         pile = serpentine_pile(k + 1)
         piles[pile].append(deck[k])
-        out.append(ev("card_dealt", pile=pile, face_up=False, card=deck[k].text if plan.show_deal else None))
+        up = plan.expose == k + 1
+        shown = deck[k].text if plan.show_deal or up else None
+        out.append(ev("card_dealt", pile=pile, face_up=up, card=shown))
     out.append(ev("piles_complete", counts=[7] * 7))
     out.append(ev("stub_counted", n=len(deck) - 49))
+    if plan.expose is not None:
+        # Rule 51: the exposed card is replaced, after the deal, by the first of the four stub cards.
+        pile = serpentine_pile(plan.expose)
+        piles[pile][piles[pile].index(deck[plan.expose - 1])] = deck[49]
+        out.append(ev("exposed_card_replaced", pile=pile, card=deck[49].text))
     action_pile = plan.action_pile or rng.randint(1, 7)
     dice = plan.dice or (rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6))
     out.append(ev("action_pile_chosen", pile=action_pile))
@@ -121,6 +132,8 @@ def paigow_round(
     settings: dict[int, Setting] = {}
     for seat in sorted(wagered):
         s = rules.house_way(piles[seat_pile[seat]])
+        if seat in plan.foul_seats:
+            s = next((x for x in all_settings(piles[seat_pile[seat]]) if is_foul(x, profile)), s)
         settings[seat] = s
         out.append(ev("hand_set", seat=seat, front=[c.text for c in s.front], back=[c.text for c in s.back]))
     banker_cards = piles[seat_pile[banker]]
@@ -143,6 +156,26 @@ def paigow_round(
         who: str | None = None if line.party == f"seat{line.seat}" else line.party
         out.append(ev("payout", seat=line.seat, amount=line.won - line.lost, bettor=who))
     out.append(ev("round_ended", source="operator"))
+    return out
+
+
+def paigow_session(
+    rng: random.Random, clock: Clock, rounds: int, profile: PaiGowProfile = DEFAULT_PROFILE,
+    rules: PaiGowRules | None = None,
+) -> list[EventDict]:
+    """Clean rounds one after another; every seat wagers each hand and the bank moves on every two hands
+    in the profile's rotation direction, as rules 3 and 40 allow."""
+    from monitor.rules.paigow.dice import step
+
+    rules = rules or PaiGowRules(profile)
+    out: list[EventDict] = []
+    banker = 1
+    for k in range(rounds):
+        if k and k % profile.banker_max_consecutive == 0:
+            banker = step(banker, 1, profile.banker_rotation, profile.seats)
+        others = [s for s in range(1, profile.seats + 1) if s != banker]
+        bets = {s: 500 * rng.randint(2, 60) for s in others}
+        out += paigow_round(rng, clock, profile, PaiGowPlan(banker_seat=banker, bets=bets), rules)
     return out
 
 

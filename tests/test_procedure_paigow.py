@@ -1,0 +1,432 @@
+"""Pai Gow procedure monitor: one scenario per alert, named for the house rule it enforces.
+
+Each scenario starts from a clean synthetic round (seed 000 followed step by step), breaks
+one rule the way a dealer or player would, and checks the monitor names that rule, and only
+what follows from it.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from monitor.alerts.model import Severity
+from monitor.procedure.history import PaiGowHistory
+from monitor.procedure.synth import Clock, PaiGowPlan, paigow_round, paigow_session
+from monitor.rules.cards import parse_cards
+from monitor.rules.paigow.setting import all_settings, is_foul
+from monitor.rules.profile import DEFAULT_PROFILE, NAPA, Direction, PaiGowProfile
+from procedure_support import clean_round, codes, find, find_all, only, run
+
+BETS = {2: 2000, 3: 5000, 5: 1000}  # seats 4, 6, 7 have no wager; the banker sits at seat 1
+
+
+def paigow(m_histories: list[object]) -> PaiGowHistory:
+    h = m_histories[0]
+    assert isinstance(h, PaiGowHistory)
+    return h
+
+
+# ---- clean rounds ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_clean_round_raises_no_alert(seed: int) -> None:
+    events = clean_round(seed)
+    m = run(events)
+    assert codes(m) == []
+    h = paigow(m.histories)
+    assert h.complete and h.stub == 4 and h.deals == 1
+    for seat in h.seats:
+        for w in seat.wagers:
+            assert w.expected == w.paid  # every payout matches settlement in action order
+
+
+def test_clean_session_with_banker_rotation_raises_no_alert() -> None:
+    events = paigow_session(random.Random(3), Clock(), rounds=6)
+    m = run(events)
+    assert codes(m) == []
+    assert [h.banker.seat for h in m.histories if isinstance(h, PaiGowHistory)] == [1, 1, 2, 2, 3, 3]
+
+
+def test_clean_round_with_backline_bettor() -> None:
+    events = clean_round(5, banker_seat=1, bets=BETS, backline={3: [("kim", 3000)]})
+    m = run(events)
+    assert codes(m) == []
+    seat3 = next(s for s in paigow(m.histories).seats if s.seat == 3)
+    assert [w.bettor for w in seat3.wagers] == [None, "kim"]
+
+
+# ---- the deal ----------------------------------------------------------------------------------
+
+
+def test_rule_55_stub_not_four_is_a_misdeal() -> None:
+    events = clean_round()
+    events[find(events, "stub_counted")]["n"] = 5
+    m = run(events)
+    a = only(m, "stub_not_four")
+    assert a.severity is Severity.MISDEAL
+    assert a.rule.rule == "55" and a.rule.seed.startswith("000")
+    assert "stub has 5 cards" in a.message
+    assert codes(m) == ["stub_not_four"]
+
+
+def test_rule_55_pile_not_seven_counted_card_by_card() -> None:
+    events = clean_round()
+    last = find_all(events, "card_dealt")[-1]  # card 49 goes to pile 7
+    del events[last]
+    i = find(events, "piles_complete")
+    events[i]["counts"] = [7, 7, 7, 7, 7, 7, 6]
+    events[find(events, "stub_counted")]["n"] = 5
+    m = run(events)
+    pile = only(m, "pile_not_seven")  # seen card by card and in the count: one alert
+    assert "pile 7 has 6 cards" in pile.message
+    assert "stub_not_four" in codes(m)
+
+
+def test_napa_misdeal_3_banker_hand_miscounted() -> None:
+    events = clean_round()
+    i = find(events, "banker_hand_exposed")
+    events[i]["cards"] = events[i]["cards"][:6]
+    m = run(events, profile=NAPA)
+    a = only(m, "banker_hand_miscounted")
+    assert a.severity is Severity.MISDEAL
+    assert a.rule.seed.startswith("001") and a.rule.rule == "misdeal 3"
+
+
+def _first_dealt(events: list[dict[str, object]], want_ace: bool) -> int:
+    def pick(e: dict[str, object]) -> bool:
+        c = parse_cards(str(e["card"]))[0]
+        return (c.is_ace or c.is_joker) == want_ace
+
+    return find(events, "card_dealt", pick)
+
+
+def test_rule_48a_ace_or_joker_exposed_on_the_deal() -> None:
+    events = clean_round()
+    i = _first_dealt(events, want_ace=True)
+    events[i]["face_up"] = True
+    m = run(events)
+    a = only(m, "ace_or_joker_exposed")
+    assert a.severity is Severity.MISDEAL and a.rule.rule == "48a"
+    assert str(events[i]["card"]) in a.message
+    assert "one_card_exposed" not in codes(m)
+
+
+def test_rule_48b_two_cards_exposed_is_a_misdeal() -> None:
+    events = clean_round()
+    i = _first_dealt(events, want_ace=False)
+    j = find(events, "card_dealt", lambda e: e is not events[i] and not parse_cards(str(e["card"]))[0].is_ace
+             and not parse_cards(str(e["card"]))[0].is_joker)
+    events[i]["face_up"] = True
+    events[j]["face_up"] = True
+    m = run(events)
+    a = only(m, "two_or_more_exposed")
+    assert a.severity is Severity.MISDEAL and a.rule.rule == "48b"
+    assert a.evidence_seqs == sorted([i, j])
+
+
+def test_rule_51_one_exposed_card_replaced_by_first_stub_card() -> None:
+    # Card 10 of the deal lands face up (not an ace in this deck); the dealer replaces it properly.
+    events = clean_round(seed=11, expose=10)
+    assert not parse_cards(str(events[find(events, "card_dealt", lambda e: e["face_up"])]["card"]))[0].is_ace
+    m = run(events)
+    a = only(m, "one_card_exposed")
+    assert a.severity is Severity.PROCEDURE and a.rule.rule == "51"
+    assert codes(m) == ["one_card_exposed"]  # replaced: no further alert
+
+
+def test_rule_51_exposed_card_not_replaced() -> None:
+    events = clean_round(seed=11, expose=10)
+    del events[find(events, "exposed_card_replaced")]
+    m = run(events)
+    assert "one_card_exposed" in codes(m)
+    a = only(m, "exposed_card_not_replaced")
+    assert "before the piles were delivered" in a.message
+
+
+def test_rule_60_two_identical_cards_turned_up() -> None:
+    events = clean_round(show_deal=False, banker_seat=1, bets=BETS)
+    sets = find_all(events, "hand_set")
+    a, b = events[sets[0]], events[sets[1]]
+    b["back"] = [*b["back"][:4], a["back"][0]]  # seat b shows a card seat a also holds
+    m = run(events)
+    dup = only(m, "duplicate_card")
+    assert dup.severity is Severity.MISDEAL and dup.rule.rule == "60"
+    assert a["back"][0] in dup.message
+
+
+def test_rule_6_deal_order_left_right_left() -> None:
+    events = clean_round()
+    dealt = find_all(events, "card_dealt")
+    events[dealt[2]]["pile"], events[dealt[3]]["pile"] = events[dealt[3]]["pile"], events[dealt[2]]["pile"]
+    m = run(events)
+    a = only(m, "deal_order")
+    assert "card 3 of the deal went to pile 4" in a.message
+
+
+# ---- action ------------------------------------------------------------------------------------
+
+
+def test_rules_8_9_21_pile_delivered_to_wrong_seat() -> None:
+    events = clean_round(show_deal=False)
+    d = find_all(events, "pile_delivered")
+    s0, s1 = events[d[0]]["seat"], events[d[1]]["seat"]
+    events[d[0]]["seat"], events[d[1]]["seat"] = s1, s0
+    m = run(events)
+    wrong = [a for a in m.alerts if a.code == "pile_to_wrong_seat"]
+    assert len(wrong) == 2
+    assert all(a.severity is Severity.MISDEAL for a in wrong)
+    assert wrong[0].details["expected_seat"] == s0
+    assert "misdeal 4" in [r.rule for r in wrong[0].related_rules]
+
+
+def test_napa_dice_count_rule_of_the_profile_decides_the_seat() -> None:
+    clockwise = PaiGowProfile(name="clockwise_count", dice_direction=Direction.CLOCKWISE)
+    events = clean_round(seed=4, profile=clockwise, dice=(1, 1, 2), banker_seat=1, action_pile=1)
+    assert codes(run(events, profile=clockwise)) == []
+    # The same deliveries judged by a counterclockwise-count room are wrong.
+    m = run(events, profile=DEFAULT_PROFILE)
+    a = [x for x in m.alerts if x.code == "pile_to_wrong_seat"]
+    assert a and "counted counterclockwise" in a[0].message
+
+
+def test_rule_9_hand_at_seat_without_wager_not_collected() -> None:
+    events = clean_round(banker_seat=1, bets=BETS)
+    for i in reversed(find_all(events, "dead_hand_collected")):
+        del events[i]
+    m = run(events)
+    dead = sorted(a.message for a in m.alerts if a.code == "dead_hand_not_collected")
+    assert len(dead) == 3 and "seat 4 has no wager" in dead[0]
+
+
+def test_rule_8_dice_reading_out_of_range() -> None:
+    events = clean_round()
+    events[find(events, "dice_rolled")]["values"] = [0, 3, 9]
+    m = run(events)
+    a = only(m, "dice_out_of_range")
+    assert a.severity is Severity.DEVICE and "[0, 3, 9]" in a.message
+    assert paigow(m.histories).settlement_note == "no valid dice reading"
+
+
+def test_rule_8_dice_reader_and_video_disagree() -> None:
+    events = clean_round()
+    i = find(events, "dice_rolled")
+    values = events[i]["values"]
+    other = [v % 6 + 1 for v in values]
+    events.insert(i + 1, {**events[i], "source": "vision", "values": other})
+    m = run(events)
+    a = only(m, "dice_disagree")
+    assert a.severity is Severity.DEVICE and "vision" in a.message
+
+
+# ---- settings ----------------------------------------------------------------------------------
+
+
+def test_rules_49_50_player_foul_loses_backline_plays_house_way() -> None:
+    events = clean_round(seed=3, banker_seat=1, bets=BETS, backline={3: [("kim", 3000)]},
+                         foul_seats=frozenset({3}))
+    m = run(events)
+    a = only(m, "player_foul")
+    assert a.rule.rule == "49, 50" and "seat 3" in a.message
+    assert "house_way_for_backline" in a.details and a.details["backline_bettors"] == ["kim"]
+    assert codes(m) == ["player_foul"]  # the dealer settled it as rule 49 says
+    seat3 = next(s for s in paigow(m.histories).seats if s.seat == 3)
+    player, kim = seat3.wagers
+    assert player.result == "foul" and player.expected == -5000
+    assert kim.result in ("win", "lose", "push")
+
+
+def test_rule_50b_front_hand_of_three_cards_is_foul() -> None:
+    events = clean_round()
+    i = find(events, "hand_set")
+    e = events[i]
+    e["front"], e["back"] = [*e["front"], e["back"][0]], e["back"][1:]
+    m = run(events)
+    a = [x for x in m.alerts if x.code == "player_foul"]
+    assert a and "front hand has 3 cards" in a[0].message
+
+
+def test_rule_54_banker_foul_is_reset_house_way() -> None:
+    events = clean_round(seed=2)
+    i = find(events, "banker_hand_set")
+    seven = parse_cards(events[find(events, "banker_hand_exposed")]["cards"])
+    foul = next(s for s in all_settings(seven) if is_foul(s))
+    events[i]["front"] = [c.text for c in foul.front]
+    events[i]["back"] = [c.text for c in foul.back]
+    m = run(events)
+    a = only(m, "banker_foul")
+    assert a.rule.rule == "54" and "house way" in a.message
+    assert codes(m) == ["banker_foul"]  # settled on the house-way reset: payouts agree
+    assert paigow(m.histories).banker.foul is not None
+
+
+def test_rules_35_37_banker_hand_opened_before_all_set() -> None:
+    events = clean_round(banker_seat=1, bets=BETS)
+    exposed = events.pop(find(events, "banker_hand_exposed"))
+    last_set = find_all(events, "hand_set")[-1]
+    events.insert(last_set, exposed)
+    m = run(events)
+    a = only(m, "banker_opened_early")
+    late_seat = events[last_set + 1]["seat"]
+    assert a.details["unset_seats"] == [late_seat]
+    # Rule 37: the unset hand must then be set the house way; this one was not.
+    assert only(m, "house_way_unset").message.startswith(f"seat {late_seat}")
+
+
+def test_rule_37_unset_hand_set_house_way_after_early_exposure_is_accepted() -> None:
+    events = clean_round(banker_seat=1, bets=BETS)
+    exposed = events.pop(find(events, "banker_hand_exposed"))
+    last_set = find_all(events, "hand_set")[-1]
+    events[last_set]["house_way"] = True
+    events.insert(last_set, exposed)
+    assert codes(run(events)) == ["banker_opened_early"]
+
+
+def test_house_way_request_is_not_an_unset_hand() -> None:
+    events = clean_round(banker_seat=1, bets=BETS)
+    i = find_all(events, "hand_set")[-1]
+    seat = events[i]["seat"]
+    request = {k: v for k, v in events[i].items() if k not in ("front", "back")}
+    events.insert(i, {**request, "type": "house_way_requested"})
+    hand = events.pop(i + 1)
+    hand["house_way"] = True
+    opened = find(events, "hand_opened", lambda e: e["seat"] == seat)
+    events.insert(opened, hand)  # set house way by the dealer when the hand is reached (rule 35)
+    assert codes(run(events)) == []
+
+
+def test_rule_58_banker_may_not_reset_after_first_opening() -> None:
+    events = clean_round(seed=2)
+    seven = parse_cards(events[find(events, "banker_hand_exposed")]["cards"])
+    first = events[find(events, "banker_hand_set")]
+    other = next(s for s in all_settings(seven) if not is_foul(s) and [c.text for c in s.front] != first["front"])
+    reset = {**first, "front": [c.text for c in other.front], "back": [c.text for c in other.back]}
+    events.insert(find(events, "hand_opened") + 1, reset)
+    m = run(events)
+    a = only(m, "banker_reset_after_opening")
+    assert a.rule.rule == "58"
+    assert codes(m) == ["banker_reset_after_opening"]  # the first setting stands: payouts still agree
+
+
+# ---- money -------------------------------------------------------------------------------------
+
+
+def test_rule_32_bet_changed_after_no_more_bets() -> None:
+    events = clean_round(banker_seat=1, bets=BETS)
+    i = find(events, "bets_closed")
+    events.insert(i + 2, {**events[i], "type": "bet_changed", "seat": 3, "before": 5000, "after": 9000,
+                          "bettor": None})
+    m = run(events)
+    a = only(m, "bet_changed_after_close")
+    assert a.severity is Severity.INTEGRITY and a.rule.rule == "32"
+    assert "$50 to $90" in a.message
+    assert codes(m) == ["bet_changed_after_close"]  # settled on the wager as it stood at no more bets
+
+
+def test_rule_32_bet_placed_after_dice_opened() -> None:
+    events = clean_round(banker_seat=1, bets=BETS)
+    del events[find(events, "bets_closed")]
+    i = find(events, "dice_rolled")
+    events.insert(i + 1, {**events[i], "type": "bet_placed", "seat": 4, "amount": 2500, "bettor": None,
+                          "source": "vision"})
+    del events[i + 1]["values"]
+    m = run(events)
+    assert "bet_changed_after_close" in codes(m)
+
+
+def test_rule_19_bet_over_table_maximum_gets_no_action_on_the_excess() -> None:
+    events = clean_round(banker_seat=1, bets={**BETS, 3: 60000})
+    m = run(events)
+    a = only(m, "bet_over_max")
+    assert "$600, over the $500 maximum: $100 gets no action" in a.message
+    assert codes(m) == ["bet_over_max"]
+
+
+def test_rule_18_bet_under_table_minimum() -> None:
+    events = clean_round(banker_seat=1, bets={**BETS, 2: 300})
+    m = run(events)
+    a = only(m, "bet_under_min")
+    assert "under the $5 minimum" in a.message
+
+
+def test_rules_13_23_payout_differs_from_settlement() -> None:
+    events = clean_round(banker_seat=1, bets=BETS)
+    i = find(events, "payout")
+    paid = events[i]["amount"]
+    events[i]["amount"] = paid + 500
+    m = run(events)
+    a = only(m, "payout_mismatch")
+    assert a.severity is Severity.INTEGRITY and a.details == {"paid": paid + 500, "expected": paid}
+
+
+def test_rules_13_23_missing_payout_is_reported_at_round_end() -> None:
+    events = clean_round(banker_seat=1, bets=BETS)
+    nonzero = [i for i in find_all(events, "payout") if events[i]["amount"] != 0]
+    del events[nonzero[0]]
+    m = run(events)
+    assert "settled nothing" in only(m, "payout_mismatch").message
+
+
+def test_rule_13_banker_money_runs_out_in_action_order() -> None:
+    events = clean_round(seed=8, banker_seat=1, bets={2: 20000, 3: 20000, 4: 20000, 5: 20000},
+                         banker_wager=2000)
+    m = run(events)
+    assert codes(m) == []
+    h = paigow(m.histories)
+    covered = sum(abs(w.expected or 0) for s in h.seats for w in s.wagers)
+    assert covered <= 2000  # never more than the banker's money in action (rule 13)
+
+
+# ---- banker eligibility ------------------------------------------------------------------------
+
+
+def test_rule_40_banker_without_wager_on_previous_hand() -> None:
+    clock = Clock()
+    rng = random.Random(1)
+    r1 = paigow_round(rng, clock, plan=PaiGowPlan(banker_seat=1, bets={2: 1000, 3: 1000}))
+    r2 = paigow_round(rng, clock, plan=PaiGowPlan(banker_seat=4, bets={2: 1000, 3: 1000}))
+    m = run(r1 + r2)
+    a = only(m, "banker_not_eligible")
+    assert "seat 4" in a.message and "rule 40" in a.message
+    assert a.round_id == m.histories[1].round_id
+
+
+def test_rule_3a_no_third_consecutive_hand_as_banker() -> None:
+    clock = Clock()
+    rng = random.Random(1)
+    rounds = [paigow_round(rng, clock, plan=PaiGowPlan(banker_seat=1, bets={2: 1000})) for _ in range(3)]
+    m = run([e for r in rounds for e in r])
+    assert "2 consecutive hands" in only(m, "banker_not_eligible").message
+
+
+# ---- misdeals, devices -------------------------------------------------------------------------
+
+
+def test_misdeal_then_redeal_is_judged_afresh() -> None:
+    first = clean_round(seed=1)
+    events = first[: find(first, "stub_counted") + 1]
+    events[-1]["n"] = 5
+    events.append({**events[-1], "type": "misdeal_declared", "reason": "stub of five"})
+    del events[-1]["n"]
+    redeal = clean_round(seed=1)
+    events += redeal[find(redeal, "shuffle_done"):]
+    m = run(events)
+    assert codes(m) == ["stub_not_four"]
+    h = paigow(m.histories)
+    assert h.deals == 2 and h.misdeals == ["stub of five"]
+
+
+def test_camera_lost_and_recovered_are_device_alerts() -> None:
+    events = clean_round()
+    i = find(events, "hand_set")
+    base = {k: events[i][k] for k in ("table_id", "seq", "media_time", "wall_time", "confidence")}
+    events.insert(i, {**base, "type": "device_lost", "device": "camera", "name": "overhead",
+                      "detail": "no frames for 2 s", "source": "vision"})
+    events.insert(i + 2, {**base, "media_time": base["media_time"] + 4, "type": "device_recovered",
+                          "device": "camera", "name": "overhead", "source": "vision"})
+    m = run(events)
+    assert codes(m) == ["device_lost", "device_recovered"]
+    assert all(a.severity is Severity.DEVICE for a in m.alerts)
+    assert "recovered after" in m.alerts[1].message
