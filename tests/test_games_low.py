@@ -91,3 +91,20 @@ def test_eight_or_better_omaha_needs_two_hole_and_three_board_cards() -> None:
     assert eight_or_better_omaha(parse_cards("Ac Ad Kc Kd"), parse_cards("2h 3s Kh Qd 9c")) is None
     v = eight_or_better_omaha(parse_cards("Ac 2d 3c 4d"), parse_cards("2h 3s 7h Kd 9c"))
     assert v is not None and v.name == "7-4-3-2-A"  # the best two hole cards, not the first two
+
+
+def test_lowball_draw_is_checked_card_by_card() -> None:
+    from monitor.rules.errors import RulesError
+    from monitor.rules.games.lowball import check_draw
+
+    hand = parse_cards("Kh 7d 5c 3s 2h")
+    d = check_draw("s1", hand, parse_cards("Kh"), parse_cards("Jk"), parse_cards("Jk 7d 5c 3s 2h"))
+    assert d.after.name == "7-5-3-2-A"
+    with pytest.raises(CardCountError, match="discarded 1 card\\(s\\) but drew 2"):
+        check_draw("s1", hand, parse_cards("Kh"), parse_cards("4d 6d"), parse_cards("4d 7d 5c 3s 2h"))
+    with pytest.raises(RulesError, match="discarded Qd, not in the hand"):
+        check_draw("s1", hand, parse_cards("Qd"), parse_cards("4d"), parse_cards("4d 7d 5c 3s 2h"))
+    with pytest.raises(RulesError, match="missing 4d, extra Kh"):
+        check_draw("s1", hand, parse_cards("Kh"), parse_cards("4d"), parse_cards("Kh 7d 5c 3s 2h"))
+    with pytest.raises(RulesError, match="drew 7d, already in the hand"):
+        check_draw("s1", hand, parse_cards("Kh"), parse_cards("7d"), parse_cards("6d 7d 5c 3s 2h"))
