@@ -168,27 +168,69 @@ def check_lowball(d: Deal, rng: random.Random, res: SuiteResult, where: str) -> 
 
 def run_suite(
     suite: str, deals: int, seed: int = 4, max_players: int | None = None,
-    progress: Callable[[int], None] | None = None,
+    progress: Callable[[int], None] | None = None, chunk: int = 0,
 ) -> SuiteResult:
-    """Deal ``deals`` random showdowns of one suite and compare with pokerkit."""
-    rng = random.Random(f"{suite}:{seed}")
+    """Deal ``deals`` random showdowns of one suite and compare with pokerkit.
+
+    ``chunk`` selects an independent, reproducible stream of deals (for parallel runs).
+    """
+    if suite not in SUITES:
+        raise ValueError(f"unknown suite {suite!r} (suites: {', '.join(SUITES)})")
+    rng = random.Random(f"{suite}:{seed}:{chunk}")
     res = SuiteResult(suite)
-    top = max_players or {"holdem": 6, "omaha": 4, "lowball": 6}[suite]
+    top = max_players or DEFAULT_MAX_PLAYERS[suite]
     for i in range(deals):
         n = rng.randint(2, top)
-        where = f"{suite} deal {i}"
+        where = f"{suite} seed {seed} chunk {chunk} deal {i}"
         if suite == "lowball":
             check_lowball(deal(rng, n, 5, 0), rng, res, where)
-        elif suite in ("holdem", "omaha"):
+        else:
             d = deal(rng, n, 4 if suite == "omaha" else 2, 5)
             check_board_game(d, suite == "omaha", rng, res, where)
-        else:
-            raise ValueError(f"unknown suite {suite!r} (suites: {', '.join(SUITES)})")
         if progress is not None:
             progress(1)
         if len(res.mismatches) > 50:  # enough to debug; stop flooding
             break
     return res
+
+
+DEFAULT_MAX_PLAYERS = {"holdem": 3, "omaha": 3, "lowball": 6}
+
+
+def _chunk_job(args: tuple[str, int, int, int | None, int]) -> SuiteResult:
+    suite, deals, seed, max_players, chunk = args
+    return run_suite(suite, deals, seed, max_players, chunk=chunk)
+
+
+def run_parallel(
+    suite: str, deals: int, seed: int, max_players: int | None, workers: int,
+    progress: Callable[[int], None] | None = None, chunk_size: int = 1000,
+) -> SuiteResult:
+    """``run_suite`` over chunks of ``chunk_size`` deals in ``workers`` processes, merged."""
+    jobs = [(suite, min(chunk_size, deals - start), seed, max_players, k)
+            for k, start in enumerate(range(0, deals, chunk_size))]
+    total = SuiteResult(suite)
+
+    def merge(r: SuiteResult) -> None:
+        total.deals += r.deals
+        total.hands += r.hands
+        total.comparisons += r.comparisons
+        total.mismatches.extend(r.mismatches)
+        total.seconds_ours += r.seconds_ours
+        total.seconds_peer += r.seconds_peer
+        if progress is not None:
+            progress(r.deals)
+
+    if workers <= 1:
+        for job in jobs:
+            merge(_chunk_job(job))
+        return total
+    import multiprocessing
+
+    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        for r in pool.imap_unordered(_chunk_job, jobs):
+            merge(r)
+    return total
 
 
 def describe(d: Deal) -> str:

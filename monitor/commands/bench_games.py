@@ -21,8 +21,9 @@ def register(app: typer.Typer) -> None:
         ),
         seed: int = typer.Option(4, help="Random seed (deals are reproducible)."),
         max_players: int = typer.Option(
-            0, min=0, max=9, help="Players per deal, 2..N (0: 6 for holdem/lowball, 4 for omaha)."
+            0, min=0, max=9, help="Players per deal, 2..N (0: 3 for holdem and omaha, 6 for lowball)."
         ),
+        workers: int = typer.Option(1, min=1, max=8, help="Processes (deals run in chunks of 1,000)."),
     ) -> None:
         """Compare Hold'em, Omaha (high and hi-lo) and ace-to-five low with pokerkit on random deals."""
         import time
@@ -31,12 +32,13 @@ def register(app: typer.Typer) -> None:
         from rich.table import Table
         from tqdm import tqdm
 
-        from monitor.commands._games_pokerkit import SUITES, run_suite
+        from monitor.commands._games_pokerkit import DEFAULT_MAX_PLAYERS, SUITES, run_parallel
 
         console = Console(width=120) if not Console().is_terminal else Console()
         table = Table(title=f"seed 004 poker rules vs pokerkit, {deals:,} deals per suite, seed {seed}")
-        for col in ("suite", "deals", "hands", "pairwise comparisons", "mismatches", "ours s", "pokerkit s",
-                    "wall s"):
+        cols = ("suite", "players", "deals", "hands", "pairwise comparisons", "mismatches", "ours s",
+                "pokerkit s", "wall s")
+        for col in cols:
             table.add_column(col, justify="right")
         failed = False
         for name in suite:
@@ -44,10 +46,11 @@ def register(app: typer.Typer) -> None:
                 raise typer.BadParameter(f"unknown suite {name!r} (suites: {', '.join(SUITES)})")
             t0 = time.perf_counter()
             with tqdm(total=deals, desc=name, unit="deal", smoothing=0.05) as bar:
-                res = run_suite(name, deals, seed=seed, max_players=max_players or None, progress=bar.update)
+                res = run_parallel(name, deals, seed, max_players or None, workers, progress=bar.update)
             wall = time.perf_counter() - t0
             failed = failed or bool(res.mismatches)
-            table.add_row(name, f"{res.deals:,}", f"{res.hands:,}", f"{res.comparisons:,}",
+            players = f"2..{max_players or DEFAULT_MAX_PLAYERS[name]}"
+            table.add_row(name, players, f"{res.deals:,}", f"{res.hands:,}", f"{res.comparisons:,}",
                           str(len(res.mismatches)), f"{res.seconds_ours:.1f}", f"{res.seconds_peer:.1f}",
                           f"{wall:.1f}")
             for m in res.mismatches[:10]:
