@@ -1,0 +1,153 @@
+"""Camera and lighting effects: exposure, white balance, vignetting and uneven light, glare on
+glossy cards, defocus and motion blur, sensor noise and JPEG artifacts.
+
+Effects are split in two passes because the lens sits between them: :func:`apply_light` works on
+the ideal image (light falls on the table), :func:`apply_sensor` on the final, distorted image.
+All work is done with OpenCV's vectorized kernels on uint8/float32 frames (no per-pixel Python).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+Image = NDArray[np.uint8]
+
+
+@dataclass
+class Effects:
+    exposure: float = 1.0
+    white_balance: tuple[float, float, float] = (1.0, 1.0, 1.0)  # B, G, R gains
+    gamma: float = 1.0
+    vignette: float = 0.0  # brightness lost at the image corners, 0..0.6
+    unevenness: float = 0.0  # large-scale light variation across the table, 0..0.3
+    glare: list[tuple[float, float, float, float]] = field(default_factory=list)  # (u, v, radius, strength)
+    glare_felt: float = 0.25  # how much the matte felt shows of a glare (cards show all of it)
+    defocus: float = 0.0  # Gaussian sigma, px
+    motion_blur: tuple[float, float] | None = None  # (length px, angle deg), camera shake over the frame
+    noise: float = 0.0  # sensor noise sigma in 8-bit levels (plus shot noise scaling with brightness)
+    jpeg_quality: int | None = None
+    seed: int = 0
+
+    @staticmethod
+    def none() -> Effects:
+        return Effects()
+
+    @staticmethod
+    def random(rng: np.random.Generator, strength: float = 1.0) -> Effects:
+        """Domain randomization: each effect drawn over a realistic range, scaled by ``strength``."""
+        s = strength
+        wb = tuple(float(x) for x in np.exp(rng.normal(0, 0.06 * s, 3)))
+        glare = []
+        for _ in range(int(rng.integers(0, 3))):
+            glare.append((float(rng.uniform(0.1, 0.9)), float(rng.uniform(0.1, 0.9)), float(rng.uniform(0.05, 0.25)),
+                          float(rng.uniform(20, 110) * s)))
+        blur = None
+        if rng.random() < 0.15 * s:
+            blur = (float(rng.uniform(2, 9)), float(rng.uniform(0, 180)))
+        return Effects(
+            exposure=float(np.exp(rng.normal(0, 0.18 * s))),
+            white_balance=(wb[0], wb[1], wb[2]),
+            gamma=float(np.exp(rng.normal(0, 0.08 * s))),
+            vignette=float(rng.uniform(0, 0.35 * s)),
+            unevenness=float(rng.uniform(0, 0.18 * s)),
+            glare=glare,
+            glare_felt=float(rng.uniform(0.1, 0.4)),
+            defocus=float(rng.choice([0.0, 0.0, rng.uniform(0.3, 1.2 * s)])),
+            motion_blur=blur,
+            noise=float(rng.uniform(0.5, 5.0 * s)),
+            jpeg_quality=int(rng.integers(55, 96)) if rng.random() < 0.85 else None,
+            seed=int(rng.integers(2**31)),
+        )
+
+
+def _gain_field(e: Effects, w: int, h: int, rng: np.random.Generator) -> NDArray[np.float32]:
+    """Low-resolution (h/16) per-channel gain: exposure x white balance x vignette x uneven light."""
+    gw, gh = max(2, w // 16), max(2, h // 16)
+    yy, xx = np.mgrid[0:gh, 0:gw].astype(np.float32)
+    r2 = ((xx / (gw - 1) - 0.5) ** 2 + (yy / (gh - 1) - 0.5) ** 2) / 0.5
+    g = (1.0 - e.vignette * r2).astype(np.float32)
+    if e.unevenness > 0:
+        small = rng.normal(0, 1, (3, 4)).astype(np.float32)
+        g *= 1.0 + e.unevenness * cv2.resize(small, (gw, gh), interpolation=cv2.INTER_CUBIC) / 2
+    gains = np.array(e.white_balance, np.float32) * e.exposure
+    return np.asarray(g[..., None] * gains[None, None, :], np.float32)
+
+
+def apply_light(img: Image, gloss: NDArray[np.uint8] | None, e: Effects) -> Image:
+    """Light on the scene (ideal image): gains, then glare (strong on glossy cards, weak on felt).
+
+    Everything stays in saturating uint8 arithmetic (gain maps are fixed point, 128 = 1.0): a
+    1080p frame costs a few milliseconds.
+    """
+    rng = np.random.default_rng(e.seed)
+    h, w = img.shape[:2]
+    g = _gain_field(e, w, h, rng)
+    gain = cv2.resize(np.clip(g * 128, 0, 255).astype(np.uint8), (w, h), interpolation=cv2.INTER_LINEAR)
+    out = cv2.multiply(img, gain, scale=1.0 / 128)
+    if e.glare:
+        gw, gh = max(2, w // 8), max(2, h // 8)
+        yy, xx = np.mgrid[0:gh, 0:gw].astype(np.float32)
+        gl = np.zeros((gh, gw), np.float32)
+        for u, v, rad, strength in e.glare:
+            d2 = (xx / gw - u) ** 2 + (yy / gh - v) ** 2 * (h / w) ** 2
+            gl += strength * np.exp(-d2 / (2 * rad * rad * 0.25))
+        glf = cv2.resize(np.clip(gl, 0, 255).astype(np.uint8), (w, h), interpolation=cv2.INTER_LINEAR)
+        if gloss is not None:
+            # felt shows glare_felt of the sheen, cards (gloss 255) all of it
+            k = cv2.addWeighted(gloss, (1 - e.glare_felt), gloss, 0, 255 * e.glare_felt)
+            glf = cv2.multiply(glf, k, scale=1.0 / 255)
+        else:
+            glf = cv2.multiply(glf, np.full_like(glf, int(255 * e.glare_felt)), scale=1.0 / 255)
+        out = cv2.add(out, cv2.merge([glf, glf, glf]))
+    if abs(e.gamma - 1.0) > 1e-3:
+        lut = (np.clip((np.arange(256) / 255.0) ** e.gamma, 0, 1) * 255 + 0.5).astype(np.uint8)
+        out = cv2.LUT(out, lut)
+    return np.asarray(out, np.uint8)
+
+
+_NOISE: dict[tuple[int, int], NDArray[np.int16]] = {}
+_NOISE_SCALE = 16  # stored noise is N(0, 1) x 16 in int16
+
+
+def _noise_buffer(h: int, w: int) -> NDArray[np.int16]:
+    """A frame-and-a-bit of Gaussian noise, made once per size; frames take it at random offsets."""
+    key = (h, w)
+    buf = _NOISE.get(key)
+    if buf is None:
+        rng = np.random.default_rng(12345)
+        buf = np.clip(rng.normal(0, _NOISE_SCALE, (h + 64, w + 64, 3)), -127, 127).astype(np.int16)
+        _NOISE[key] = buf
+    return buf
+
+
+def apply_sensor(img: Image, e: Effects) -> Image:
+    """The camera itself: defocus, shake blur, noise (read + shot), JPEG."""
+    rng = np.random.default_rng(e.seed + 1)
+    out = img
+    if e.defocus > 0.05:
+        out = cv2.GaussianBlur(out, (0, 0), e.defocus)
+    if e.motion_blur is not None:
+        length, ang = e.motion_blur
+        n = max(3, int(round(length)) | 1)
+        k = np.zeros((n, n), np.float32)
+        c = n // 2
+        dx, dy = math.cos(math.radians(ang)) * c, math.sin(math.radians(ang)) * c
+        cv2.line(k, (int(round(c - dx)), int(round(c - dy))), (int(round(c + dx)), int(round(c + dy))), 1.0, 1,
+                 cv2.LINE_AA)
+        out = cv2.filter2D(out, -1, k / k.sum())
+    if e.noise > 0:
+        h, w = out.shape[:2]
+        buf = _noise_buffer(h, w)
+        oy, ox = int(rng.integers(64)), int(rng.integers(64))
+        n = cv2.multiply(buf[oy : oy + h, ox : ox + w], 1.0, scale=e.noise / _NOISE_SCALE, dtype=cv2.CV_16S)
+        out = cv2.add(out, n, dtype=cv2.CV_8U)
+    if e.jpeg_quality is not None:
+        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(e.jpeg_quality)])
+        if ok:
+            out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return out

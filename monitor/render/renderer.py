@@ -1,0 +1,429 @@
+"""Scene + camera -> image + ground truth.
+
+The renderer draws an ideal pinhole image by painter's order (table texture, then each object in
+scene order), compositing each object only inside its own bounding box: cards are perspective
+warps of cached mip-mapped textures, chips and dice small textured solids, arms filled outlines
+with cast shadows. While compositing it writes an object-id buffer, so the ground truth says how
+much of every object is actually visible. Then light, the lens (distortion remap) and the sensor.
+
+Ground truth per object (:class:`ObjectTruth`): identity, detection label, the outline in final
+image pixels (a card's four corners in printed order: top-left, top-right, bottom-right,
+bottom-left), the table position and zone, and the visible share (visible pixels / own pixels).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from monitor.render.camera import Camera
+from monitor.render.deck import BACK, CardDesign, load_design
+from monitor.render.effects import Effects, apply_light, apply_sensor
+from monitor.render.props import CHIP_TEX, chip_face, chip_side_color, die_face
+from monitor.render.scene import CHIP_DIAMETER_MM, CHIP_THICKNESS_MM, CardObj, ChipStack, Die, Occluder, Scene
+from monitor.render.table_art import CHIP_COLORS, table_texture
+
+Image = NDArray[np.uint8]
+F64 = NDArray[np.float64]
+# Rounded corners take (4 - pi) r^2 = 8.8 mm^2 off a 63 x 88 card.
+CARD_FILL = 1.0 - (4 - math.pi) * 3.2**2 / (63 * 88)
+
+LABELS = ("card_face_up", "card_face_down", "pile", "chip", "dice")
+
+
+@dataclass
+class ObjectTruth:
+    oid: int
+    kind: str  # card | pile | chips | die | arm
+    label: str  # detection class (LABELS) or "arm"
+    identity: str  # card 'As'/'Jk' (true even face down), chip denomination, die value, pile id
+    polygon: list[list[float]]  # final image px
+    table_xy: tuple[float, float]
+    zone: str
+    visible_share: float
+    visible_px: int
+    area_px: float
+    face_up: bool | None = None
+    design: str | None = None
+    pile: str | None = None
+    members: list[int] = field(default_factory=list)
+    count: int | None = None  # chips in a stack, cards in a pile
+
+    def bbox(self) -> tuple[float, float, float, float]:
+        p = np.asarray(self.polygon)
+        return (float(p[:, 0].min()), float(p[:, 1].min()), float(p[:, 0].max()), float(p[:, 1].max()))
+
+    def to_json(self) -> dict[str, Any]:
+        d = {k: v for k, v in self.__dict__.items()}
+        d["polygon"] = [[round(x, 2), round(y, 2)] for x, y in self.polygon]
+        d["table_xy"] = [round(self.table_xy[0], 1), round(self.table_xy[1], 1)]
+        d["visible_share"] = round(self.visible_share, 4)
+        d["area_px"] = round(self.area_px, 1)
+        return d
+
+
+@dataclass
+class Frame:
+    image: Image  # BGR, final
+    objects: list[ObjectTruth]
+    camera: Camera
+    id_map: NDArray[np.uint16]  # final image: oid of the visible object at each pixel, 0 for the table
+
+    def by_id(self, oid: int) -> ObjectTruth:
+        for o in self.objects:
+            if o.oid == oid:
+                return o
+        raise KeyError(f"no object {oid}")
+
+
+def _shoelace(p: F64) -> float:
+    x, y = p[:, 0], p[:, 1]
+    return float(abs(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))) / 2)
+
+
+def _mip_level(tex_w: int, img_w: float, levels: int) -> int:
+    if img_w <= 0:
+        return levels - 1
+    return int(np.clip(math.floor(math.log2(max(tex_w / img_w, 1.0))), 0, levels - 1))
+
+
+class _Canvas:
+    """The ideal image being composited, with its id buffer."""
+
+    def __init__(self, img: Image) -> None:
+        self.img = img
+        h, w = img.shape[:2]
+        self.h, self.w = h, w
+        self.ids = np.zeros((h, w), np.uint16)
+        self.gloss = np.zeros((h, w), np.uint8)  # 255 where a glossy card is on top (for glare)
+
+    def roi(self, pts: F64, pad: int = 2) -> tuple[int, int, int, int] | None:
+        x0 = max(0, int(math.floor(pts[:, 0].min())) - pad)
+        y0 = max(0, int(math.floor(pts[:, 1].min())) - pad)
+        x1 = min(self.w, int(math.ceil(pts[:, 0].max())) + pad + 1)
+        y1 = min(self.h, int(math.ceil(pts[:, 1].max())) + pad + 1)
+        if x1 <= x0 or y1 <= y0:
+            return None
+        return x0, y0, x1, y1
+
+    def blit(self, mips: tuple[Image, ...], quad: F64, oid: int, shade: NDArray[np.float32] | float = 1.0,
+             bend: float = 0.0, glossy: bool = False) -> None:
+        """Warp a BGRA texture onto the image quad (its corners TL, TR, BR, BL) and composite it."""
+        r = self.roi(quad)
+        if r is None:
+            return
+        x0, y0, x1, y1 = r
+        top_w = float(np.linalg.norm(quad[1] - quad[0]))
+        lvl = _mip_level(mips[0].shape[1], top_w, len(mips))
+        tex = mips[lvl]
+        th, tw = tex.shape[:2]
+        src = np.array([[0, 0], [tw, 0], [tw, th], [0, th]], np.float32)
+        dst = (quad - (x0, y0)).astype(np.float32)
+        M = cv2.getPerspectiveTransform(src, dst)
+        warped = cv2.warpPerspective(tex, M, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
+                                     borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
+        a = warped[..., 3].astype(np.float32) * (1.0 / 255)
+        col = warped[..., :3].astype(np.float32)
+        if bend != 0.0:
+            # A bowed card catches the light along its length: a smooth gain across the texture's v axis.
+            g = (1.0 + bend * 0.18 * np.cos(np.linspace(0, math.pi, 16))).astype(np.float32)[:, None]
+            gain = cv2.warpPerspective(np.repeat(g, 2, axis=1), cv2.getPerspectiveTransform(
+                np.array([[0, 0], [2, 0], [2, 16], [0, 16]], np.float32), dst), (x1 - x0, y1 - y0),
+                flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+            col *= gain[..., None]
+        if not isinstance(shade, float) or shade != 1.0:
+            col *= shade
+        roi = self.img[y0:y1, x0:x1].astype(np.float32)
+        a3 = a[..., None]
+        self.img[y0:y1, x0:x1] = np.clip(roi + (col - roi) * a3, 0, 255).astype(np.uint8)
+        cover = a > 0.5
+        self.ids[y0:y1, x0:x1][cover] = oid
+        self.gloss[y0:y1, x0:x1][cover] = 255 if glossy else 0
+
+    def fill(self, pts: F64, color: tuple[float, float, float], oid: int | None) -> None:
+        """Fill a polygon in one colour (anti-aliased), writing the id buffer where it covers."""
+        r = self.roi(pts)
+        if r is None:
+            return
+        x0, y0, x1, y1 = r
+        p = np.round((pts - (x0, y0)) * 16).astype(np.int32)
+        cv2.fillPoly(self.img[y0:y1, x0:x1], [p], color, cv2.LINE_AA, shift=4)
+        if oid is not None:
+            cv2.fillPoly(self.ids[y0:y1, x0:x1], [p], oid, cv2.LINE_8, shift=4)
+            cv2.fillPoly(self.gloss[y0:y1, x0:x1], [p], 0, cv2.LINE_8, shift=4)
+
+    def shadow(self, pts: F64, strength: float, blur_px: float) -> None:
+        """Darken the image under a soft shadow of the polygon."""
+        pad = int(blur_px * 3) + 2
+        r = self.roi(pts, pad)
+        if r is None:
+            return
+        x0, y0, x1, y1 = r
+        m = np.zeros((y1 - y0, x1 - x0), np.float32)
+        cv2.fillPoly(m, [np.round((pts - (x0, y0)) * 16).astype(np.int32)], 1.0, cv2.LINE_AA, shift=4)
+        if blur_px > 0.3:
+            m = cv2.GaussianBlur(m, (0, 0), blur_px)
+        roi = self.img[y0:y1, x0:x1].astype(np.float32)
+        self.img[y0:y1, x0:x1] = (roi * (1.0 - strength * m)[..., None]).astype(np.uint8)
+
+
+class Renderer:
+    """Renders scenes; keeps the caches (designs, table textures, warped backgrounds, lens maps)."""
+
+    def __init__(self, designs: dict[str, CardDesign] | None = None) -> None:
+        self.designs: dict[str, CardDesign] = dict(designs or {})
+        self._bg: OrderedDict[tuple[Any, ...], Image] = OrderedDict()
+        self._lens: OrderedDict[tuple[Any, ...], tuple[Any, ...]] = OrderedDict()
+
+    def design(self, name: str) -> CardDesign:
+        d = self.designs.get(name)
+        if d is None:
+            d = load_design(name)
+            self.designs[name] = d
+        return d
+
+    # ---- lens ----------------------------------------------------------------------------------
+    def _ideal_camera(self, cam: Camera) -> tuple[Camera, tuple[NDArray[np.float32], NDArray[np.float32]] | None]:
+        if not cam.distorted:
+            return cam, None
+        key = (cam.width, cam.height, tuple(cam.K.ravel()), tuple(cam.dist))
+        got = self._lens.get(key)
+        if got is None:
+            mx, my = cam.distortion_maps()
+            px = int(math.ceil(max(0.0, -float(mx.min()), float(mx.max()) - cam.width + 1))) + 2
+            py = int(math.ceil(max(0.0, -float(my.min()), float(my.max()) - cam.height + 1))) + 2
+            # fixed-point maps make remap() about twice as fast
+            m1, m2 = cv2.convertMaps(mx + px, my + py, cv2.CV_16SC2)
+            got = (px, py, m1, m2)
+            self._lens[key] = got
+            if len(self._lens) > 4:
+                self._lens.popitem(last=False)
+        px, py, mx, my = got
+        K = cam.K.copy()
+        K[0, 2] += px
+        K[1, 2] += py
+        ideal = Camera(cam.width + 2 * px, cam.height + 2 * py, K, cam.R, cam.t)
+        return ideal, (mx, my)
+
+    # ---- background ----------------------------------------------------------------------------
+    def _background(self, scene: Scene, cam: Camera) -> Image:
+        ppm = 1.0 / cam.mm_per_px(0.0, 0.0)
+        tex_ppm = 2.0 if ppm > 1.2 else 1.0
+        key = (scene.table_style, scene.table_variant, tex_ppm, cam.width, cam.height, tuple(cam.K.ravel()),
+               tuple(cam.R.ravel()), tuple(cam.t))
+        got = self._bg.get(key)
+        if got is None:
+            tex = table_texture(scene.layout, scene.table_style, tex_ppm, scene.table_variant)
+            H = cam.plane_homography(0.0) @ np.linalg.inv(tex.table_to_tex())
+            got = cv2.warpPerspective(tex.image, H, (cam.width, cam.height), flags=cv2.INTER_LINEAR,
+                                      borderMode=cv2.BORDER_REPLICATE)
+            self._bg[key] = got
+            if len(self._bg) > 3:
+                self._bg.popitem(last=False)
+        return got.copy()
+
+    # ---- objects -------------------------------------------------------------------------------
+    def _card(self, cv: _Canvas, cam: Camera, card: CardObj, oid: int) -> float:
+        quad = cam.project_ideal(card.corners())
+        d = self.design(card.design)
+        mips = d.mips(card.key if card.face_up else BACK, card.variant)
+        if card.z > 0.5:  # a card lying on others throws a thin shadow on them (too small to blur)
+            cv.shadow(quad + (0.8, 1.2), 0.15, 0.0)
+        cv.blit(mips, quad, oid, bend=card.bend, glossy=True)
+        return _shoelace(quad) * CARD_FILL
+
+    def _chips(self, cv: _Canvas, cam: Camera, st: ChipStack, oid: int, light: F64) -> float:
+        r = CHIP_DIAMETER_MM / 2
+        t = np.linspace(0, 2 * math.pi, 40, endpoint=False) + math.radians(st.angle_deg)
+        ring = np.stack([st.x + r * np.cos(t), st.y + r * np.sin(t)], axis=1)
+        ztop = st.z + st.height
+        # contact shadow: the footprint pushed away from the light, soft
+        sh = ring + (-light[0] / light[2] * st.height * 0.7, -light[1] / light[2] * st.height * 0.7)
+        cv.shadow(cam.project_ideal(np.column_stack([sh, np.full(len(sh), st.z)])), 0.45,
+                  max(1.0, 3.0 / cam.mm_per_px(st.x, st.y)))
+        bottom = cam.project_ideal(np.column_stack([ring, np.full(len(ring), st.z)]))
+        top = cam.project_ideal(np.column_stack([ring, np.full(len(ring), ztop)]))
+        hull = cv2.convexHull(np.concatenate([bottom, top]).astype(np.float32)).reshape(-1, 2).astype(np.float64)
+        base = np.array(CHIP_COLORS[st.denomination], float)
+        cv.fill(hull, tuple(base * 0.7), oid)
+        # side spots and the seams between chips, where the side shows (oblique views, image edges)
+        if _shoelace(hull) - _shoelace(top) > 4.0:
+            for k in range(st.count):
+                za, zb = st.z + k * CHIP_THICKNESS_MM, st.z + (k + 1) * CHIP_THICKNESS_MM - 0.25
+                for j in range(0, len(t), 2):
+                    col = chip_side_color(st.denomination, t[j] - math.radians(st.angle_deg) + k * 0.7)
+                    if col == CHIP_COLORS[st.denomination]:
+                        continue
+                    a0, a1 = ring[j], ring[(j + 1) % len(t)]
+                    q = cam.project_ideal(np.array([[*a0, za], [*a1, za], [*a1, zb], [*a0, zb]]))
+                    cv.fill(q, tuple(np.array(col, float) * 0.8), None)
+        s = CHIP_TEX
+        # top face: map the texture square onto the projected square around the top disc
+        c = np.array([st.x, st.y])
+        a = math.radians(st.angle_deg)
+        ux, uy = np.array([math.cos(a), math.sin(a)]) * r, np.array([-math.sin(a), math.cos(a)]) * r
+        sq = np.array([c - ux + uy, c + ux + uy, c + ux - uy, c - ux - uy])
+        quad = cam.project_ideal(np.column_stack([sq, np.full(4, ztop)]))
+        cv.blit((chip_face(st.denomination),), quad, oid)
+        del s
+        return _shoelace(hull)
+
+    def _die(self, cv: _Canvas, cam: Camera, die: Die, oid: int, light: F64) -> float:
+        R = die.rotation()
+        h = die.size / 2
+        center = np.array([die.x, die.y, h])
+        eye = cam.center
+        sh = np.array([[die.x - h, die.y - h], [die.x + h, die.y - h], [die.x + h, die.y + h], [die.x - h, die.y + h]])
+        cv.shadow(cam.project_ideal(np.column_stack([sh - light[:2] / light[2] * h, np.zeros(4)])), 0.45, 2.0)
+        corners = []
+        for value, n in sorted(DIE_NORMALS.items()):
+            nn = R @ np.array(n, float)
+            fc = center + nn * h
+            if np.dot(nn, eye - fc) <= 0:
+                continue
+            # face square: two in-face axes from the die frame, rotated with it
+            a1 = R @ np.array(_FACE_AXES[value][0], float)
+            a2 = R @ np.array(_FACE_AXES[value][1], float)
+            sq = np.array([fc - a1 * h - a2 * h, fc + a1 * h - a2 * h, fc + a1 * h + a2 * h, fc - a1 * h + a2 * h])
+            quad = cam.project_ideal(sq)
+            corners.append(quad)
+            lam = float(np.clip(np.dot(nn, light / np.linalg.norm(light)), 0, 1))
+            cv.blit((die_face(value),), quad, oid, shade=float(0.45 + 0.55 * lam))
+        allp = np.concatenate(corners) if corners else cam.project_ideal(center[None])
+        hull = cv2.convexHull(allp.astype(np.float32)).reshape(-1, 2).astype(np.float64)
+        return _shoelace(hull)
+
+    def _occluder(self, cv: _Canvas, cam: Camera, occ: Occluder, oid: int, light: F64) -> float:
+        # cast shadow on the felt (and whatever lies there) along the light direction
+        p = occ.points
+        sh = p[:, :2] - light[:2] / light[2] * p[:, 2:3]
+        ppm = 1.0 / cam.mm_per_px(float(p[:, 0].mean()), float(p[:, 1].mean()))
+        cv.shadow(cam.project_ideal(np.column_stack([sh, np.zeros(len(sh))])), 0.45, max(2.0, 20 * ppm))
+        poly = cam.project_ideal(p)
+        cv.fill(poly, occ.color, oid)
+        # rounded look: darken toward the outline
+        r = cv.roi(poly, 1)
+        if r is not None:
+            x0, y0, x1, y1 = r
+            m = (cv.ids[y0:y1, x0:x1] == oid).astype(np.uint8)
+            d = cv2.distanceTransform(m, cv2.DIST_L2, 3)
+            k = np.clip(d / max(2.0, 18 * ppm), 0, 1)
+            g = (0.72 + 0.28 * np.sqrt(k))[..., None]
+            roi = cv.img[y0:y1, x0:x1]
+            sel = m.astype(bool)
+            roi[sel] = (roi[sel].astype(np.float32) * g[sel]).astype(np.uint8)
+        if occ.sleeve is not None and occ.sleeve_points is not None:
+            cv.fill(cam.project_ideal(occ.sleeve_points), occ.sleeve, oid)
+        return _shoelace(poly)
+
+    # ---- the frame -----------------------------------------------------------------------------
+    def render(self, scene: Scene, camera: Camera, effects: Effects | None = None) -> Frame:
+        ideal, maps = self._ideal_camera(camera)
+        cv = _Canvas(self._background(scene, ideal))
+        light = np.asarray(scene.light_dir, float)
+        areas: dict[int, float] = {}
+        for i, obj in enumerate(scene.objects, start=1):
+            if isinstance(obj, CardObj):
+                areas[i] = self._card(cv, ideal, obj, i)
+            elif isinstance(obj, ChipStack):
+                areas[i] = self._chips(cv, ideal, obj, i, light)
+            elif isinstance(obj, Die):
+                areas[i] = self._die(cv, ideal, obj, i, light)
+            elif isinstance(obj, Occluder):
+                areas[i] = self._occluder(cv, ideal, obj, i, light)
+            else:
+                raise TypeError(f"scene object {i} is a {type(obj).__name__}, not a card, chips, die or arm")
+        counts = np.bincount(cv.ids.ravel(), minlength=len(scene.objects) + 1)
+        img = cv.img
+        if effects is not None:
+            img = apply_light(img, cv.gloss, effects)
+        ids = cv.ids
+        if maps is not None:
+            img = cv2.remap(img, maps[0], maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+            ids = cv2.remap(ids, maps[0], maps[1], cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT)
+        if effects is not None:
+            img = apply_sensor(img, effects)
+        objects = self._truth(scene, camera, ideal, counts, areas)
+        return Frame(img, objects, camera, ids)
+
+    def _truth(self, scene: Scene, cam: Camera, ideal: Camera, counts: NDArray[np.int64],
+               areas: dict[int, float]) -> list[ObjectTruth]:
+        lay = scene.layout
+        out: list[ObjectTruth] = []
+        piles: dict[str, list[int]] = {}
+        for i, obj in enumerate(scene.objects, start=1):
+            vis = int(counts[i])
+            area = max(areas.get(i, 0.0), 1e-6)
+            share = float(min(1.0, vis / area))
+            if isinstance(obj, CardObj):
+                poly = cam.project(obj.corners())
+                out.append(ObjectTruth(i, "card", "card_face_up" if obj.face_up else "card_face_down", obj.key,
+                                       poly.tolist(), (obj.x, obj.y), "", share, vis, area,
+                                       face_up=obj.face_up, design=obj.design, pile=obj.pile))
+                if obj.pile is not None:
+                    piles.setdefault(obj.pile, []).append(i)
+            elif isinstance(obj, ChipStack):
+                r = CHIP_DIAMETER_MM / 2
+                t = np.linspace(0, 2 * math.pi, 24, endpoint=False)
+                ring = np.stack([obj.x + r * np.cos(t), obj.y + r * np.sin(t)], axis=1)
+                pts = np.concatenate([np.column_stack([ring, np.full(24, obj.z)]),
+                                      np.column_stack([ring, np.full(24, obj.z + obj.height)])])
+                poly = cv2.convexHull(cam.project(pts).astype(np.float32)).reshape(-1, 2).astype(np.float64)
+                out.append(ObjectTruth(i, "chips", "chip", str(obj.denomination), poly.tolist(), (obj.x, obj.y),
+                                       "", share, vis, area, count=obj.count))
+            elif isinstance(obj, Die):
+                h = obj.size / 2
+                cube = np.array([[obj.x + sx * h * 1.0, obj.y + sy * h, sz * obj.size] for sx in (-1, 1)
+                                 for sy in (-1, 1) for sz in (0, 1)])
+                c = np.array([obj.x, obj.y, 0.0])
+                a = math.radians(obj.angle_deg)
+                rot = np.array([[math.cos(a), -math.sin(a), 0], [math.sin(a), math.cos(a), 0], [0, 0, 1]])
+                cube = (cube - c) @ rot.T + c
+                poly = cv2.convexHull(cam.project(cube).astype(np.float32)).reshape(-1, 2).astype(np.float64)
+                out.append(ObjectTruth(i, "die", "dice", str(obj.value), poly.tolist(), (obj.x, obj.y),
+                                       "", share, vis, area))
+            else:
+                poly = cam.project(obj.points)
+                cx, cy = float(obj.points[:, 0].mean()), float(obj.points[:, 1].mean())
+                out.append(ObjectTruth(i, "arm", "arm", "arm", poly.tolist(), (cx, cy), "", share,
+                                       vis, area))
+        base = len(scene.objects)
+        for n, (pid, members) in enumerate(sorted(piles.items()), start=1):
+            if len(members) < 2:
+                continue
+            polys = [np.asarray(out[m - 1].polygon) for m in members]
+            hull = cv2.convexHull(np.concatenate(polys).astype(np.float32)).reshape(-1, 2).astype(np.float64)
+            ipolys = [ideal.project_ideal(scene.objects[m - 1].corners()) for m in members  # type: ignore[union-attr]
+                      ]
+            union = _union_area(ipolys)
+            vis = int(sum(counts[m] for m in members))
+            xs = [out[m - 1].table_xy for m in members]
+            cx, cy = float(np.mean([p[0] for p in xs])), float(np.mean([p[1] for p in xs]))
+            out.append(ObjectTruth(base + n, "pile", "pile", pid, hull.tolist(), (cx, cy), "",
+                                   float(min(1.0, vis / max(union, 1e-6))), vis, union, members=members,
+                                   count=len(members)))
+        if out:  # one vectorized zone lookup for every object
+            for o, z in zip(out, lay.zones_at(np.array([o.table_xy for o in out])), strict=True):
+                o.zone = z
+        return out
+
+
+def _union_area(polys: list[F64]) -> float:
+    allp = np.concatenate(polys)
+    x0, y0 = np.floor(allp.min(axis=0)).astype(int) - 1
+    x1, y1 = np.ceil(allp.max(axis=0)).astype(int) + 2
+    m = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    for p in polys:
+        cv2.fillPoly(m, [np.round((p - (x0, y0)) * 16).astype(np.int32)], 1, cv2.LINE_8, shift=4)
+    return float(m.sum()) * CARD_FILL
+
+
+DIE_NORMALS = {1: (0, 0, 1), 6: (0, 0, -1), 2: (0, 1, 0), 5: (0, -1, 0), 3: (1, 0, 0), 4: (-1, 0, 0)}
+_FACE_AXES = {1: ((1, 0, 0), (0, 1, 0)), 6: ((1, 0, 0), (0, -1, 0)), 2: ((1, 0, 0), (0, 0, 1)),
+              5: ((1, 0, 0), (0, 0, -1)), 3: ((0, 1, 0), (0, 0, 1)), 4: ((0, 1, 0), (0, 0, -1))}
