@@ -36,7 +36,11 @@ class Deck:
         ``where`` names the place being checked, e.g. "seat 3 hole cards" or "the table".
         """
         cs = tuple(cards)
-        foreign = sorted({c for c in cs if c not in self.faces})
+        distinct = set(cs)
+        # The common case first: every card in the deck and none repeated (one hash per card).
+        if self.copies == 1 and len(distinct) == len(cs) and distinct <= self.faces:
+            return cs
+        foreign = sorted(distinct - self.faces)
         if foreign:
             raise CardNotInDeckError(
                 f"{where}: {format_cards(foreign)} not in the {self.name} deck ({self.describe()})"

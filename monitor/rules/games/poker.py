@@ -179,17 +179,24 @@ def _check_cards(g: PokerGame, board: Sequence[Card], hands: Mapping[str, Sequen
             f"{g.title} showdown needs a board of {g.board} cards, got {len(board)}: "
             f"{format_cards(board) or '(none)'}"
         )
-    b = deck.check(board, f"{g.title} board")
     if not hands:
         raise CardCountError(f"{g.title} showdown needs at least one hand")
-    out: dict[str, tuple[Card, ...]] = {}
     for who, cs in hands.items():
         if len(cs) != g.hole:
             raise CardCountError(
                 f"{who} shows {len(cs)} cards, {g.title} hands are {g.hole}: {format_cards(cs) or '(none)'}"
             )
-        out[who] = deck.check(cs, f"{who}'s {g.title} hand")
-    deck.check((*b, *(c for cs in out.values() for c in cs)), f"the {g.title} table (board and all hands)")
+    b = tuple(board)
+    out = {who: tuple(cs) for who, cs in hands.items()}
+    try:
+        table = (*b, *(c for cs in out.values() for c in cs))
+        deck.check(table, f"the {g.title} table (board and all hands)")
+    except RulesError:
+        # Name the place: the board or a hand on its own, else the card is in two places.
+        deck.check(b, f"{g.title} board")
+        for who, cs in out.items():
+            deck.check(cs, f"{who}'s {g.title} hand")
+        raise
     return b, out
 
 
