@@ -1,0 +1,163 @@
+"""``table-monitor calibrate``, ``calibration-sheet`` and ``check-table``: making and checking table files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, NoReturn
+
+import typer
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+    from monitor.geometry import TableLayout
+
+IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"}
+DICT = "DICT_4X4_50"
+SHEET_DIR = Path("calibration/markers")
+POINT_HELP = "A clicked point U,V=ZONE or U,V=X,Y (repeat; 4 or more). Default: ArUco markers."
+POINTS_HELP = "YAML file of clicked points (see calibration/README.md)."
+LAYOUT_HELP = "Table layout YAML (default: the built-in table)."
+
+
+def register(app: typer.Typer) -> None:
+    @app.command()
+    def calibrate(
+        image: Annotated[
+            str, typer.Argument(help="A frame of the table (image), or a video, camera index or RTSP URL.")
+        ],
+        out: Annotated[Path, typer.Option(help="Table file to write.")] = Path("calibration/table.yaml"),
+        overlay: Annotated[
+            Path | None, typer.Option(help="Overlay image to write (default: next to --out, .png).")
+        ] = None,
+        point: Annotated[
+            list[str] | None,
+            typer.Option(help=POINT_HELP),
+        ] = None,
+        points: Annotated[Path | None, typer.Option(help=POINTS_HELP)] = None,
+        layout: Annotated[Path | None, typer.Option(help=LAYOUT_HELP)] = None,
+        table: Annotated[str, typer.Option(help="Table id for events and alerts.")] = "table-1",
+        dictionary: Annotated[str, typer.Option(help="ArUco dictionary of the printed markers.")] = DICT,
+        frame: Annotated[int, typer.Option(help="For a video or camera: use this frame number.")] = 0,
+        max_error: Annotated[float, typer.Option(help="Largest error (mm) allowed for any point.")] = 15.0,
+    ) -> None:
+        """Calibrate a camera: ArUco markers at known places (see `calibration-sheet`) or clicked points."""
+        import cv2
+
+        from monitor.calibration.fitting import FitError, calibrate, load_points, marker_pairs, parse_point
+        from monitor.calibration.markers import MarkerSet, find_markers
+        from monitor.calibration.overlay import draw_overlay
+
+        lay = _layout(layout)
+        img = _grab(image, frame)
+        size = (int(img.shape[1]), int(img.shape[0]))
+        try:
+            if point or points:
+                pairs = [parse_point(p, lay) for p in point or []]
+                if points is not None:
+                    pairs += load_points(points, lay)
+                method = "points"
+            else:
+                markers = MarkerSet.for_layout(lay, dictionary=dictionary)
+                found = find_markers(img, dictionary)
+                pairs, unknown = marker_pairs(found, markers)
+                if unknown:
+                    typer.echo(f"ignoring markers not in the set: {unknown}", err=True)
+                method = "aruco"
+            result = calibrate(pairs, lay, size, method, table=table, max_error_mm=max_error)
+        except FitError as exc:
+            _fail(str(exc))
+        typer.echo(result.report())
+        path = result.calibration.save(out, header=f"calibrated from {image} ({method})")
+        overlay_path = overlay or out.with_suffix(".png")
+        cv2.imwrite(str(overlay_path), draw_overlay(img, result.calibration, result.pairs))
+        typer.echo(f"wrote {path} and {overlay_path} (check that the zones sit on the printed ones)")
+
+    @app.command("calibration-sheet")
+    def calibration_sheet(
+        out: Annotated[Path, typer.Option(help="Directory for the printable pages.")] = SHEET_DIR,
+        layout: Annotated[Path | None, typer.Option(help=LAYOUT_HELP)] = None,
+        dictionary: Annotated[str, typer.Option(help="ArUco dictionary.")] = "DICT_4X4_50",
+        size_mm: Annotated[float, typer.Option(help="Printed marker side in mm.")] = 100.0,
+        dpi: Annotated[int, typer.Option(help="Print resolution of the pages.")] = 200,
+    ) -> None:
+        """Write printable A4 pages of ArUco markers and say where each one goes on the table."""
+        from monitor.calibration.markers import MarkerSet, write_sheets
+
+        markers = MarkerSet.for_layout(_layout(layout), dictionary=dictionary, size_mm=size_mm)
+        pages = write_sheets(markers, out, dpi=dpi)
+        typer.echo(f"print at 100% (no fit-to-page): {', '.join(str(p) for p in pages)}")
+        for place in markers.places:
+            x, y = place.center_mm
+            typer.echo(f"  marker {place.marker_id}: centre it on {place.zone} (table {x:.0f}, {y:.0f} mm)")
+        typer.echo("then: table-monitor calibrate FRAME.png --out calibration/table.yaml")
+
+    @app.command("check-table")
+    def check_table(
+        file: Annotated[Path, typer.Argument(help="Table file (YAML) to validate.")],
+        image: Annotated[str | None, typer.Option(help="A camera frame to draw the zones on.")] = None,
+        overlay: Annotated[Path | None, typer.Option(help="Where to write the overlay image.")] = None,
+    ) -> None:
+        """Validate a table file (every problem is listed) and optionally draw it on a frame."""
+        import cv2
+
+        from monitor.calibration import CalibrationError, load_table
+        from monitor.calibration.overlay import draw_overlay
+
+        try:
+            cal = load_table(file)
+        except CalibrationError as exc:
+            _fail(str(exc))
+        info = cal.info
+        rms = f", RMS {info.rms_error_mm:.2f} mm" if info.rms_error_mm is not None else ""
+        typer.echo(f"{file}: ok - table {cal.table}, {len(cal.zones)} zones, {cal.image_size[0]}x"
+                   f"{cal.image_size[1]}, calibrated by {info.method}{rms}")
+        hidden = cal.zones_outside_image()
+        if hidden:
+            typer.echo(f"warning: the camera does not see {', '.join(hidden)}", err=True)
+        if image is not None:
+            img = _grab(image, 0)
+            if (img.shape[1], img.shape[0]) != cal.image_size:
+                typer.echo(f"warning: the frame is {img.shape[1]}x{img.shape[0]} but the table file is for "
+                           f"{cal.image_size[0]}x{cal.image_size[1]}", err=True)
+            target = overlay or file.with_suffix(".check.png")
+            cv2.imwrite(str(target), draw_overlay(img, cal))
+            typer.echo(f"wrote {target}")
+
+
+def _fail(message: str) -> NoReturn:
+    typer.secho(message, fg=typer.colors.RED, err=True)
+    raise typer.Exit(2)
+
+
+def _layout(path: Path | None) -> TableLayout:
+    from monitor.geometry import LayoutError, default_layout, load_layout
+
+    try:
+        return default_layout() if path is None else load_layout(path)
+    except LayoutError as exc:
+        _fail(str(exc))
+
+
+def _grab(target: str, frame: int) -> NDArray[np.uint8]:
+    """A still image, or frame number ``frame`` of a video file, camera or stream."""
+    import cv2
+    import numpy as np
+
+    if Path(target).suffix.lower() in IMAGE_SUFFIXES:
+        if not Path(target).is_file():
+            _fail(f"image {target} does not exist")
+        img = cv2.imread(target, cv2.IMREAD_COLOR)
+        if img is None:
+            _fail(f"image {target} cannot be read (not an image, or corrupt)")
+        return np.asarray(img, dtype=np.uint8)
+    from monitor.sources import open_source
+    from monitor.sources.video_source import SourceOptions
+
+    source = open_source(target, SourceOptions(realtime=False, buffer_size=2))
+    with source:
+        for got in source:
+            if got.index >= frame:
+                return np.asarray(got.image, dtype=np.uint8)
+    _fail(f"{target}: no frame {frame} ({source.error or 'the source ended first'})")
