@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from procedure_support import clean_round, codes, find, find_all, only, run
 
 from monitor.alerts.model import Severity
 from monitor.procedure.history import PaiGowHistory
@@ -17,7 +18,6 @@ from monitor.procedure.synth import Clock, PaiGowPlan, paigow_round, paigow_sess
 from monitor.rules.cards import parse_cards
 from monitor.rules.paigow.setting import all_settings, is_foul
 from monitor.rules.profile import DEFAULT_PROFILE, NAPA, Direction, PaiGowProfile
-from procedure_support import clean_round, codes, find, find_all, only, run
 
 BETS = {2: 2000, 3: 5000, 5: 1000}  # seats 4, 6, 7 have no wager; the banker sits at seat 1
 
@@ -301,7 +301,8 @@ def test_rule_58_banker_may_not_reset_after_first_opening() -> None:
     events = clean_round(seed=2)
     seven = parse_cards(events[find(events, "banker_hand_exposed")]["cards"])
     first = events[find(events, "banker_hand_set")]
-    other = next(s for s in all_settings(seven) if not is_foul(s) and [c.text for c in s.front] != first["front"])
+    legal = [s for s in all_settings(seven) if not is_foul(s)]
+    other = next(s for s in legal if [c.text for c in s.front] != first["front"])
     reset = {**first, "front": [c.text for c in other.front], "back": [c.text for c in other.back]}
     events.insert(find(events, "hand_opened") + 1, reset)
     m = run(events)

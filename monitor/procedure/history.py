@@ -71,6 +71,7 @@ class PaiGowHistory(BaseModel):
     banker: BankerRecord
     seats: list[SeatRecord] = Field(default_factory=list)
     settlement_note: str | None = None
+    deal_note: str | None = None
     alerts: list[str] = Field(default_factory=list, description="alert ids raised in this round")
     alert_codes: list[str] = Field(default_factory=list)
 

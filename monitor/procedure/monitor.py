@@ -80,7 +80,7 @@ class Monitor:
                 rules = self._rules[profile.name] = PaiGowRules(profile)
             t = self.tables[table_id] = TableMonitor(table_id, profile, AlertSink(table_id, self._emit),
                                                      self._history, rules)
-            self._reorder[table_id] = Reorderer(self.window)
+            self._reorder[table_id] = Reorderer(self.window, on_gap=t.data_gap)
         return t
 
     # ---- input ---------------------------------------------------------------------------------
@@ -90,7 +90,15 @@ class Monitor:
         n0 = len(self.alerts)
         if isinstance(item, RejectedLine):
             self.rejected_in += 1
-            self.table(item.table_id or UNKNOWN_TABLE).rejected(item)
+            rt = self.table(item.table_id or UNKNOWN_TABLE)
+            rt.rejected(item)
+            if item.table_id is not None and item.seq is not None:
+                # Its seq will not come valid: stop waiting for it, and tell the round it has a hole.
+                rt.data_gap()
+                self._reorder[item.table_id].skip(item.seq, self._ready)
+                for event in self._ready:
+                    rt.feed(event)
+                self._ready.clear()
             return self.alerts[n0:]
         self.events_in += 1
         table = self.tables.get(item.table_id) or self.table(item.table_id)

@@ -137,6 +137,8 @@ class DealState:
     first_opened: HandOpened | None = None
     settings_frozen: tuple[list[str], list[str]] | None = None
     dead_checked: bool = False
+    # An event of the deal was lost or unreadable: card-by-card counts are not judged (piles_complete is).
+    gap: bool = False
 
 
 class PaiGowRound:
@@ -169,6 +171,7 @@ class PaiGowRound:
         self._settlement: Settlement | None = None
         self._settlement_note: str | None = None
         self._results: dict[int, SpotResult] = {}
+        self._deal_note: str | None = None
         self.deal = DealState(1)
         self._handlers: dict[str, Callable[[Any], None]] = {
             "shuffle_done": self._ignore,
@@ -218,6 +221,11 @@ class PaiGowRound:
 
     def _ignore(self, event: Event) -> None:
         return None
+
+    def data_gap(self) -> None:
+        if not self.deal.deliveries and not self.deal.judged:
+            self.deal.gap = True
+            self._deal_note = "an event of the deal was missing or unreadable: cards not counted one by one"
 
     def _seat(self, seat: int) -> SeatState:
         s = self.deal.seats.get(seat)
@@ -313,7 +321,7 @@ class PaiGowRound:
         d.dealt += 1
         d.counts[event.pile] += 1
         d.pile_cards.setdefault(event.pile, []).append(event.card)
-        if d.dealt <= PILE_SIZE * PILE_SIZE and not d.order_alerted:
+        if d.dealt <= PILE_SIZE * PILE_SIZE and not d.order_alerted and not d.gap:
             expected = serpentine_pile(d.dealt)
             if event.pile != expected:
                 d.order_alerted = True
@@ -365,7 +373,7 @@ class PaiGowRound:
     def _judge_deal(self, trigger: EventBase) -> None:
         """Pile counts from the card-by-card deal (rule 55, 6): once, when the deal is over."""
         d = self.deal
-        if d.judged or d.dealt == 0:
+        if d.judged or d.dealt == 0 or d.gap:
             return
         d.judged = True
         for pile in range(1, PILE_SIZE + 1):
@@ -421,7 +429,8 @@ class PaiGowRound:
         if not d.deliveries:
             self._judge_deal(event)
             for e in d.exposures:
-                if not e.replaced and len(d.exposures) == 1:
+                ace = e.card is not None and (card(e.card).is_ace or card(e.card).is_joker)
+                if not e.replaced and len(d.exposures) == 1 and not ace:
                     self._alert("exposed_card_not_replaced", self._dk(e.card or e.zone), [e.event, event],
                                 card=e.card or "card", when="piles were delivered")
         d.deliveries[event.pile] = (event.seat, event)
@@ -750,6 +759,6 @@ class PaiGowRound:
             misdeals=list(self.misdeals), stub=d.stub,
             exposed=[e.card or e.zone for e in d.exposures], action_pile=d.action_pile, dice=d.dice,
             action_seat=action_seat, banker=banker, seats=seats,
-            settlement_note=self._settlement_note, alerts=list(self.alert_ids),
+            settlement_note=self._settlement_note, deal_note=self._deal_note, alerts=list(self.alert_ids),
             alert_codes=list(self.alert_codes),
         )

@@ -83,7 +83,8 @@ def _paigow_text(h: PaiGowHistory) -> list[str]:
 
 def _poker_text(h: PokerHistory) -> list[str]:
     out = [
-        f"Round {h.round_id} ({h.game.value}, table {h.table_id}) media {h.media_begin:.1f}-{h.media_end:.1f} s"
+        f"Round {h.round_id} ({h.game.value}, table {h.table_id})"
+        f" media {h.media_begin:.1f}-{h.media_end:.1f} s"
         f"{'' if h.complete else '  [cut short]'}",
         f"  button {h.button_seat or '?'}, burns {h.burns}, board {_cards(h.board)}"
         + (f", pot {money(h.pot)}" if h.pot is not None else ""),

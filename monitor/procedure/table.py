@@ -170,6 +170,12 @@ class TableMonitor:
         game, round_id = self._round_ref()
         self.sink.raise_alert(code, key, evidence, game=game, round_id=round_id, facts=facts)
 
+    def data_gap(self) -> None:
+        """Some event of this table was lost or unreadable: the round judges what needs every event
+        (the card-by-card count) no further."""
+        if isinstance(self.round, PaiGowRound):
+            self.round.data_gap()
+
     def finish(self) -> None:
         """End of input: a round still open is closed as incomplete."""
         if self.round is not None:
