@@ -149,3 +149,18 @@ def test_pot_input_errors() -> None:
 def test_every_game_is_listed_with_its_seed_reference() -> None:
     assert set(GAMES) == {"holdem", "holdem_hilo", "omaha", "omaha_hilo", "pineapple", "lowball"}
     assert all(g.seed_ref.startswith("seed 004") for g in GAMES.values())
+
+
+def test_check_payout_names_the_wrong_award() -> None:
+    r = sd("holdem_hilo", "Ah 2d 7c Kd 9s", s1="3c 4c", s2="3d 4d", s3="Kc Ks")
+    assert r.check_payout({"s3": 500, "s1": 300, "s2": 200}) == ()
+    # The whole pot pushed to the high hand: the low half was not paid.
+    wrong = r.check_payout({"s3": 1000})
+    assert wrong[:3] == (
+        "s1 was paid 0, the showdown gives 300",
+        "s2 was paid 0, the showdown gives 200",
+        "s3 was paid 1000, the showdown gives 500",
+    )
+    assert wrong[3].startswith("showdown: pot 1000: high to s3")
+    extra = r.check_payout({"s3": 500, "s1": 300, "s2": 200, "s9": 5})
+    assert extra[0] == "s9 was paid 5 but has no hand at the showdown"

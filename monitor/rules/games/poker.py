@@ -170,6 +170,23 @@ class Showdown:
     def reason(self) -> str:
         return "; ".join(p.reason for p in self.pots)
 
+    def check_payout(self, paid: Mapping[str, int]) -> tuple[str, ...]:
+        """Differences between what was paid and what the showdown gives, one line per player.
+
+        An empty tuple means the pots went to the right hands in the right shares (the
+        "pot awarded to the wrong hand or a hi-lo split done wrong" alert when not).
+        """
+        due = self.won
+        out = []
+        for who in sorted(set(due) | set(paid), key=lambda w: (w not in self.hands, w)):
+            if who not in self.hands:
+                out.append(f"{who} was paid {paid[who]} but has no hand at the showdown")
+            elif paid.get(who, 0) != due.get(who, 0):
+                out.append(f"{who} was paid {paid.get(who, 0)}, the showdown gives {due.get(who, 0)}")
+        if out:
+            out.append(f"showdown: {self.reason}")
+        return tuple(out)
+
 
 def _check_cards(g: PokerGame, board: Sequence[Card], hands: Mapping[str, Sequence[Card]],
                  profile: GameProfile) -> tuple[tuple[Card, ...], dict[str, tuple[Card, ...]]]:

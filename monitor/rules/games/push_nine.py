@@ -169,7 +169,7 @@ def showdown(
     return PushNineResult(ranked, pot, None, PushPot(pot, top, losers, buy_in), reason)
 
 
-def deal_structure() -> DealStructure:
+def deal_structure(profile: GameProfile = DEFAULT_GAME_PROFILE) -> DealStructure:
     """Seed 004 Push-Nine: antes, three cards each face down, a betting round, the showdown."""
     steps = (
         DealStep(StepKind.HOLE, 1, label="card 1"),
@@ -178,6 +178,6 @@ def deal_structure() -> DealStructure:
         DealStep(StepKind.BET, label="betting"),
         DealStep(StepKind.SHOWDOWN, label="showdown"),
     )
-    return DealStructure("push_nine", STANDARD_DECK, steps, 2, DEFAULT_GAME_PROFILE.push_nine.max_players,
+    return DealStructure("push_nine", STANDARD_DECK, steps, 2, profile.push_nine.max_players,
                          "seed 004 Push-Nine")
 
