@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from monitor.rules.cards import Card
-from monitor.rules.hands import Category, HandValue, evaluate_five, evaluate_two
+from monitor.rules.hands import RANK_BITS, Category, HandValue, evaluate_five, evaluate_two
 from monitor.rules.paigow.errors import HouseWayError
 from monitor.rules.paigow.setting import FRONT_INDEX_PAIRS, Setting, check_seven
 from monitor.rules.profile import DEFAULT_PROFILE, PaiGowProfile
@@ -279,7 +279,9 @@ def analyse(cards: Sequence[Card], backs: Sequence[HandValue]) -> HandShape:
     def nth(xs: list[int], k: int) -> int:
         return xs[k] if len(xs) > k else 0
 
-    cats = {v.category for v in backs}
+    # Categories from the score key (as the fast path sees them): under the Lucky Chances ranking five aces
+    # carry the royal flush key, and seven cards holding five aces can make no straight or flush anyway.
+    cats = {v.score >> RANK_BITS for v in backs} if not by_size[5] else set()
     f: dict[str, object] = {
         "pairs": len(pairs), "trips": len(trips), "quads": len(quads),
         "five_aces": bool(by_size[5]), "joker": any(c.is_joker for c in cards),
@@ -326,7 +328,7 @@ def _meets(rule: HouseRule, k: int, groups: Mapping[str, int], back: HandValue) 
         want = gm.bit_count() if t.count == -1 else t.count
         if (fm & gm).bit_count() != want:
             return False
-    return rule.back_min is None or back.category >= rule.back_min
+    return rule.back_min is None or back.score >> RANK_BITS >= rule.back_min
 
 
 def set_hand(
