@@ -1,0 +1,93 @@
+"""Detections placed on the table and tracked, with synthetic detections made through the default camera."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from monitor.calibration import load_table
+from monitor.geometry import Rect, default_layout
+from monitor.perception.detections import Detection, Detections, corners_from_array
+from monitor.tablestate import place, zone_occupancy
+from monitor.tablestate.tracking import ObjectTracker
+
+ROOT = Path(__file__).resolve().parents[1]
+CAL = load_table(ROOT / "calibration" / "default-table.yaml")
+LAYOUT = default_layout()
+
+
+def card(cx: float, cy: float, kind: str = "card_face_down", angle: float = 0.0, conf: float = 0.9,
+         size: tuple[float, float] = (63.0, 88.0), scale: float = 1.0) -> Detection:
+    corners_mm = Rect(cx, cy, size[0], size[1], angle).corners()
+    return Detection(kind, conf, corners_from_array(CAL.table_to_image(corners_mm) * scale))
+
+
+def frame(*items: Detection, scale: float = 1.0) -> Detections:
+    w, h = CAL.image_size
+    return Detections(round(w * scale), round(h * scale), tuple(items))
+
+
+def test_cards_land_in_their_zones_with_card_size() -> None:
+    targets = {"pile3": LAYOUT.zone("pile3"), "seat5.front": LAYOUT.zone("seat5.front"),
+               "banker": LAYOUT.zone("banker"), "stub": LAYOUT.zone("stub")}
+    dets = [card(*z.shape.center, angle=15.0) for z in targets.values()]
+    placed = place(frame(*dets), CAL)
+    assert [p.zone for p in placed] == list(targets)
+    for p, z in zip(placed, targets.values(), strict=True):
+        assert np.allclose(p.center_mm, z.shape.center, atol=0.5)
+        assert p.size_mm == pytest.approx((63.0, 88.0), abs=0.5)
+        assert p.looks_like_one_card()
+    assert place(frame(card(0, 5000)), CAL)[0].zone == "off_table"
+
+
+def test_a_4k_frame_of_the_same_camera_is_scaled() -> None:
+    placed = place(frame(card(-375, -40, scale=2.0), scale=2.0), CAL)
+    assert placed[0].zone == "pile1" and placed[0].size_mm == pytest.approx((63, 88), abs=0.5)
+
+
+def test_occupancy_counts_a_dealt_pile_and_a_spread_is_not_one_card() -> None:
+    pile = [card(-125 + i * 0.5, -40 + i * 0.3) for i in range(7)]
+    spread = card(0, 390, kind="card_face_up", size=(180, 95))
+    placed = place(frame(*pile, spread), CAL)
+    occupancy = zone_occupancy(placed)
+    assert occupancy["pile3"]["card_face_down"] == 7
+    assert occupancy["seat4.back"]["card_face_up"] == 1
+    assert not placed[-1].looks_like_one_card()
+
+
+def test_tracker_keeps_ids_through_motion_and_a_flip() -> None:
+    tracker = ObjectTracker(lost_after_s=0.5)
+    ids_a, ids_b = set(), set()
+    for i in range(12):
+        moving = card(-600 + i * 8, 100, kind="card_face_up" if i >= 6 else "card_face_down")
+        still = card(375, -40)
+        tracked = tracker.update(place(frame(moving, still), CAL), media_time_s=i / 30)
+        for t in tracked:
+            (ids_a if t.placed.center_mm[0] < 0 else ids_b).add(t.track_id)
+    assert len(ids_a) == 1 and len(ids_b) == 1 and ids_a != ids_b
+
+
+def test_tracker_gives_a_new_id_after_the_object_was_gone() -> None:
+    tracker = ObjectTracker(lost_after_s=0.2)
+    seen: list[int] = []
+    times = [0.0, 1 / 30, 2 / 30, 3 / 30, 2.0, 2 + 1 / 30, 2 + 2 / 30]  # gone for ~2 s in between
+    for t in times:
+        tracked = tracker.update(place(frame(card(-250, -40)), CAL), media_time_s=t)
+        seen += [x.track_id for x in tracked]
+    assert len(set(seen)) == 2
+    assert tracker.update([], media_time_s=3.0) == []
+
+
+def test_tracking_does_not_import_torch() -> None:
+    # in a fresh interpreter: other tests in the same run may have imported torch themselves
+    code = (
+        "import sys; from monitor.tablestate.tracking import ObjectTracker; "
+        "ObjectTracker()._tracker('cards'); import supervision; "
+        "print('torch' in sys.modules, 'ultralytics' in sys.modules)"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.split() == ["False", "False"]
