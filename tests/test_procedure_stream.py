@@ -129,7 +129,7 @@ def test_stream_feed_from_threads_with_subscribers() -> None:
         for e in events:
             feed.push(json.dumps(e) if as_text else e)
 
-    threads = [threading.Thread(target=push, args=(t1, True)), threading.Thread(target=push, args=(t2, False))]
+    threads = [threading.Thread(target=push, args=(t, text)) for t, text in ((t1, True), (t2, False))]
     for t in threads:
         t.start()
     for t in threads:

@@ -58,6 +58,7 @@ class TableMonitor:
         self.pending_banker: BankerChanged | None = None
         self.devices: dict[tuple[str, str], DeviceLost] = {}
         self.last_round_id: str | None = None
+        self._idle_noted: str | None = "\x00"
         self.events = 0
 
     # ---- events --------------------------------------------------------------------------------
@@ -123,6 +124,9 @@ class TableMonitor:
             self.on_history(history)
 
     def _out_of_phase(self, event: Event) -> None:
+        if self._idle_noted == self.last_round_id:
+            return  # one note per idle stretch
+        self._idle_noted = self.last_round_id
         when = "with no round open (waiting for round_started)"
         self.sink.raise_alert("event_out_of_phase", f"idle after {self.last_round_id}", [event], game=None,
                               round_id=None, facts={"type": event.type, "seq": event.seq, "when": when})
