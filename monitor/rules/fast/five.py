@@ -65,7 +65,7 @@ def score_five_numpy(hands: npt.ArrayLike, profile: PaiGowProfile = DEFAULT_PROF
     return s
 
 
-@numba.njit(parallel=True, nogil=True)
+@numba.njit(parallel=True, nogil=True, cache=True)
 def _score_five_kernel(table: IntArray, hands: npt.NDArray[np.int64], out: IntArray) -> None:
     for i in numba.prange(hands.shape[0]):
         s = table[hands[i, 0]]
@@ -87,7 +87,7 @@ def _combos(k: int) -> npt.NDArray[np.int64]:
     return np.array(list(itertools.combinations(range(k), 5)), dtype=np.int64).reshape(-1, 5)
 
 
-@numba.njit(parallel=True, nogil=True)
+@numba.njit(parallel=True, nogil=True, cache=True)
 def _best_kernel(
     table: IntArray, hands: npt.NDArray[np.int64], combos: npt.NDArray[np.int64], out: IntArray
 ) -> None:

@@ -55,7 +55,7 @@ def _rank_tables() -> tuple[npt.NDArray[np.int8], npt.NDArray[np.bool_], npt.NDA
 POP, STR5, STR4 = _rank_tables()
 
 
-@numba.njit(inline="always")
+@numba.njit(nogil=True, cache=True)
 def _add(st: npt.NDArray[np.int64], card: int) -> None:
     if card == JOKER_INDEX:
         st[_JOKER] = 1
@@ -66,7 +66,7 @@ def _add(st: npt.NDArray[np.int64], card: int) -> None:
     st[_MASK + (card & 3)] |= 1 << r
 
 
-@numba.njit(inline="always")
+@numba.njit(nogil=True, cache=True)
 def _remove(st: npt.NDArray[np.int64], card: int) -> None:
     if card == JOKER_INDEX:
         st[_JOKER] = 0
@@ -77,7 +77,7 @@ def _remove(st: npt.NDArray[np.int64], card: int) -> None:
     st[_MASK + (card & 3)] &= ~(1 << r)
 
 
-@numba.njit(inline="always")
+@numba.njit(nogil=True, cache=True)
 def _category(
     st: npt.NDArray[np.int64],
     wild: bool,
@@ -119,10 +119,8 @@ def _category(
         if str4[m]:
             return 8
     # The joker joins one rank: the aces (the bug) or the largest group (wild).
-    if wild:
-        joined = 5 if n4 > 0 else 4 if n3 > 0 else 3 if n2 > 0 else 2
-    else:
-        joined = aces + 1
+    largest = 4 if n4 > 0 else 3 if n3 > 0 else 2 if n2 > 0 else 1
+    joined = largest + 1 if wild else aces + 1
     if joined == 2:
         n2 += 1
     elif joined == 3:
@@ -145,7 +143,7 @@ def _category(
     return 1 if n2 > 0 else 0
 
 
-@numba.njit(parallel=True, nogil=True)
+@numba.njit(parallel=True, nogil=True, cache=True)
 def _categories_kernel(
     hands: npt.NDArray[np.int64],
     wild: bool,
@@ -167,7 +165,9 @@ def _is_wild(profile: PaiGowProfile) -> bool:
     return profile.joker_mode is JokerMode.WILD
 
 
-def category_of_hands(hands: npt.ArrayLike, profile: PaiGowProfile = DEFAULT_PROFILE) -> npt.NDArray[np.int64]:
+def category_of_hands(
+    hands: npt.ArrayLike, profile: PaiGowProfile = DEFAULT_PROFILE
+) -> npt.NDArray[np.int64]:
     """Best five-card category of each row of an (N, k) array of distinct card indices, 5 <= k <= 8."""
     h = np.asarray(hands, dtype=np.int64)
     if h.ndim != 2 or not 5 <= h.shape[1] <= 8:
@@ -177,7 +177,7 @@ def category_of_hands(hands: npt.ArrayLike, profile: PaiGowProfile = DEFAULT_PRO
     return out
 
 
-@numba.njit(parallel=True, nogil=True)
+@numba.njit(parallel=True, nogil=True, cache=True)
 def _count_sevens_kernel(
     deck: npt.NDArray[np.int64],
     tasks: npt.NDArray[np.int64],
