@@ -55,6 +55,8 @@ class SourceLost(SourceStatus):
 
     @property
     def message(self) -> str:
+        if self.last_frame_index < 0:
+            return f"camera {self.source_id} unavailable: {self.reason}"
         return f"camera {self.source_id} lost after frame {self.last_frame_index}: {self.reason}"
 
 
