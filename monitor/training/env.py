@@ -2,7 +2,8 @@
 
 ultralytics would otherwise try to fetch fonts for plots, ``yolo11n.pt`` for the AMP check and its
 hub/telemetry endpoints. With ``YOLO_OFFLINE=1``, ``amp=False`` and ``plots=False`` it needs nothing
-from the network; it also sets ``OMP_NUM_THREADS=1`` on import, so torch threads are set afterwards.
+from the network. It also sets ``OMP_NUM_THREADS=1`` on import and resets torch to ``cpu_count - 1``
+threads when training starts, so both are overridden here.
 """
 
 from __future__ import annotations
@@ -23,5 +24,9 @@ def prepare(threads: int = 2) -> None:
     off = ("sync", "hub", "wandb", "tensorboard", "mlflow", "clearml", "comet", "dvc", "neptune", "raytune")
     SETTINGS.update({k: False for k in off if k in SETTINGS})
     torch.set_num_threads(threads)
+    # select_device() resets torch to ultralytics' NUM_THREADS (cpu_count - 1 = 1 thread here) at train time.
+    import ultralytics.utils.torch_utils as torch_utils
+
+    torch_utils.NUM_THREADS = threads  # type: ignore[attr-defined]
     with contextlib.suppress(RuntimeError):  # it may be set only once per process
         torch.set_num_interop_threads(1)

@@ -1,0 +1,72 @@
+"""``table-monitor bench-perception``: one 1080p frame through detection and identity, per backend.
+
+ONNX Runtime and OpenVINO run the same ONNX files on the same frame in the same process, one after
+the other, so their ratio is meaningful on a shared machine; medians over ``--runs`` repetitions.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+DEFAULT_FRAME = Path("tests/data/perception/table_1080p.jpg")
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("bench-perception")
+    def bench_perception(
+        image: Annotated[Path, typer.Option(help="a 1080p frame with ~20 visible cards")] = DEFAULT_FRAME,
+        models: Annotated[Path | None, typer.Option(help="folder with detector.onnx and cards.onnx")] = None,
+        runs: Annotated[int, typer.Option(min=1)] = 30,
+        threads: Annotated[int, typer.Option(min=1)] = 2,
+        classical: Annotated[str, typer.Option(help="auto, full, refine or off")] = "auto",
+        out: Annotated[Path | None, typer.Option(help="write the figures as JSON")] = None,
+    ) -> None:
+        """Time detection + rectification + identity on one frame with ONNX Runtime and OpenVINO."""
+        from rich.console import Console
+        from rich.table import Table
+        from tqdm import tqdm
+
+        from monitor.perception.errors import PerceptionError
+        from monitor.perception.imageio import load_image
+        from monitor.perception.pipeline import DEFAULT_MODELS, Perceiver
+
+        try:
+            frame = load_image(image)
+        except PerceptionError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from exc
+        results: dict[str, dict[str, float]] = {}
+        counts: dict[str, int] = {}
+        for backend in ("onnxruntime", "openvino"):
+            perceiver = Perceiver.from_models(models or DEFAULT_MODELS, backend, threads,
+                                              classical)  # type: ignore[arg-type]
+            for _ in range(3):  # warm-up: first runs compile kernels and fill caches
+                perceiver.perceive(frame)
+            samples: dict[str, list[float]] = {}
+            for _ in tqdm(range(runs), desc=backend, unit="frame"):
+                dets = perceiver.perceive(frame)
+                for k, v in dets.timings_ms.items():
+                    samples.setdefault(k, []).append(v)
+            results[backend] = {k: statistics.median(v) for k, v in samples.items()}
+            results[backend]["p90_total"] = sorted(samples["total"])[int(0.9 * (runs - 1))]
+            counts[backend] = sum(1 for d in dets.cards if d.is_known_card)
+            counts[backend + "_cards"] = len(dets.cards)
+        table = Table(title=f"{image.name} {frame.shape[1]}x{frame.shape[0]}, {threads} threads, median ms")
+        table.add_column("stage")
+        for b in results:
+            table.add_column(b, justify="right")
+        table.add_column("ORT / OV", justify="right")
+        for stage in results["onnxruntime"]:
+            a, b = results["onnxruntime"][stage], results["openvino"][stage]
+            table.add_row(stage, f"{a:.1f}", f"{b:.1f}", f"{a / b:.2f}" if b else "-")
+        table.add_row("cards found / identified",
+                      *(f"{counts[b + '_cards']} / {counts[b]}" for b in results), "")
+        Console().print(table)
+        if out is not None:
+            out.write_text(json.dumps({"image": str(image), "threads": threads, "runs": runs,
+                                       "median_ms": results, "cards": counts}, indent=1))
