@@ -177,6 +177,16 @@ def test_values_are_immutable_and_hashable() -> None:
     assert "pair of kings" in repr(v)
 
 
+def test_values_pickle_copy_and_refuse_other_types() -> None:
+    import copy
+    import pickle
+
+    v = five("Jk Ks 9s 5s 2s")
+    assert pickle.loads(pickle.dumps(v)) == v and copy.deepcopy(v).name == v.name
+    with pytest.raises(TypeError):
+        _ = v < 3  # type: ignore[operator]
+
+
 def test_joker_in_flush_option_reaches_profile() -> None:
     p = PaiGowProfile(joker_in_flush=JokerInFlush.ACE)
     assert five("As Ks 9s 5s Jk", p).ranks == (14, 14, 13, 9, 5)

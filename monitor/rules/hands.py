@@ -132,17 +132,29 @@ class HandValue:
     def __hash__(self) -> int:
         return hash(self.score)
 
-    def __lt__(self, other: HandValue) -> bool:
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, HandValue):
+            return NotImplemented
         return self.score < other.score
 
-    def __le__(self, other: HandValue) -> bool:
+    def __le__(self, other: object) -> bool:
+        if not isinstance(other, HandValue):
+            return NotImplemented
         return self.score <= other.score
 
-    def __gt__(self, other: HandValue) -> bool:
+    def __gt__(self, other: object) -> bool:
+        if not isinstance(other, HandValue):
+            return NotImplemented
         return self.score > other.score
 
-    def __ge__(self, other: HandValue) -> bool:
+    def __ge__(self, other: object) -> bool:
+        if not isinstance(other, HandValue):
+            return NotImplemented
         return self.score >= other.score
+
+    def __reduce__(self) -> tuple[type[HandValue], tuple[Category, tuple[int, ...], int]]:
+        # Slots plus the immutability guard need an explicit recipe for pickle and copy.
+        return (HandValue, (self.category, self.ranks, self.score))
 
     def __repr__(self) -> str:
         return f"HandValue({self.category.name}, ranks={self.ranks}, score={self.score}: {self.name!r})"
