@@ -81,3 +81,9 @@ def test_action_order_rule21_clockwise_from_button_without_banker() -> None:
     assert action_order(6, banker_seat=2, profile=ccw) == [6, 5, 4, 3, 1, 7]
     # The banker's own pile may be the action pile: settlement starts at the next seat.
     assert action_order(2, banker_seat=2, profile=DEFAULT_PROFILE) == [3, 4, 5, 6, 7, 1]
+
+
+def test_delivery_direction_is_a_profile_setting() -> None:
+    ccw = PaiGowProfile(delivery_direction=Direction.COUNTERCLOCKWISE)
+    m = delivery_map(action_pile=6, dice=10, banker_seat=5, profile=ccw)
+    assert m[6] == 3 and m[7] == 2 and m[1] == 1 and m[5] == 4

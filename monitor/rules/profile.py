@@ -86,6 +86,9 @@ class PaiGowProfile(BaseModel):
     banker_counts_as_one: bool = True
     # Action and settlement order (seed 000 rule 21: clockwise from the action button).
     action_direction: Direction = Direction.CLOCKWISE
+    # Order the piles go round after the action pile (the seeds do not say; rule 21's clockwise action is the
+    # default, many rooms deliver counterclockwise like the dice count).
+    delivery_direction: Direction = Direction.CLOCKWISE
     # Banker rotation (seed 000 rules 3, 40; S&K in seed 004 rotates counterclockwise).
     banker_rotation: Direction = Direction.CLOCKWISE
     banker_max_consecutive: int = Field(default=2, ge=1)

@@ -12,8 +12,9 @@ Conventions (the procedure monitor and the table geometry use the same ones):
 * **Piles** are numbered ``1..profile.seats`` in the order they lie in the middle of the table,
   left to right as the house dealer sees them (the order of the deal, rule 6). The Player-Dealer picks
   the action pile (rule 7). Delivery then continues in pile order, wrapping from the last pile to pile 1,
-  while the seats advance in ``profile.action_direction`` (rule 21: all action goes clockwise,
-  starting with the action button). Every seat receives a pile, including seats without a wager,
+  while the seats advance in ``profile.delivery_direction`` (default clockwise, as rule 21 has all action
+  go clockwise starting with the action button; the seeds do not fix the delivery order itself).
+  Every seat receives a pile, including seats without a wager,
   whose hands the dealer then collects (rule 9).
 
 >>> from monitor.rules.profile import DEFAULT_PROFILE
@@ -94,7 +95,7 @@ def delivery_map(
     first = action_seat(dice, banker_seat, profile)
     n = profile.seats
     return {
-        (action_pile - 1 + k) % n + 1: step(first, k, profile.action_direction, n) for k in range(n)
+        (action_pile - 1 + k) % n + 1: step(first, k, profile.delivery_direction, n) for k in range(n)
     }
 
 
