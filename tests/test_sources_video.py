@@ -158,6 +158,7 @@ def test_file_delivers_every_frame_with_timestamps(tmp_path: Path) -> None:
     assert (m.captured, m.consumed, m.dropped) == (40, 40, 0)
     assert source.state is SourceState.ENDED and source.error is None
     assert rec.of(SourceEnded)[0].frames == 40
+    assert source.media_time_now() == pytest.approx(39 / 25.0)
     transitions = [(e.old, e.new) for e in rec.of(StateChanged)]
     assert transitions == [
         (SourceState.NOT_STARTED, SourceState.CONNECTING),

@@ -104,6 +104,7 @@ class VideoSource:
         self._thread: threading.Thread | None = None
         self._next_index = 0
         self._started_at = 0.0
+        self._last_media_time = 0.0
         self.error: str | None = None
 
     # -- public API -------------------------------------------------------------------
@@ -111,6 +112,14 @@ class VideoSource:
     @property
     def state(self) -> SourceState:
         return self._machine.state
+
+    def media_time_now(self) -> float:
+        """The media time of "now": for a live source, seconds since start (also while the camera
+        is down); for a file, the media time of the newest frame read. Stamps events that arrive
+        between frames, such as dice rolls."""
+        if self.live:
+            return time.monotonic() - self._started_at if self._started_at else 0.0
+        return self._last_media_time
 
     def add_status_handler(self, handler: StatusHandler) -> None:
         self._handlers.append(handler)
@@ -300,6 +309,7 @@ class VideoSource:
                 source_id=self.source_id,
             )
             self._next_index += 1
+            self._last_media_time = media_time
             played += 1
             self._counters.add("captured")
             if not self._buffer.put(frame, cancelled=self._stop.is_set):
