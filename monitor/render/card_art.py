@@ -47,11 +47,11 @@ class DrawnStyle:
 
 STYLES: dict[str, DrawnStyle] = {
     "classic": DrawnStyle("classic", red=(40, 25, 200), black=(25, 25, 25), font=cv2.FONT_HERSHEY_TRIPLEX,
-                          index_height_mm=6.5, index_thickness=0.9, index_suit_mm=4.6, pip_mm=10.0,
+                          index_height_mm=7.5, index_thickness=1.35, index_suit_mm=5.2, pip_mm=10.0,
                           court_colors=((60, 40, 180), (40, 190, 230), (190, 210, 240)),
                           back_color=(45, 35, 170), back_accent=(235, 235, 245), back_kind="lattice"),
     "jumbo": DrawnStyle("jumbo", red=(50, 40, 220), black=(70, 35, 20), font=cv2.FONT_HERSHEY_DUPLEX,
-                        index_height_mm=10.5, index_thickness=1.5, index_suit_mm=6.0, pip_mm=8.5,
+                        index_height_mm=11.0, index_thickness=2.0, index_suit_mm=6.2, pip_mm=8.5,
                         court_colors=((150, 90, 30), (60, 170, 240), (170, 200, 235)),
                         back_color=(140, 80, 25), back_accent=(230, 220, 200), back_kind="rings"),
 }
@@ -140,7 +140,7 @@ def _rank_text(rank: int) -> str:
 def _draw_index(cv: _Canvas, st: DrawnStyle, card: Card, color: Color) -> None:
     text = _rank_text(card.rank)
     h = st.index_height_mm
-    cx = 5.6 if st.name == "classic" else 6.4
+    cx = 6.0 if st.name == "classic" else 6.6
     # "10" is wide: squeeze it a little so it stays inside the corner like a printed deck.
     bottom = cv.text(text, cx, 3.2, h * (0.86 if text == "10" else 1.0), color, st.font, st.index_thickness)
     cv.suit(card.suit, cx, bottom + 1.2 + st.index_suit_mm / 2, st.index_suit_mm, color)

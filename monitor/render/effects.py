@@ -41,14 +41,14 @@ class Effects:
     def random(rng: np.random.Generator, strength: float = 1.0) -> Effects:
         """Domain randomization: each effect drawn over a realistic range, scaled by ``strength``."""
         s = strength
-        wb = tuple(float(x) for x in np.exp(rng.normal(0, 0.06 * s, 3)))
+        wb = tuple(float(x) for x in np.exp(rng.normal(0, 0.045 * s, 3)))
         glare = []
         for _ in range(int(rng.integers(0, 3))):
             glare.append((float(rng.uniform(0.1, 0.9)), float(rng.uniform(0.1, 0.9)), float(rng.uniform(0.05, 0.25)),
                           float(rng.uniform(20, 110) * s)))
         blur = None
-        if rng.random() < 0.15 * s:
-            blur = (float(rng.uniform(2, 9)), float(rng.uniform(0, 180)))
+        if rng.random() < 0.1 * s:  # camera shake; hands moving are the scripted rounds' business
+            blur = (float(rng.uniform(1.5, 5)), float(rng.uniform(0, 180)))
         return Effects(
             exposure=float(np.exp(rng.normal(0, 0.18 * s))),
             white_balance=(wb[0], wb[1], wb[2]),
@@ -57,7 +57,7 @@ class Effects:
             unevenness=float(rng.uniform(0, 0.18 * s)),
             glare=glare,
             glare_felt=float(rng.uniform(0.1, 0.4)),
-            defocus=float(rng.choice([0.0, 0.0, rng.uniform(0.3, 1.2 * s)])),
+            defocus=float(rng.choice([0.0, 0.0, rng.uniform(0.3, 0.9 * s)])),
             motion_blur=blur,
             noise=float(rng.uniform(0.5, 5.0 * s)),
             jpeg_quality=int(rng.integers(55, 96)) if rng.random() < 0.85 else None,

@@ -214,7 +214,7 @@ class Renderer:
     # ---- background ----------------------------------------------------------------------------
     def _background(self, scene: Scene, cam: Camera) -> Image:
         ppm = 1.0 / cam.mm_per_px(0.0, 0.0)
-        tex_ppm = 2.0 if ppm > 1.2 else 1.0
+        tex_ppm = 2.0 if ppm > 1.5 else 1.0  # the felt is smooth: a little magnification is invisible
         key = (scene.table_style, scene.table_variant, tex_ppm, cam.width, cam.height, tuple(cam.K.ravel()),
                tuple(cam.R.ravel()), tuple(cam.t))
         got = self._bg.get(key)

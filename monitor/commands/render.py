@@ -1,0 +1,132 @@
+"""``table-monitor render ...``: synthetic datasets and sample frames from the table renderer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+VECTOR_DECK = "/work/shared/decks/vector-playing-cards"
+
+
+def _parse_counts(text: str, what: str) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for part in text.split(","):
+        if not part.strip():
+            continue
+        name, _, w = part.partition(":")
+        try:
+            out[name.strip()] = float(w) if w else 1.0
+        except ValueError:
+            raise typer.BadParameter(f"{what}: {part!r} is not NAME or NAME:WEIGHT") from None
+    if not out:
+        raise typer.BadParameter(f"{what}: nothing given")
+    return out
+
+
+def _designs(text: str) -> list[str]:
+    from monitor.render.deck import DesignError, load_design
+
+    names = [d.strip() for d in text.split(",") if d.strip()]
+    for d in names:
+        try:
+            load_design(d)
+        except DesignError as e:
+            raise typer.BadParameter(str(e)) from None
+    return names
+
+
+def register(app: typer.Typer) -> None:
+    render_app = typer.Typer(help="Render synthetic table images and datasets with ground truth.",
+                             no_args_is_help=True)
+    app.add_typer(render_app, name="render")
+
+    @render_app.command("crops")
+    def crops(
+        out: Path = typer.Option(..., "--out", help="Dataset folder (ultralytics classify layout)."),
+        n: int = typer.Option(20000, "--n", help="Train + val crops (val gets --val-frac of them)."),
+        designs: str = typer.Option("classic,jumbo", help="Training card designs: drawn names or folders."),
+        test_designs: str = typer.Option(VECTOR_DECK, help="Held-out designs for the test splits ('' for none)."),
+        test_n: int = typer.Option(3500, help="Crops in each held-out split (test, test_table, test_design)."),
+        val_frac: float = typer.Option(0.1, help="Share of --n that goes to val."),
+        size: int = typer.Option(96, help="Square crop size in px."),
+        min_visible: float = typer.Option(0.6, help="Skip cards less visible than this share."),
+        resolutions: str = typer.Option("1080p:0.7,4k:0.3", help="Frame resolutions with weights."),
+        seed: int = typer.Option(0, help="Random seed: same seed, same dataset."),
+        only: str = typer.Option("", help="Comma list of splits to make (default all), to run splits in parallel."),
+        threads: int = typer.Option(1, help="OpenCV threads (1 when running several exports side by side)."),
+    ) -> None:
+        """Rectified card crops for the identity classifier (54 classes), split by design and table."""
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+        from monitor.render.crops import CropOptions, export_crops
+        from monitor.render.datasets import standard_splits
+
+        train_designs = _designs(designs)
+        held = _designs(test_designs) if test_designs.strip() else []
+        res = _parse_counts(resolutions, "--resolutions")
+        splits = standard_splits(train_designs, held)
+        n_val = int(round(n * val_frac))
+        counts = {"train": n - n_val, "val": n_val}
+        for s in ("test", "test_table", "test_design"):
+            if s in splits:
+                counts[s] = test_n
+        if only.strip():
+            keep = {x.strip() for x in only.split(",") if x.strip()}
+            unknown = keep - set(counts)
+            if unknown:
+                raise typer.BadParameter(f"--only: unknown split(s) {sorted(unknown)} (splits: {', '.join(counts)})")
+            counts = {k: v for k, v in counts.items() if k in keep}
+        import cv2
+
+        cv2.setNumThreads(threads)
+        opt = CropOptions(size=size, min_visible=min_visible, resolutions=res)
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                      TimeRemainingColumn()) as bar:
+            tasks = {s: bar.add_task(f"crops {s:<11}", total=c) for s, c in counts.items()}
+            result = export_crops(out, counts, splits, seed, opt, progress=lambda s, k: bar.advance(tasks[s], k))
+        for s, c in result.items():
+            typer.echo(f"{s}: {sum(c.values())} crops, {len(c)} classes, min per class {min(c.values())}")
+        typer.echo(f"wrote {out} (manifest.csv has each crop's design, table, resolution, card px, jitter)")
+
+    @render_app.command("frame")
+    def frame(
+        out: Path = typer.Option(Path("frame.png"), "--out", help="Image file to write (PNG/JPEG)."),
+        truth: Path | None = typer.Option(None, help="Also write the ground truth JSON here."),
+        design: str = typer.Option("classic", help="Card design."),
+        table: str = typer.Option("green", help="Table style."),
+        phase: str | None = typer.Option(None, help="deal, delivered, set, showdown or scatter (default random)."),
+        resolution: str = typer.Option("1080p", help="720p, 1080p or 4k."),
+        default_camera: bool = typer.Option(False, help="Use the default overhead camera (calibration's)."),
+        effects: bool = typer.Option(True, help="Apply lighting and sensor effects."),
+        empty: bool = typer.Option(False, help="Render the bare table (no objects)."),
+        seed: int = typer.Option(0, help="Random seed."),
+    ) -> None:
+        """Render one random frame (and its ground truth)."""
+        import json
+
+        import cv2
+        import numpy as np
+
+        from monitor.render.camera import RESOLUTIONS
+        from monitor.render.camera import default_camera as make_default
+        from monitor.render.effects import Effects
+        from monitor.render.random_scene import random_camera, random_scene
+        from monitor.render.renderer import Renderer
+        from monitor.render.scene import Scene
+
+        if resolution not in RESOLUTIONS:
+            raise typer.BadParameter(f"--resolution must be one of {', '.join(RESOLUTIONS)}")
+        rng = np.random.default_rng(seed)
+        r = Renderer()
+        d = _designs(design)[0]
+        scene = Scene(table_style=table) if empty else random_scene(rng, d, table, phase=phase)
+        w, h = RESOLUTIONS[resolution]
+        cam = make_default(w, h) if default_camera else random_camera(rng, (w, h))
+        f = r.render(scene, cam, Effects.random(rng) if effects else None)
+        cv2.imwrite(str(out), f.image)
+        if truth is not None:
+            truth.write_text(json.dumps({"camera": {"K": cam.K.tolist(), "R": cam.R.tolist(), "t": cam.t.tolist(),
+                                                    "dist": cam.dist.tolist(), "width": w, "height": h},
+                                         "objects": [o.to_json() for o in f.objects]}, indent=1))
+        typer.echo(f"wrote {out} ({len(f.objects)} objects)")

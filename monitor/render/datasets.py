@@ -1,0 +1,79 @@
+"""Shared pieces of the dataset exporters: splits (held-out designs and tables), frame sampling."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from monitor.render.camera import RESOLUTIONS, Camera
+from monitor.render.effects import Effects
+from monitor.render.random_scene import random_camera, random_scene
+from monitor.render.renderer import Frame, Renderer
+from monitor.render.scene import Scene
+from monitor.render.table_art import TEST_STYLES, TRAIN_STYLES
+
+TABLE_VARIANTS = 3  # texture variants per table style (wear, felt shade, floor)
+FRAMES_PER_TABLE = 25  # frames rendered on one table texture before switching (textures are costly)
+
+
+@dataclass(frozen=True)
+class SplitSpec:
+    """Which designs and table styles one split draws from."""
+
+    name: str
+    designs: tuple[str, ...]
+    tables: tuple[str, ...]
+
+
+def standard_splits(designs: list[str], test_designs: list[str]) -> dict[str, SplitSpec]:
+    """train/val: training designs on training tables; test: held-out designs on held-out tables;
+    test_table: training designs on held-out tables; test_design: held-out designs on training tables."""
+    out = {
+        "train": SplitSpec("train", tuple(designs), TRAIN_STYLES),
+        "val": SplitSpec("val", tuple(designs), TRAIN_STYLES),
+    }
+    if test_designs:
+        out["test"] = SplitSpec("test", tuple(test_designs), TEST_STYLES)
+        out["test_design"] = SplitSpec("test_design", tuple(test_designs), TRAIN_STYLES)
+    out["test_table"] = SplitSpec("test_table", tuple(designs), TEST_STYLES)
+    return out
+
+
+@dataclass
+class Sample:
+    frame: Frame
+    scene: Scene
+    design: str
+    table: str
+    resolution: str
+    seed: int
+
+
+def sample_frames(renderer: Renderer, spec: SplitSpec, rng: np.random.Generator, resolutions: dict[str, float],
+                  phases: dict[str, float] | None = None, oblique: float = 0.3, arms: float = 0.35,
+                  effects_strength: float = 1.0, card_px_1080: tuple[float, float] = (40.0, 70.0),
+                  sensor_jpeg: bool = False) -> Iterator[Sample]:
+    """Endless random frames for one split; stays on one table texture for a few frames at a time."""
+    res_names = list(resolutions)
+    res_p = np.array([resolutions[k] for k in res_names], float)
+    res_p /= res_p.sum()
+    ph_names = list(phases) if phases else None
+    ph_p = np.array([phases[k] for k in ph_names], float) / sum(phases.values()) if phases and ph_names else None
+    while True:
+        table = str(rng.choice(spec.tables))
+        variant = int(rng.integers(TABLE_VARIANTS))
+        for _ in range(FRAMES_PER_TABLE):
+            seed = int(rng.integers(2**31))
+            r = np.random.default_rng(seed)
+            design = str(r.choice(spec.designs))
+            phase = str(r.choice(ph_names, p=ph_p)) if ph_names else None
+            nvar = renderer.design(design).variants.get("Jk", 1)
+            scene = random_scene(r, design, table, variant, phase=phase, arms=arms, variants=nvar)
+            res = str(r.choice(res_names, p=res_p))
+            cam: Camera = random_camera(r, RESOLUTIONS[res], card_px_1080=card_px_1080, oblique=oblique)
+            eff = Effects.random(r, effects_strength)
+            if not sensor_jpeg:
+                eff.jpeg_quality = None
+            yield Sample(renderer.render(scene, cam, eff), scene, design, table, res, seed)
