@@ -42,7 +42,7 @@ def _rate(n: int, seconds: float) -> str:
 def speed(
     hands: int = typer.Option(300_000, min=1000, help="Random five-card hands for the per-call loops."),
     batch_hands: int = typer.Option(3_000_000, min=1000, help="Random hands for the batch (array) paths."),
-    repeats: int = typer.Option(3, min=1, help="Timing repeats; the best of them is reported."),
+    repeats: int = typer.Option(5, min=1, help="Interleaved timing rounds; best per path."),
     seed: int = typer.Option(2, help="Random seed for the hands."),
 ) -> None:
     """Five-card evaluations per second: ours (per call and in batch) vs treys, same 52-card hands."""
@@ -92,14 +92,6 @@ def speed(
         raise typer.Exit(1)
     console.print(f"order check: our scores and treys' ranks order all {hands:,} hands identically")
 
-    def best_of(fn: object, n: int) -> float:
-        best = float("inf")
-        for _ in range(repeats):
-            t0 = time.perf_counter()
-            fn()  # type: ignore[operator]
-            best = min(best, time.perf_counter() - t0)
-        return best
-
     def treys_public() -> None:
         f = ev.evaluate
         for h in treys_hands:
@@ -128,7 +120,6 @@ def speed(
         for cs in ref_cards:
             evaluate_five(cs)
 
-    rows: list[tuple[str, str, int, float]] = []
     jobs = [
         ("treys Evaluator.evaluate(hand, board)", "52", hands, treys_public),
         ("treys Evaluator._five(cards)", "52", hands, treys_five),
@@ -136,14 +127,24 @@ def speed(
         ("ours per call, joker deck", "53", hands, ours_call_53),
         ("ours batch numba: score_five_batch (2 threads)", "52", batch_hands, lambda: score_five_batch(big)),
         ("ours batch numpy: score_five_numpy", "52", batch_hands, lambda: score_five_numpy(big)),
-        ("ours reference evaluate_five (Card objects)", "53", ref_n, ours_reference),
+        ("ours reference evaluate_five (Card objects, no cache)", "53", ref_n, ours_reference),
     ]
-    for label, deck, n, fn in tqdm(jobs, desc="timing", unit="path"):
-        rows.append((label, deck, n, best_of(fn, n)))
+    # Repeats are interleaved (every path once per round) so that a burst of load on the shared
+    # machine does not fall on one path only; the best round of each path is reported.
+    best = [float("inf")] * len(jobs)
+    with tqdm(total=repeats * len(jobs), desc="timing", unit="run") as bar:
+        for _ in range(repeats):
+            for k, (_label, _deck, _n, fn) in enumerate(jobs):
+                t0 = time.perf_counter()
+                fn()
+                best[k] = min(best[k], time.perf_counter() - t0)
+                bar.update(1)
+    rows = [(label, deck, n, sec) for (label, deck, n, _fn), sec in zip(jobs, best, strict=True)]
 
     treys_rate = hands / rows[0][3]
     treys_five_rate = hands / rows[1][3]
-    table = Table(title=f"five-card evaluations per second (best of {repeats}; same 52-card hands for treys)")
+    title = f"five-card evaluations per second (best of {repeats} interleaved rounds; treys: same hands)"
+    table = Table(title=title)
     for col in ("path", "deck", "hands", "seconds", "evals/s", "vs treys evaluate", "vs treys _five"):
         table.add_column(col, justify="right" if col != "path" else "left")
     for label, deck, n, sec in rows:
