@@ -38,3 +38,9 @@ def test_demo_command_prints_the_round() -> None:
     assert res.exit_code == 0, res.output
     for text in ("The deal", "FOUL", "seed 000 rule 50a", "Settlement in action order", "money conserved"):
         assert text in res.output
+
+
+def test_demo_unknown_house_way_is_a_clear_error() -> None:
+    res = CliRunner().invoke(app, ["demo", "--house-way", "caesars"])
+    assert res.exit_code == 2
+    assert "no built-in house way 'caesars'" in res.output

@@ -120,7 +120,13 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Print a sample Pai Gow round: the deal, the settings (a foul among them), the banker's
         house-way setting, each spot's outcome and the settlement ledger in action order."""
+        from monitor.rules.errors import RulesError
         from monitor.rules.paigow.round import sample_round
         from monitor.rules.profile import PaiGowProfile
 
-        render_round(sample_round(seed, PaiGowProfile(table_max=50_000, house_way=house_way)))
+        try:
+            rnd = sample_round(seed, PaiGowProfile(table_max=50_000, house_way=house_way))
+        except RulesError as e:
+            typer.echo(f"error: {e}", err=True)
+            raise typer.Exit(2) from None
+        render_round(rnd)
