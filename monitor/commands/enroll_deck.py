@@ -1,0 +1,78 @@
+"""``table-monitor enroll-deck DIR``: a room's own deck -> renders of it -> a fine-tuned card classifier.
+
+DIR holds the deck's 53 face images and a back, named like vector-playing-cards
+(``ace_of_spades.png`` ... ``black_joker.png``, ``back.png``). The renderer deals that deck on the
+project's training tables (train/val) and on tables the training never saw (``test_table``: the
+held-out metrics), the shipped classifier is fine-tuned on it, calibrated on val and evaluated.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("enroll-deck")
+    def enroll_deck(
+        deck: Annotated[Path, typer.Argument(help="folder with 53 face images and a back")],
+        out: Annotated[Path, typer.Option(help="work folder")] = Path("runs/enroll"),
+        crops: Annotated[int, typer.Option(min=540, help="train + val crops to render")] = 8100,
+        test_crops: Annotated[int, typer.Option(min=54, help="held-out crops (unseen tables)")] = 1620,
+        epochs: Annotated[int, typer.Option(min=1)] = 4,
+        base: Annotated[Path, typer.Option(help="checkpoint to fine-tune")] = Path("models/cards.pt"),
+        threads: Annotated[int, typer.Option(min=1)] = 2,
+        seed: Annotated[int, typer.Option()] = 0,
+        install: Annotated[Path | None, typer.Option(
+            help="copy the enrolled cards.onnx/.json here (e.g. a site's models folder)")] = None,
+    ) -> None:
+        """Render the deck, fine-tune the card classifier on it and print its held-out metrics."""
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+        from monitor.render.crops import export_crops
+        from monitor.render.datasets import standard_splits
+        from monitor.render.deck import DesignError, FolderDesign
+
+        try:
+            FolderDesign(deck)
+        except DesignError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from exc
+        if not base.exists():
+            typer.echo(f"error: base classifier checkpoint not found: {base}", err=True)
+            raise typer.Exit(2)
+        data = out / "crops"
+        n_val = max(54, crops // 10)
+        counts = {"train": crops - n_val, "val": n_val, "test_table": test_crops}
+        splits = standard_splits([str(deck.resolve())], [])
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                      TimeRemainingColumn()) as bar:
+            tasks = {s: bar.add_task(f"render {s:<10}", total=c) for s, c in counts.items()}
+            export_crops(data, counts, splits, seed, progress=lambda s, k: bar.advance(tasks[s], k))
+
+        from monitor.training.cards import train_cards
+        from monitor.training.evaluate_cards import calibrate_and_evaluate
+        from monitor.training.export import export_onnx, model_names
+
+        name = deck.resolve().name
+        run = train_cards(data, out / "runs", name, epochs, base=str(base), lr0=0.0005, threads=threads)
+        ckpt = run / "weights" / "best.pt"
+        onnx_path = export_onnx(ckpt, run / "export" / "cards.onnx", 96)
+        result = calibrate_and_evaluate(onnx_path, model_names(ckpt), 96, data, run / "eval", ("test_table",))
+        m = result["test_table"]
+        typer.echo(f"enrolled deck {name}: held-out (unseen tables) n={m['n']} top-1={m['top1']:.4f} "
+                   f"accepted={m['accepted_share']:.4f} false-identity={m['false_identity_rate']:.4f}")
+        typer.echo(f"critical confusions: {json.dumps(m['critical'])}")
+        worst = ", ".join(f"{a}->{b} x{n}" for a, b, n in m["worst_confusions"][:5]) or "none"
+        typer.echo(f"worst confusions: {worst}")
+        typer.echo(f"model: {onnx_path} (temperature {result['temperature']:.3f}, "
+                   f"threshold {result['threshold']:.3f}); metrics and confusion matrix in {run / 'eval'}")
+        if install is not None:
+            install.mkdir(parents=True, exist_ok=True)
+            shutil.copy(onnx_path, install / "cards.onnx")
+            shutil.copy(onnx_path.with_suffix(".json"), install / "cards.json")
+            typer.echo(f"installed into {install}")
