@@ -332,3 +332,16 @@ def test_bounded_buffer_policies() -> None:
     assert not buf.put(9)
     with pytest.raises(ValueError, match="capacity must be at least 1"):
         BoundedBuffer(0, FillPolicy.WAIT, ConsumePolicy.LAZY)
+
+
+def test_file_played_as_a_live_camera_accounts_for_every_frame(tmp_path: Path) -> None:
+    path = write_video(tmp_path / "demo.avi", frames=20, fps=100.0)
+    source = VideoSource(SourceSpec.parse(str(path)), SourceOptions.live_playback())
+    seen = []
+    with source:
+        for frame in source:
+            seen.append(frame.index)
+            time.sleep(0.02)  # a consumer slower than the file's frame rate
+    m = source.metrics()
+    assert seen == sorted(set(seen)) and seen[-1] == 19  # newest wins, never goes back, ends at the end
+    assert m.captured == 20 and m.consumed + m.dropped == 20 and m.consumed == len(seen)

@@ -8,6 +8,7 @@ with a fake backend and a real file with the OpenCV one.
 from __future__ import annotations
 
 import math
+import os
 import re
 from dataclasses import dataclass
 from enum import StrEnum
@@ -113,6 +114,8 @@ class OpenCVCapture:
                 raise OpenError(f"video file {path} is empty (0 bytes)")
         params: list[int] = []
         if self.spec.kind is SourceKind.RTSP:
+            # RTSP over TCP: UDP drops packets on busy networks and smears frames (unless the user chose)
+            os.environ.setdefault("OPENCV_FFMPEG_CAPTURE_OPTIONS", "rtsp_transport;tcp")
             # without these a dead RTSP server blocks open/read for ~30 s
             params = [
                 cv2.CAP_PROP_OPEN_TIMEOUT_MSEC,

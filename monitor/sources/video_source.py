@@ -62,6 +62,18 @@ class SourceOptions:
     # consecutive empty reads before a live source counts as lost (USB cameras hiccup)
     failures_before_lost: int = 3
 
+    @classmethod
+    def live_playback(cls, loop: bool = False, buffer_size: int = 2) -> SourceOptions:
+        """A video file played as if it were a live camera (the demo): paced at its frame rate, the
+        oldest frame dropped when the consumer lags, the newest handed out."""
+        return cls(
+            realtime=True,
+            loop=loop,
+            fill=FillPolicy.DROP_OLDEST,
+            consume=ConsumePolicy.EAGER,
+            buffer_size=buffer_size,
+        )
+
 
 class _Outcome(Enum):
     STOPPED = "stopped"
