@@ -39,7 +39,7 @@ def _hands(n: int, seed: int) -> np.ndarray:
     ids=[*BUILT_IN, "trump_plaza-lucky_chances", "foxwoods-nevada_wheel", "custom"],
 )
 def test_fast_path_equals_reference(way: HouseWay, profile: PaiGowProfile) -> None:
-    hands = _hands(250, seed=len(way.name))
+    hands = _hands(150, seed=len(way.name))
     split, rule = set_hands_batch(compile_house_way(way), hands, profile)
     for row, k, r in zip(hands, split, rule, strict=True):
         cards = [card_from_index(int(x)) for x in row]

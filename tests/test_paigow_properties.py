@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from monitor.rules.cards import PAI_GOW_53, Card
 from monitor.rules.paigow.catalog import BUILT_IN, built_in
-from monitor.rules.paigow.house_way import set_hand
+from monitor.rules.paigow.house_way import GROUPS, HouseWay, set_hand
 from monitor.rules.paigow.setting import judge_setting
 from monitor.rules.paigow.settlement import BankerWager, Bet, Role, settle
 from monitor.rules.paigow.showdown import Outcome, SpotResult
@@ -70,3 +70,32 @@ def test_settlement_conserves_money(
     assert s.house.collected == sum(ln.collected for ln in s.all_lines if ln.role is not Role.HOUSE)
     lefts = [ln.banker_left for ln in s.lines]
     assert lefts == sorted(lefts, reverse=True)  # the bank in action only shrinks
+
+
+CONDITIONS = ["true", "pairs == 1", "pairs >= 2 and A in singles", "trips or quads", "complete",
+              "pair1 + pair2 <= 15", "not flush", "single1 >= K", "five_aces or joker"]
+
+
+@st.composite
+def room_house_ways(draw: st.DrawFn) -> HouseWay:
+    rules = []
+    for i in range(draw(st.integers(1, 6))):
+        rule: dict[str, object] = {"name": f"r{i}", "when": draw(st.sampled_from(CONDITIONS))}
+        if draw(st.booleans()):
+            rule["front"] = draw(st.lists(st.sampled_from(GROUPS), max_size=2, unique=True))
+        if draw(st.booleans()):
+            rule["back"] = draw(st.lists(st.sampled_from(GROUPS), max_size=2, unique=True))
+        if draw(st.booleans()):
+            rule["back_min"] = draw(st.sampled_from(["one_pair", "straight", "flush", "full_house"]))
+        rule["prefer"] = draw(st.sampled_from(["front", "back"]))
+        rules.append(rule)
+    return HouseWay.from_mapping({"name": "room", "rules": rules})
+
+
+@settings(max_examples=100, deadline=None)
+@given(cards=seven_cards, way=room_house_ways())
+def test_any_room_house_way_never_fouls(cards: list[Card], way: HouseWay) -> None:
+    """Even a room's own, arbitrary rules cannot make the house way foul (seed 000 rules 50, 54)."""
+    r = set_hand(way, cards)
+    assert sorted(r.setting.cards) == sorted(cards)
+    assert judge_setting(r.setting.front, r.setting.back, cards) is None
