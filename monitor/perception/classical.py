@@ -43,7 +43,7 @@ def card_mask(img: npt.NDArray[np.uint8], felt: npt.NDArray[np.uint8] | None = N
     """Pixels that are not felt: far (L1 in CIE Lab) from the felt colour.
 
     Working from the felt rather than from "white" keeps face cards with saturated art, and card backs,
-    in one blob each; the dark pips inside a face become holes that RETR_EXTERNAL ignores.
+    in one blob each; the dark pips inside a face become holes, which are skipped.
     """
     lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
     if felt is None:
@@ -62,6 +62,15 @@ def _line_intersection(l1: tuple[F64, F64], l2: tuple[F64, F64]) -> F64 | None:
         return None
     t = ((q[0] - p[0]) * e[1] - (q[1] - p[1]) * e[0]) / den
     return p + t * d
+
+
+def outer_contours(mask: npt.NDArray[np.uint8]) -> list[npt.NDArray[np.int32]]:
+    """Outer boundaries of every white component, also those lying inside a hole of another one
+    (cards sit in the felt, which is a hole in the rail-and-floor component)."""
+    contours, hier = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
+    if hier is None:
+        return []
+    return [c for c, h in zip(contours, hier[0], strict=True) if h[3] == -1]
 
 
 def refine_corners(contour: F64, quad: F64) -> F64:
@@ -99,7 +108,7 @@ def refine_quad_full_resolution(frame: npt.NDArray[np.uint8], quad: F64, felt: n
     m = max(4, int(0.15 * max(x1 - x0, y1 - y0)))
     x0, y0, x1, y1 = max(0, x0 - m), max(0, y0 - m), min(w, x1 + m), min(h, y1 + m)
     mask = card_mask(frame[y0:y1, x0:x1], felt)
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    contours = outer_contours(mask)
     center = tuple(float(v) for v in quad.mean(axis=0) - (x0, y0))
     inside = [c for c in contours if cv2.pointPolygonTest(c, center, False) >= 0]
     if not inside:
@@ -121,7 +130,7 @@ def find_card_quads(frame: npt.NDArray[np.uint8], min_area_px: float = 250.0,
                                                 interpolation=cv2.INTER_AREA)
     felt = background_lab(cv2.cvtColor(img, cv2.COLOR_BGR2LAB))
     mask = card_mask(img, felt)
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    contours = outer_contours(mask)
     max_area = max_area_frac * img.shape[0] * img.shape[1]
     quads: list[Quad] = []
     for c in contours:
