@@ -115,5 +115,18 @@ def train_detector_cmd(
         typer.echo(f"shipped to {MODELS_DIR}/detector.onnx")
 
 
+@train_app.command("snapshot")
+def snapshot_cmd(
+    src: Annotated[Path, typer.Argument(help="crop dataset being written by `render crops`")],
+    dst: Annotated[Path, typer.Argument(help="new folder for the frozen snapshot (symlinks)")],
+    val_frac: Annotated[float, typer.Option(min=0.01, max=0.5, help="train share to val if no val")] = 0.1,
+) -> None:
+    """Freeze the crops written so far into a training snapshot (val split by frame if none yet)."""
+    from monitor.training.snapshot import make_snapshot
+
+    counts = make_snapshot(src, dst, val_frac)
+    typer.echo(" ".join(f"{k}={v}" for k, v in counts.items()) + f" -> {dst}")
+
+
 def register(app: typer.Typer) -> None:
     app.add_typer(train_app, name="train")

@@ -1,0 +1,63 @@
+"""Freeze a growing crop dataset into a training snapshot (symlinks), with a val split if it has none.
+
+The renderer writes crops while training wants to start; ultralytics lists files once at start-up,
+so a snapshot makes the exact training set explicit and reproducible. When the source has no usable
+``val`` yet, a share of ``train`` is moved to val, grouped by rendered frame (crops of one frame never
+land on both sides, or val would flatter the model).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
+
+
+def frame_key(path: Path) -> str:
+    """Crops named ``<split>_<frame-seed>_<object>.jpg`` group by frame; others stand alone."""
+    parts = path.stem.split("_")
+    return parts[1] if len(parts) >= 3 else path.stem
+
+
+def _to_val(key: str, val_frac: float) -> bool:
+    h = int(hashlib.sha1(key.encode()).hexdigest()[:8], 16)
+    return (h % 10000) < val_frac * 10000
+
+
+def make_snapshot(src: Path, dst: Path, val_frac: float = 0.1, min_val_per_class: int = 5,
+                  extra_splits: tuple[str, ...] = ("test", "test_design", "test_table")) -> dict[str, int]:
+    """Link ``src``'s crops into ``dst/{train,val,...}/CLASS``; returns image counts per split."""
+    if dst.exists() and any(dst.iterdir()):
+        raise FileExistsError(f"snapshot folder {dst} already exists and is not empty")
+    classes = sorted(p.name for p in (src / "train").iterdir() if p.is_dir())
+    src_val = src / "val"
+    own_val = not src_val.is_dir() or min(
+        (sum(1 for _ in (src_val / c).glob("*")) for c in classes), default=0) < min_val_per_class
+    counts: dict[str, int] = {}
+
+    def link(f: Path, split: str, cls: str) -> None:
+        d = dst / split / cls
+        d.mkdir(parents=True, exist_ok=True)
+        os.symlink(f.resolve(), d / f.name)
+        counts[split] = counts.get(split, 0) + 1
+
+    for cls in classes:
+        (dst / "train" / cls).mkdir(parents=True, exist_ok=True)
+        (dst / "val" / cls).mkdir(parents=True, exist_ok=True)
+        for f in sorted((src / "train" / cls).iterdir()):
+            if f.suffix.lower() not in IMAGE_SUFFIXES or f.stat().st_size == 0:
+                continue  # a crop still being written
+            link(f, "val" if own_val and _to_val(frame_key(f), val_frac) else "train", cls)
+        if not own_val:
+            for f in sorted((src_val / cls).glob("*")):
+                if f.suffix.lower() in IMAGE_SUFFIXES and f.stat().st_size > 0:
+                    link(f, "val", cls)
+    for split in extra_splits:
+        if (src / split).is_dir():
+            for cls_dir in sorted(p for p in (src / split).iterdir() if p.is_dir()):
+                for f in sorted(cls_dir.iterdir()):
+                    if f.suffix.lower() in IMAGE_SUFFIXES and f.stat().st_size > 0:
+                        link(f, split, cls_dir.name)
+    return counts
