@@ -5,9 +5,12 @@ The round itself comes from :func:`monitor.rules.paigow.round.sample_round`; thi
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import typer
 
-from monitor.rules.paigow.round import Round
+if TYPE_CHECKING:
+    from monitor.rules.paigow.round import Round
 
 
 def money(cents: int) -> str:
