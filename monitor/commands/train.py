@@ -56,6 +56,10 @@ def train_cards_cmd(
     result["training_seconds"] = RunLog.total_seconds(project, name)
     result["checkpoint"] = str(ckpt)
     (run / "eval" / "cards_metrics.json").write_text(json.dumps(result, indent=1))
+    from monitor.training.report import cards_report
+
+    splits = tuple(s for s in test_splits.split(",") if s)
+    (run / "eval" / "cards_report.md").write_text(cards_report(result, splits))
     for split in ("val", *test_splits.split(",")):
         if split in result:
             m = result[split]
@@ -68,6 +72,8 @@ def train_cards_cmd(
         shutil.copy(onnx_path, MODELS_DIR / "cards.onnx")
         shutil.copy(onnx_path.with_suffix(".json"), MODELS_DIR / "cards.json")
         shutil.copy(run / "eval" / "cards_metrics.json", MODELS_DIR / "cards_metrics.json")
+        shutil.copy(run / "eval" / "cards_report.md", MODELS_DIR / "cards_report.md")
+        shutil.copy(ckpt, MODELS_DIR / "cards.pt")  # the base that enroll-deck fine-tunes
         for png in (run / "eval").glob("*.png"):
             shutil.copy(png, MODELS_DIR / png.name)
         typer.echo(f"shipped to {MODELS_DIR}/cards.onnx")

@@ -1,0 +1,55 @@
+"""Markdown tables for the model card, generated from the metrics JSON (so the card never drifts)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from monitor.perception.labels import CRITICAL_RANK_PAIRS
+
+
+def _f(x: float, digits: int = 4) -> str:
+    return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{digits}f}"
+
+
+def cards_report(result: dict[str, Any], splits: tuple[str, ...]) -> str:
+    lines = [
+        f"Temperature {result['temperature']:.3f}, unknown-threshold {result['threshold']:.3f} "
+        "(both fitted on val).",
+        "",
+        "| split | crops | top-1 | accepted (not unknown) | false identity (accepted and wrong, of all) "
+        "| accuracy when accepted | ECE |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for s in ("val", *splits):
+        if s not in result:
+            continue
+        m = result[s]
+        lines.append(f"| {s} | {m['n']} | {_f(m['top1'])} | {_f(m['accepted_share'])} | "
+                     f"{_f(m['false_identity_rate'])} | {_f(m['accuracy_when_accepted'])} | {_f(m['ece'])} |")
+    for s in splits:
+        if s not in result:
+            continue
+        m = result[s]
+        crit = m["critical"]
+        pairs = ", ".join(f"{a}->{b}: {crit[f'{a}->{b}']}, {b}->{a}: {crit[f'{b}->{a}']}"
+                          for a, b in CRITICAL_RANK_PAIRS)
+        lines += ["", f"**{s}**: confusions that matter (top-1, before the threshold): {pairs}; "
+                  f"joker read as another card: {crit.get('joker->other', 0)}, "
+                  f"another card read as the joker: {crit.get('other->joker', 0)}.", ""]
+        worst = ", ".join(f"{a}->{b} x{n}" for a, b, n in m["worst_confusions"]) or "none"
+        lines.append(f"Most frequent confusions: {worst}.")
+        lines += ["", "| class | precision | recall | n " * 3 + "|", "| --- | ---: | ---: | ---: " * 3 + "|"]
+        items = list(m["per_class"].items())
+        rows = math.ceil(len(items) / 3)
+        for r in range(rows):
+            cells = []
+            for c in range(3):
+                i = r + c * rows
+                if i < len(items):
+                    k, v = items[i]
+                    cells.append(f"{k} | {_f(v['precision'], 3)} | {_f(v['recall'], 3)} | {v['support']}")
+                else:
+                    cells.append(" | | | ")
+            lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
