@@ -12,6 +12,7 @@ import numpy as np
 import yaml
 
 from monitor.calibration import homography as hg
+from monitor.calibration.lens import Lens
 from monitor.calibration.markers import FoundMarker, MarkerSet
 from monitor.calibration.table_file import CalibrationInfo, TableCalibration, from_layout
 from monitor.geometry import TableLayout
@@ -140,20 +141,27 @@ def calibrate(
     method: str,
     table: str = "table-1",
     max_error_mm: float = DEFAULT_MAX_ERROR_MM,
+    lens: Lens | None = None,
 ) -> CalibrationResult:
-    """Fit and check: every pair must agree with the fit within ``max_error_mm`` (outliers are named)."""
+    """Fit and check: every pair must agree with the fit within ``max_error_mm`` (outliers are named).
+
+    With a ``lens``, pixels are undistorted before the fit and the table file keeps the lens.
+    """
     if len(pairs) < 4:
         have = ", ".join(p.label for p in pairs) or "none"
         raise FitError(f"{method}: need at least 4 known points, found {len(pairs)} ({have})")
     try:
+        pixels = np.array([p.pixel for p in pairs], dtype=np.float64)
         fit = hg.fit(
-            np.array([p.pixel for p in pairs]),
+            pixels if lens is None else lens.undistort(pixels),
             np.array([p.table_mm for p in pairs]),
             ransac_mm=max_error_mm if len(pairs) >= 6 else None,
         )
     except hg.HomographyError as exc:
         raise FitError(f"{method}: {exc}") from None
-    horizon = hg.horizon_problem(fit.homography, *image_size)
+    w, h = image_size
+    corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float64)
+    horizon = hg.horizon_problem(fit.homography, w, h, corners if lens is None else lens.undistort(corners))
     if horizon:
         raise FitError(f"{method}: {horizon}; the points are probably mismatched")
     warnings = []
@@ -179,7 +187,7 @@ def calibrate(
         max_error_mm=fit.max_mm,
         created=datetime.now(UTC).isoformat(timespec="seconds"),
     )
-    calibration = from_layout(layout, fit.homography, image_size, table=table, info=info)
+    calibration = from_layout(layout, fit.homography, image_size, table=table, info=info, lens=lens)
     outside = calibration.zones_outside_image()
     if outside:
         warnings.append(f"the camera does not see these zones: {', '.join(outside)}")

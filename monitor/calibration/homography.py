@@ -35,14 +35,16 @@ def singularity(h: F64) -> float:
     return float(s[-1] / s[0]) if s[0] > 0 else 0.0
 
 
-def horizon_problem(h: F64, width: int, height: int) -> str | None:
+def horizon_problem(h: F64, width: int, height: int, corners: F64 | None = None) -> str | None:
     """Why ``h`` cannot map this image onto a plane (the horizon crosses the image), or None.
 
     For a real camera looking down at a table, every image pixel maps to a finite table
     point on the same side of the camera: the homogeneous w keeps one sign over the image.
+    ``corners`` replaces the image corners (e.g. undistorted ones, for a camera with a lens model).
     """
-    corners = np.array([[0, 0], [width, 0], [width, height], [0, height]], dtype=np.float64)
-    w = np.column_stack([corners, np.ones(4)]) @ np.asarray(h, dtype=np.float64)[2]
+    if corners is None:
+        corners = np.array([[0, 0], [width, 0], [width, height], [0, height]], dtype=np.float64)
+    w = np.column_stack([corners, np.ones(len(corners))]) @ np.asarray(h, dtype=np.float64)[2]
     if np.all(w > 0) or np.all(w < 0):
         return None
     return "the homography sends part of the image to infinity (its horizon crosses the image)"

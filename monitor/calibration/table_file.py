@@ -35,6 +35,7 @@ import yaml
 from numpy.typing import NDArray
 
 from monitor.calibration import homography as hg
+from monitor.calibration.lens import Lens, LensError
 from monitor.calibration.polygons import distance_outside, self_intersection, signed_area
 from monitor.calibration.zones import OPTIONAL_ZONES, REQUIRED_ZONES, layout_polygons, zone_kind
 from monitor.geometry import FELT, OFF_TABLE, Polygon, TableLayout
@@ -44,6 +45,9 @@ _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml parses a tabl
 # zone vertices may sit this far outside the outline (the outline itself is a sampled curve)
 OUTLINE_TOLERANCE_MM = 25.0
 MIN_SINGULARITY = 1e-9
+KNOWN_FIELDS = frozenset(
+    {"version", "table", "layout", "image_size", "homography", "lens", "outline", "zones", "calibration"}
+)
 
 Point = tuple[float, float]
 
@@ -88,6 +92,7 @@ class TableCalibration:
     zones: dict[str, Polygon]
     info: CalibrationInfo = field(default_factory=CalibrationInfo)
     source: str = field(default="<memory>", compare=False)
+    lens: Lens | None = field(default=None, compare=False)  # None: a pinhole camera
 
     @cached_property
     def inverse(self) -> NDArray[np.float64]:
@@ -95,10 +100,13 @@ class TableCalibration:
         return hg.normalized(np.asarray(np.linalg.inv(self.homography), dtype=np.float64))
 
     def image_to_table(self, pixels: NDArray[np.float64]) -> NDArray[np.float64]:
+        if self.lens is not None:
+            pixels = self.lens.undistort(pixels)
         return hg.apply(self.homography, pixels)
 
     def table_to_image(self, points_mm: NDArray[np.float64]) -> NDArray[np.float64]:
-        return hg.apply(self.inverse, points_mm)
+        ideal = hg.apply(self.inverse, points_mm)
+        return ideal if self.lens is None else self.lens.distort(ideal)
 
     @cached_property
     def _ordered(self) -> tuple[tuple[str, Polygon], ...]:
@@ -149,12 +157,14 @@ class TableCalibration:
 
     def to_data(self) -> dict[str, Any]:
         info = self.info
+        lens = {"lens": self.lens.to_data()} if self.lens is not None else {}
         return {
             "version": FORMAT_VERSION,
             "table": self.table,
             "layout": self.layout,
             "image_size": [int(self.image_size[0]), int(self.image_size[1])],
             "homography": [[_num(v, 12) for v in row] for row in self.homography],
+            **lens,
             "outline": [[_num(x, 1), _num(y, 1)] for x, y in self.outline.points],
             "zones": {
                 name: [[_num(x, 1), _num(y, 1)] for x, y in poly.points] for name, poly in self.zones.items()
@@ -205,6 +215,7 @@ def from_layout(
     image_size: tuple[int, int],
     table: str = "table-1",
     info: CalibrationInfo | None = None,
+    lens: Lens | None = None,
 ) -> TableCalibration:
     """A calibration whose zones are the geometry layout's, seen through ``homography``."""
     zones = {name: Polygon(tuple(pts)) for name, pts in layout_polygons(layout).items()}
@@ -216,6 +227,7 @@ def from_layout(
         outline=layout.outline,
         zones=zones,
         info=info or CalibrationInfo(created=datetime.now(UTC).isoformat(timespec="seconds")),
+        lens=lens,
     )
 
 
@@ -247,7 +259,7 @@ def parse_table(data: Any, source: str = "<data>") -> TableCalibration:
     if not isinstance(data, dict):
         top = Problem("", f"must be a mapping at the top, got {type(data).__name__}")
         raise CalibrationError(source, [top])
-    known = {"version", "table", "layout", "image_size", "homography", "outline", "zones", "calibration"}
+    known = KNOWN_FIELDS
     for key in data:
         if key not in known:
             problems.append(Problem(str(key), f"unknown field (known: {', '.join(sorted(known))})"))
@@ -259,7 +271,8 @@ def parse_table(data: Any, source: str = "<data>") -> TableCalibration:
         problems.append(Problem("table", f"must be a non-empty string, got {table!r}"))
     layout = data.get("layout", "")
     size = _image_size(data.get("image_size"), problems)
-    h = _homography(data.get("homography"), size, problems)
+    lens = _lens(data.get("lens"), size, problems)
+    h = _homography(data.get("homography"), size, lens, problems)
     outline = _polygon("outline", data.get("outline"), problems)
     zones: dict[str, Polygon] = {}
     raw_zones = data.get("zones")
@@ -290,7 +303,7 @@ def parse_table(data: Any, source: str = "<data>") -> TableCalibration:
         raise CalibrationError(source, problems or [Problem("", "incomplete table file")])
     return TableCalibration(
         table=str(table), layout=str(layout), image_size=size, homography=h, outline=outline, zones=zones,
-        info=info, source=source,
+        info=info, source=source, lens=lens,
     )
 
 
@@ -314,7 +327,28 @@ def _image_size(v: Any, problems: list[Problem]) -> tuple[int, int] | None:
     return (v[0], v[1])
 
 
-def _homography(v: Any, size: tuple[int, int] | None, problems: list[Problem]) -> NDArray[np.float64] | None:
+def _lens(v: Any, size: tuple[int, int] | None, problems: list[Problem]) -> Lens | None:
+    if v is None:
+        return None
+    if not isinstance(v, dict) or set(v) != {"camera_matrix", "distortion"}:
+        problems.append(Problem("lens", "must be a mapping with exactly camera_matrix and distortion"))
+        return None
+    try:
+        lens = Lens.from_values(v["camera_matrix"], v["distortion"])
+    except (LensError, ValueError, TypeError) as exc:
+        problems.append(Problem("lens", str(exc)))
+        return None
+    if size is not None:
+        why = lens.check_image(*size)
+        if why:
+            problems.append(Problem("lens.distortion", why))
+            return None
+    return lens
+
+
+def _homography(
+    v: Any, size: tuple[int, int] | None, lens: Lens | None, problems: list[Problem]
+) -> NDArray[np.float64] | None:
     if not isinstance(v, list) or len(v) != 3 or not all(isinstance(r, list) and len(r) == 3 for r in v):
         problems.append(Problem("homography", f"must be a 3x3 list of numbers, got {_type(v)} {str(v)[:60]}"))
         return None
@@ -329,7 +363,9 @@ def _homography(v: Any, size: tuple[int, int] | None, problems: list[Problem]) -
         problems.append(Problem("homography", why))
         return None
     if size is not None:
-        horizon = hg.horizon_problem(h, *size)
+        w, hh = size
+        corners = np.array([[0, 0], [w, 0], [w, hh], [0, hh]], dtype=np.float64)
+        horizon = hg.horizon_problem(h, w, hh, corners if lens is None else lens.undistort(corners))
         if horizon:
             problems.append(Problem("homography", horizon))
             return None

@@ -19,6 +19,7 @@ SHEET_DIR = Path("calibration/markers")
 POINT_HELP = "A clicked point U,V=ZONE or U,V=X,Y (repeat; 4 or more). Default: ArUco markers."
 POINTS_HELP = "YAML file of clicked points (see calibration/README.md)."
 LAYOUT_HELP = "Table layout YAML (default: the built-in table)."
+LENS_HELP = "Lens model (YAML with camera_matrix and distortion, or a table file with lens:) for wide lenses."
 
 
 def register(app: typer.Typer) -> None:
@@ -41,11 +42,13 @@ def register(app: typer.Typer) -> None:
         dictionary: Annotated[str, typer.Option(help="ArUco dictionary of the printed markers.")] = DICT,
         frame: Annotated[int, typer.Option(help="For a video or camera: use this frame number.")] = 0,
         max_error: Annotated[float, typer.Option(help="Largest error (mm) allowed for any point.")] = 15.0,
+        lens: Annotated[Path | None, typer.Option(help=LENS_HELP)] = None,
     ) -> None:
         """Calibrate a camera: ArUco markers at known places (see `calibration-sheet`) or clicked points."""
         import cv2
 
         from monitor.calibration.fitting import FitError, calibrate, load_points, marker_pairs, parse_point
+        from monitor.calibration.lens import Lens, LensError
         from monitor.calibration.markers import MarkerSet, find_markers
         from monitor.calibration.overlay import draw_overlay
 
@@ -53,6 +56,7 @@ def register(app: typer.Typer) -> None:
         img = _grab(image, frame)
         size = (int(img.shape[1]), int(img.shape[0]))
         try:
+            lens_model = Lens.load(lens) if lens is not None else None
             if point or points:
                 pairs = [parse_point(p, lay) for p in point or []]
                 if points is not None:
@@ -65,8 +69,8 @@ def register(app: typer.Typer) -> None:
                 if unknown:
                     typer.echo(f"ignoring markers not in the set: {unknown}", err=True)
                 method = "aruco"
-            result = calibrate(pairs, lay, size, method, table=table, max_error_mm=max_error)
-        except FitError as exc:
+            result = calibrate(pairs, lay, size, method, table=table, max_error_mm=max_error, lens=lens_model)
+        except (FitError, LensError) as exc:
             _fail(str(exc))
         typer.echo(result.report())
         path = result.calibration.save(out, header=f"calibrated from {image} ({method})")
