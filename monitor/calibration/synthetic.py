@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
+from monitor.calibration.lens import Lens
 from monitor.calibration.markers import MarkerSet, marker_image
 from monitor.geometry import TableLayout
 
@@ -69,3 +70,36 @@ def marker_scene(
     tex_to_image = table_to_image @ np.linalg.inv(table_to_texture)
     frame = cv2.warpPerspective(tex, tex_to_image, image_size, flags=cv2.INTER_AREA, borderValue=(30, 30, 30))
     return np.asarray(frame, dtype=np.uint8)
+
+
+def distortion_remap(lens: Lens, size: tuple[int, int]) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    """remap() maps that turn a pinhole image into what ``lens`` would show."""
+    import cv2
+
+    w, h = size
+    xs, ys = np.meshgrid(np.arange(w, dtype=np.float64), np.arange(h, dtype=np.float64))
+    grid = np.stack([xs.ravel(), ys.ravel()], axis=1).reshape(-1, 1, 2)
+    k = lens.camera_matrix
+    ideal = cv2.undistortPoints(grid, k, lens.distortion, P=k).reshape(h, w, 2)
+    return ideal[..., 0].astype(np.float32), ideal[..., 1].astype(np.float32)
+
+
+def board_view(
+    board_img: NDArray[np.uint8],
+    board_to_img: F64,
+    lens: Lens,
+    rvec: tuple[float, float, float],
+    tvec: tuple[float, float, float],
+    size: tuple[int, int],
+    maps: tuple[NDArray[np.float32], NDArray[np.float32]],
+) -> NDArray[np.uint8]:
+    """A camera with ``lens`` at pose (rvec, tvec) looking at a flat board.
+
+    ``board_to_img`` maps board millimetres to pixels of ``board_img``."""
+    import cv2
+
+    r, _ = cv2.Rodrigues(np.asarray(rvec, np.float64))
+    plane_to_ideal = lens.camera_matrix @ np.column_stack([r[:, 0], r[:, 1], np.asarray(tvec, np.float64)])
+    warp = plane_to_ideal @ np.linalg.inv(board_to_img)
+    ideal = cv2.warpPerspective(board_img, warp, size, flags=cv2.INTER_AREA, borderValue=128)
+    return np.asarray(cv2.remap(ideal, maps[0], maps[1], cv2.INTER_LINEAR, borderValue=128), dtype=np.uint8)

@@ -85,9 +85,20 @@ def register(app: typer.Typer) -> None:
         dictionary: Annotated[str, typer.Option(help="ArUco dictionary.")] = "DICT_4X4_50",
         size_mm: Annotated[float, typer.Option(help="Printed marker side in mm.")] = 100.0,
         dpi: Annotated[int, typer.Option(help="Print resolution of the pages.")] = 200,
+        charuco: Annotated[bool, typer.Option(help="Also write the ChArUco board (calibrate-lens).")] = False,
     ) -> None:
         """Write printable A4 pages of ArUco markers and say where each one goes on the table."""
         from monitor.calibration.markers import MarkerSet, write_sheets
+
+        if charuco:
+            import cv2
+
+            from monitor.calibration.lens_fit import board_image, charuco_board
+
+            out.mkdir(parents=True, exist_ok=True)
+            cv2.imwrite(str(out / "charuco-board.png"), board_image(charuco_board(), dpi=dpi))
+            typer.echo(f"{out / 'charuco-board.png'}: print at 100 %, glue flat to card, then film it "
+                       "at a dozen places and tilts for calibrate-lens")
 
         markers = MarkerSet.for_layout(_layout(layout), dictionary=dictionary, size_mm=size_mm)
         pages = write_sheets(markers, out, dpi=dpi)
@@ -96,6 +107,53 @@ def register(app: typer.Typer) -> None:
             x, y = place.center_mm
             typer.echo(f"  marker {place.marker_id}: centre it on {place.zone} (table {x:.0f}, {y:.0f} mm)")
         typer.echo("then: table-monitor calibrate FRAME.png --out calibration/table.yaml")
+
+    @app.command("calibrate-lens")
+    def calibrate_lens(
+        views: Annotated[
+            list[str], typer.Argument(help="Frames of the ChArUco board (images), or videos to sample.")
+        ],
+        out: Annotated[Path, typer.Option(help="Lens file to write.")] = Path("calibration/lens.yaml"),
+        every: Annotated[int, typer.Option(help="For videos: use every Nth frame.")] = 15,
+        max_views: Annotated[int, typer.Option(help="Use at most this many views.")] = 60,
+    ) -> None:
+        """Measure a camera's lens distortion from views of the printed ChArUco board."""
+        import yaml
+        from tqdm import tqdm  # type: ignore[import-untyped]
+
+        from monitor.calibration.lens_fit import LensFitError, fit_lens
+
+        frames: list[tuple[str, NDArray[np.uint8]]] = []
+        for view in tqdm(views, desc="reading views", unit="file"):
+            if Path(view).suffix.lower() in IMAGE_SUFFIXES:
+                frames.append((view, _grab(view, 0)))
+                continue
+            from monitor.sources import open_source
+
+            src = open_source(view)
+            with src:
+                for frame in src:
+                    if frame.index % every == 0:
+                        frames.append((f"{view}#{frame.index}", frame.image))
+            if src.error:
+                typer.echo(f"warning: {src.error}", err=True)
+        if len(frames) > max_views:
+            step = len(frames) / max_views
+            frames = [frames[int(i * step)] for i in range(max_views)]
+        try:
+            fit = fit_lens(frames)
+        except LensFitError as exc:
+            _fail(str(exc))
+        for why in fit.views_rejected:
+            typer.echo(f"skipped {why}", err=True)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        data = fit.lens.to_data() | {"rms_px": round(fit.rms_px, 3), "views": fit.views_used}
+        header = "# lens model for table-monitor calibrate --lens (OpenCV camera matrix and distortion)\n"
+        out.write_text(header + yaml.safe_dump(data, sort_keys=False), "utf-8")
+        k, d = fit.lens.camera_matrix, fit.lens.distortion
+        typer.echo(f"{fit.views_used} views, reprojection RMS {fit.rms_px:.2f} px; fx {k[0, 0]:.0f} "
+                   f"fy {k[1, 1]:.0f}, k1 {d[0]:+.3f} k2 {d[1]:+.3f}")
+        typer.echo(f"wrote {out}")
 
     @app.command("check-table")
     def check_table(
