@@ -26,6 +26,8 @@ def register(app: typer.Typer) -> None:
         threshold: Annotated[float | None, typer.Option(
             help="identity confidence below which a card is 'unknown' (default: the model's)")] = None,
         threads: Annotated[int, typer.Option(min=1)] = 2,
+        score: Annotated[bool, typer.Option(
+            help="score against ground truth IMAGE.json (renderer output)")] = False,
     ) -> None:
         """Print each card's identity, confidence and four corners; optionally draw them."""
         import cv2
@@ -46,7 +48,10 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(2) from exc
         if perceiver.classifier is None:
             typer.echo(f"warning: no cards.onnx in {models or DEFAULT_MODELS}: identities not read", err=True)
+        from monitor.perception.scoring import FrameScore, load_truth, score_frame
+
         results, failed = [], 0
+        total = FrameScore()
         for path in images:
             try:
                 frame = load_image(path)
@@ -56,6 +61,15 @@ def register(app: typer.Typer) -> None:
                 typer.echo(f"error: {exc}", err=True)
                 continue
             results.append({"image": str(path), **dets.to_dict()})
+            if score:
+                truth_path = path.with_suffix(".json")
+                if not truth_path.exists():
+                    typer.echo(f"error: --score needs ground truth {truth_path}", err=True)
+                    failed += 1
+                else:
+                    fs = score_frame(dets, load_truth(truth_path))
+                    total.add(fs)
+                    results[-1]["score"] = fs.summary()
             if not as_json:
                 cards = dets.cards
                 named = [d for d in cards if d.is_known_card]
@@ -75,5 +89,14 @@ def register(app: typer.Typer) -> None:
         if as_json:
             json.dump(results, sys.stdout, indent=1)
             sys.stdout.write("\n")
+        elif score:
+            sm = total.summary()
+            typer.echo(f"score over {len(results)} frames: unoccluded cards {sm['unoccluded_cards']}, "
+                       f"recall {sm['recall']:.4f}; face-up found {sm['face_up_found']}: top-1 "
+                       f"{sm['identity_top1']:.4f}, unknown {sm['identity_unknown']:.4f}, false identity "
+                       f"{sm['false_identity']:.4f}; spurious {sm['spurious_cards']}; corner error median "
+                       f"{sm['corner_error_px_median']} px, p95 {sm['corner_error_px_p95']} px")
+            if sm["misreads"]:
+                typer.echo(f"misreads: {', '.join(sm['misreads'])}")
         if failed:
             raise typer.Exit(1)

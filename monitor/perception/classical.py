@@ -22,6 +22,7 @@ F64 = npt.NDArray[np.float64]
 MIN_ASPECT, MAX_ASPECT = 1.1, 1.9  # a card is 88/63 = 1.40; perspective widens the range
 MIN_FILL = 0.9  # contour area / quad area (rounded corners lose ~1%)
 WORK_LONG_SIDE = 960
+OPEN_PX = 5  # at the working scale: removes printed lines and lettering up to ~4 px (at 1080p: ~8 px)
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +40,7 @@ def background_lab(lab: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
 
 
 def card_mask(img: npt.NDArray[np.uint8], felt: npt.NDArray[np.uint8] | None = None,
-              min_distance: int = 48) -> npt.NDArray[np.uint8]:
+              min_distance: int = 48, open_px: int = 3) -> npt.NDArray[np.uint8]:
     """Pixels that are not felt: far (L1 in CIE Lab) from the felt colour.
 
     Working from the felt rather than from "white" keeps face cards with saturated art, and card backs,
@@ -52,7 +53,8 @@ def card_mask(img: npt.NDArray[np.uint8], felt: npt.NDArray[np.uint8] | None = N
     dist = cv2.transform(diff, np.ones((1, 3), dtype=np.float32))  # saturating uint8 L1 distance
     mask = cv2.compare(dist, min_distance, cv2.CMP_GT)
     # Open away thin printed lines and speckle so a card touching a line keeps its outline.
-    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (open_px, open_px))
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
 
 
 def _line_intersection(l1: tuple[F64, F64], l2: tuple[F64, F64]) -> F64 | None:
@@ -110,11 +112,36 @@ def refine_quad_full_resolution(frame: npt.NDArray[np.uint8], quad: F64, felt: n
     mask = card_mask(frame[y0:y1, x0:x1], felt)
     contours = outer_contours(mask)
     center = tuple(float(v) for v in quad.mean(axis=0) - (x0, y0))
-    inside = [c for c in contours if cv2.pointPolygonTest(c, center, False) >= 0]
+    min_area = 0.5 * cv2.contourArea(quad.astype(np.float32))
+    # The card's own blob: the smallest one around its centre that is big enough (a blob touching the
+    # ROI border, like the rail, would also contain the centre).
+    inside = [c for c in contours
+              if cv2.pointPolygonTest(c, center, False) >= 0 and cv2.contourArea(c) >= min_area]
     if not inside:
         return quad
-    c = max(inside, key=cv2.contourArea).reshape(-1, 2).astype(np.float64) + np.array([x0, y0])
+    c = min(inside, key=cv2.contourArea).reshape(-1, 2).astype(np.float64) + np.array([x0, y0])
     return refine_corners(c, quad)
+
+
+def card_quad_of(contour: npt.NDArray[np.int32]) -> F64 | None:
+    """Four corners approximating a blob's outline, or None if it is not four-sided.
+
+    Small cards have rounded corners a few pixels across, so the approximation tolerance grows until
+    four vertices remain; a blob that fills its minimum-area rectangle falls back to that rectangle.
+    """
+    hull = cv2.convexHull(contour)
+    perimeter = cv2.arcLength(hull, True)
+    for eps in (0.02, 0.03, 0.045, 0.06):
+        approx = cv2.approxPolyDP(hull, eps * perimeter, True).reshape(-1, 2)
+        if len(approx) == 4 and cv2.isContourConvex(approx):
+            return approx.astype(np.float64)
+        if len(approx) < 4:
+            break
+    rect = cv2.minAreaRect(hull)
+    box = cv2.boxPoints(rect).astype(np.float64)
+    if cv2.contourArea(hull) >= MIN_FILL * rect[1][0] * rect[1][1]:
+        return box
+    return None
 
 
 def find_card_quads(frame: npt.NDArray[np.uint8], min_area_px: float = 250.0,
@@ -129,7 +156,7 @@ def find_card_quads(frame: npt.NDArray[np.uint8], min_area_px: float = 250.0,
     img = frame if scale == 1.0 else cv2.resize(frame, (round(w * scale), round(h * scale)),
                                                 interpolation=cv2.INTER_AREA)
     felt = background_lab(cv2.cvtColor(img, cv2.COLOR_BGR2LAB))
-    mask = card_mask(img, felt)
+    mask = card_mask(img, felt, open_px=OPEN_PX)
     contours = outer_contours(mask)
     max_area = max_area_frac * img.shape[0] * img.shape[1]
     quads: list[Quad] = []
@@ -137,13 +164,12 @@ def find_card_quads(frame: npt.NDArray[np.uint8], min_area_px: float = 250.0,
         area = cv2.contourArea(c)
         if area < min_area_px * scale * scale or area > max_area:
             continue
-        hull = cv2.convexHull(c)
-        approx = cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True).reshape(-1, 2)
-        if len(approx) != 4 or not cv2.isContourConvex(approx):
+        approx = card_quad_of(c)
+        if approx is None:
             continue
         quad_area = cv2.contourArea(approx.astype(np.float32))
         fill = area / quad_area if quad_area > 0 else 0.0
-        if fill < MIN_FILL:
+        if fill < MIN_FILL:  # (above 1 when the fitted quad cuts the rounded corners: fine)
             continue
         ordered = order_card_corners(approx)
         sides = np.linalg.norm(ordered - np.roll(ordered, -1, axis=0), axis=1)

@@ -1,0 +1,94 @@
+"""Score perception output against a rendered frame's ground truth (the renderer's JSON).
+
+Counts what the issue's targets name: recall of unoccluded cards, identity top-1 and false
+identities (a card named wrongly, not "unknown"), plus corner precision and spurious detections.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from monitor.perception.classical import quad_iou
+from monitor.perception.detections import Detections
+from monitor.perception.labels import BACK, UNKNOWN
+
+UNOCCLUDED = 0.99  # visible share from which a card counts as unoccluded
+
+
+@dataclass
+class FrameScore:
+    unoccluded: int = 0
+    found: int = 0
+    face_up: int = 0
+    identity_correct: int = 0
+    identity_unknown: int = 0
+    identity_wrong: int = 0
+    spurious: int = 0
+    corner_errors: list[float] = field(default_factory=list)
+    wrong: list[str] = field(default_factory=list)
+
+    def add(self, o: FrameScore) -> None:
+        for k in ("unoccluded", "found", "face_up", "identity_correct", "identity_unknown", "identity_wrong",
+                  "spurious"):
+            setattr(self, k, getattr(self, k) + getattr(o, k))
+        self.corner_errors += o.corner_errors
+        self.wrong += o.wrong
+
+    def summary(self) -> dict[str, Any]:
+        n = max(self.face_up, 1)
+        err = self.corner_errors
+        return {
+            "unoccluded_cards": self.unoccluded, "recall": self.found / max(self.unoccluded, 1),
+            "face_up_found": self.face_up, "identity_top1": self.identity_correct / n,
+            "identity_unknown": self.identity_unknown / n, "false_identity": self.identity_wrong / n,
+            "spurious_cards": self.spurious,
+            "corner_error_px_median": float(np.median(err)) if err else None,
+            "corner_error_px_p95": float(np.percentile(err, 95)) if err else None,
+            "misreads": self.wrong[:20],
+        }
+
+
+def load_truth(path: Path) -> list[dict[str, Any]]:
+    data = json.loads(path.read_text())
+    return [o for o in data.get("objects", []) if o.get("kind") == "card" and len(o.get("polygon", [])) == 4]
+
+
+def score_frame(dets: Detections, truth_cards: list[dict[str, Any]]) -> FrameScore:
+    s = FrameScore()
+    cards = list(dets.cards)
+    polys = [np.asarray(d.corners, dtype=np.float64) for d in cards]
+    used: set[int] = set()
+    for o in truth_cards:
+        p = np.asarray(o["polygon"], dtype=np.float64)
+        if o.get("visible_share", 1.0) < UNOCCLUDED:
+            continue
+        s.unoccluded += 1
+        ious = [quad_iou(p, q) for q in polys]
+        if not ious or max(ious) < 0.5:
+            continue
+        k = int(np.argmax(ious))
+        used.add(k)
+        s.found += 1
+        s.corner_errors += [float(np.min(np.linalg.norm(polys[k] - c, axis=1))) for c in p]
+        if o.get("face_up"):
+            s.face_up += 1
+            ident = cards[k].identity
+            if ident == o["identity"]:
+                s.identity_correct += 1
+            elif ident in (None, UNKNOWN):
+                s.identity_unknown += 1
+            else:
+                s.identity_wrong += 1
+                s.wrong.append(f"{o['identity']}->{ident}")
+        elif cards[k].identity not in (None, UNKNOWN, BACK):
+            s.wrong.append(f"back->{cards[k].identity}")
+    all_polys = [np.asarray(o["polygon"], dtype=np.float64) for o in truth_cards]
+    for k, q in enumerate(polys):
+        if k not in used and max((quad_iou(q, p) for p in all_polys), default=0.0) < 0.3:
+            s.spurious += 1
+    return s
