@@ -23,7 +23,14 @@ from monitor.rules.fast.five import (
 )
 from monitor.rules.fast.seven import category_of_hands, count_seven_card_categories, seven_card_tasks
 from monitor.rules.fast.tables import INVALID, five_card_table, two_card_table
-from monitor.rules.hands import Category, best_five, evaluate_five, evaluate_two
+from monitor.rules.hands import (
+    Category,
+    HandValue,
+    best_five,
+    evaluate_five,
+    evaluate_five_reference,
+    evaluate_two,
+)
 from monitor.rules.profile import (
     DEFAULT_PROFILE,
     LUCKY_CHANCES,
@@ -151,11 +158,18 @@ def test_fast_paths_equal_the_reference(profile: PaiGowProfile) -> None:
     with_joker = np.argsort(rng.random((1000, 52)), axis=1)[:, :5]
     with_joker[:, 2] = 52  # distinct naturals plus the joker, the joker in the middle
     hands = np.concatenate([plain, with_joker])
-    want = np.array([evaluate_five(tuple(map(card_from_index, r)), profile).score for r in hands.tolist()])
+    reference = [evaluate_five_reference(tuple(map(card_from_index, r)), profile) for r in hands.tolist()]
+    want = np.array([v.score for v in reference])
     score = five_card_scorer(profile)
     assert (score_five_numpy(hands, profile) == want).all()
     assert (score_five_batch(hands, profile) == want).all()
     assert [score(*row) for row in hands.tolist()] == want.tolist()
+    # The public evaluator (table-backed) gives the reference's whole value, name included.
+    public = [evaluate_five(tuple(map(card_from_index, r)), profile) for r in hands.tolist()]
+    def whole(v: HandValue) -> tuple[Category, tuple[int, ...], int]:
+        return v.category, v.ranks, v.score
+
+    assert list(map(whole, public)) == list(map(whole, reference))
     two = two_card_table(profile)
     for a, b in hands[:300, :2].tolist():
         assert two[a * 53 + b] == evaluate_two((card_from_index(a), card_from_index(b)), profile).score
@@ -165,7 +179,13 @@ def test_fast_paths_equal_the_reference(profile: PaiGowProfile) -> None:
 def test_best_of_seven_fast_paths_equal_best_five(profile: PaiGowProfile) -> None:
     rng = np.random.default_rng(11)
     hands = np.argsort(rng.random((300, 53)), axis=1)[:, :7]
-    values = [best_five(tuple(card_from_index(i) for i in row), profile)[0] for row in hands.tolist()]
+    values = []
+    for row in hands.tolist():
+        cards = tuple(map(card_from_index, row))
+        # The reference, straight from the rules: the best of the 21 five-card subsets.
+        reference = max(evaluate_five_reference(five, profile) for five in itertools.combinations(cards, 5))
+        assert best_five(cards, profile)[0] == reference
+        values.append(reference)
     assert best_score_batch(hands, profile).tolist() == [v.score for v in values]
     assert category_of_hands(hands, profile).tolist() == [int(v.category) for v in values]
 

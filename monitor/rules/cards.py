@@ -32,6 +32,7 @@ RANK_NAMES: Final = {
 }
 RANK_PLURALS: Final = {r: (n + "es" if n == "six" else n + "s") for r, n in RANK_NAMES.items()}
 JOKER_RANK: Final = 15
+_SUIT_INDEX: Final = {s: i for i, s in enumerate(SUIT_CHARS)}
 JOKER_TEXT: Final = "Jk"
 
 
@@ -60,9 +61,8 @@ class Card:
     @property
     def index(self) -> int:
         """Dense index 0..52: 0..51 for (rank-2)*4 + suit, 52 for the joker."""
-        if self.is_joker:
-            return 52
-        return (self.rank - 2) * 4 + SUIT_CHARS.index(self.suit)
+        r = self.rank  # written flat: the hand evaluator reads this for every card
+        return 52 if r == JOKER_RANK else (r - 2) * 4 + _SUIT_INDEX[self.suit]
 
     @property
     def text(self) -> str:
@@ -138,7 +138,10 @@ PAI_GOW_53: Final[tuple[Card, ...]] = (*STANDARD_52, JOKER)
 
 def check_distinct(cards: Iterable[Card], where: str = "hand") -> None:
     """Raise DuplicateCardError naming every card that appears more than once."""
-    counts = Counter(cards)
+    cs = cards if isinstance(cards, (tuple, list)) else list(cards)
+    if len(set(cs)) == len(cs):  # the common case, without counting
+        return
+    counts = Counter(cs)
     dups = sorted(c for c, n in counts.items() if n > 1)
     if dups:
         raise DuplicateCardError(f"duplicate card(s) in {where}: {format_cards(dups)}")

@@ -45,11 +45,14 @@ import itertools
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from enum import IntEnum
-from typing import Final, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from monitor.rules.cards import RANK_NAMES, RANK_PLURALS, Card, check_count, check_distinct, parse_cards
 from monitor.rules.errors import CardCountError, RulesError
 from monitor.rules.profile import DEFAULT_PROFILE, FiveAces, JokerInFlush, JokerMode, PaiGowProfile, Wheel
+
+if TYPE_CHECKING:
+    from monitor.rules.fast.tables import FiveCardLookup
 
 ACE: Final = 14
 # Bits given to the category above the five 4-bit rank slots of a score.
@@ -347,7 +350,41 @@ def evaluate_five(cards: str | Iterable[Card], profile: PaiGowProfile = DEFAULT_
     monitor.rules.errors.DuplicateCardError: duplicate card(s) in five-card hand: As
     """
     cs = _cards(cards, 5, "five-card hand")
+    table, values, five_aces = _lookup(HandRules.of(profile))
+    s = 0
+    for c in cs:
+        s = table[s + c.index]
+    return _value_of_score(s, cs, values, five_aces)
+
+
+def evaluate_five_reference(
+    cards: str | Iterable[Card], profile: PaiGowProfile = DEFAULT_PROFILE
+) -> HandValue:
+    """The same value as ``evaluate_five``, computed directly by the readable rules above (no tables).
+
+    The lookup tables behind ``evaluate_five`` and ``monitor.rules.fast`` are built from this.
+
+    >>> evaluate_five_reference("Jk Ks 9s 5s 2s") == evaluate_five("Jk Ks 9s 5s 2s")
+    True
+    """
+    cs = _cards(cards, 5, "five-card hand")
     return _five(frozenset(cs), HandRules.of(profile))
+
+
+@functools.cache
+def _lookup(rules: HandRules) -> FiveCardLookup:
+    # Imported here: the tables are built from this module's reference evaluator.
+    from monitor.rules.fast.tables import five_card_lookup
+
+    return five_card_lookup(rules)
+
+
+def _value_of_score(
+    score: int, cards: Sequence[Card], values: dict[int, HandValue], five_aces: HandValue
+) -> HandValue:
+    if score == five_aces.score and sum(c.rank >= ACE for c in cards) == 5:
+        return five_aces  # tied with the royal flush (seed 002): same score, its own name
+    return values[score]
 
 
 def evaluate_two(cards: str | Iterable[Card], profile: PaiGowProfile = DEFAULT_PROFILE) -> HandValue:
@@ -390,11 +427,14 @@ def best_five(
         shown = " ".join(str(c) for c in cs) or "(none)"
         raise CardCountError(f"best five needs 5 to 8 cards, got {len(cs)}: {shown}")
     cs = _cards(cs, len(cs), "hand for best five")
-    rules = HandRules.of(profile)
-    best: tuple[HandValue, tuple[Card, ...]] | None = None
-    for combo in itertools.combinations(cs, 5):
-        v = _five(frozenset(combo), rules)
-        if best is None or v.score > best[0].score:
-            best = (v, combo)
-    assert best is not None
-    return best
+    table, values, five_aces = _lookup(HandRules.of(profile))
+    index = [c.index for c in cs]
+    best_score, best_combo = -1, (0, 1, 2, 3, 4)
+    for combo in itertools.combinations(range(len(cs)), 5):
+        s = 0
+        for i in combo:
+            s = table[s + index[i]]
+        if s > best_score:
+            best_score, best_combo = s, combo
+    five = tuple(cs[i] for i in best_combo)
+    return _value_of_score(best_score, five, values, five_aces), five

@@ -26,13 +26,13 @@ True
 from __future__ import annotations
 
 import functools
-from typing import Final
+from typing import Final, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
 from monitor.rules.cards import SUIT_CHARS, Card, card_from_index
-from monitor.rules.hands import HandRules, _five, evaluate_two
+from monitor.rules.hands import Category, HandRules, HandValue, _five, evaluate_two
 from monitor.rules.profile import DEFAULT_PROFILE, PaiGowProfile
 
 N_CARDS: Final = 53
@@ -121,20 +121,56 @@ def _class_cards(code: int, flush: bool) -> tuple[Card, ...] | None:
 
 
 @functools.cache
+def _class_values(rules: HandRules) -> tuple[HandValue | None, ...]:
+    """The reference value of every final class (None where no real hand has that shape)."""
+    out: list[HandValue | None] = []
+    for code, flush in _automaton().classes:
+        cards = _class_cards(code, flush)
+        out.append(None if cards is None else _five(frozenset(cards), rules))
+    return tuple(out)
+
+
+@functools.cache
 def _five_table(rules: HandRules) -> IntArray:
     auto = _automaton()
-    class_score = np.empty(len(auto.classes) + 1, dtype=np.int32)
-    class_score[-1] = INVALID  # index -1 marks invalid final entries
-    for cid, (code, flush) in enumerate(auto.classes):
-        cards = _class_cards(code, flush)
-        class_score[cid] = INVALID if cards is None else _five(frozenset(cards), rules).score
+    values = _class_values(rules)
+    class_score = np.array([INVALID if v is None else v.score for v in values] + [INVALID], dtype=np.int32)
     trans = auto.transitions
-    finals = class_score[trans[auto.final_row]]
+    finals = class_score[trans[auto.final_row]]  # class id -1 (invalid) reads the trailing INVALID
     table = trans * N_CARDS  # row ids to offsets
     table[auto.final_row] = finals
     table = table.reshape(-1)
     table.setflags(write=False)
     return table
+
+
+class FiveCardLookup(NamedTuple):
+    """What ``evaluate_five`` needs: the table as a list, and the value of each score."""
+
+    table: list[int]
+    values: dict[int, HandValue]
+    # Under the Lucky Chances ranking five aces share the royal flush's score: kept apart by name.
+    five_aces: HandValue
+
+
+@functools.cache
+def five_card_lookup(rules: HandRules) -> FiveCardLookup:
+    values: dict[int, HandValue] = {}
+    five_aces: HandValue | None = None
+    for v in _class_values(rules):
+        if v is None:
+            continue
+        if v.category is Category.FIVE_ACES:
+            five_aces = v
+            continue
+        seen = values.setdefault(v.score, v)
+        if (seen.category, seen.ranks) != (v.category, v.ranks):
+            raise AssertionError(f"two different hands share score {v.score}: {seen!r} and {v!r}")
+    assert five_aces is not None
+    # Above the royal flush, five aces have a score of their own; tied with it (Lucky Chances),
+    # the score reads as the royal flush and the caller recognizes five aces by the cards.
+    values.setdefault(five_aces.score, five_aces)
+    return FiveCardLookup(_five_table(rules).tolist(), values, five_aces)
 
 
 def five_card_table(profile: PaiGowProfile = DEFAULT_PROFILE) -> IntArray:
