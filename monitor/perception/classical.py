@@ -21,6 +21,7 @@ F64 = npt.NDArray[np.float64]
 
 MIN_ASPECT, MAX_ASPECT = 1.1, 1.9  # a card is 88/63 = 1.40; perspective widens the range
 MIN_FILL = 0.9  # contour area / quad area (rounded corners lose ~1%)
+MAX_FILL = 1.3
 WORK_LONG_SIDE = 960
 OPEN_PX = 5  # at the working scale: removes printed lines and lettering up to ~4 px (at 1080p: ~8 px)
 
@@ -169,7 +170,9 @@ def find_card_quads(frame: npt.NDArray[np.uint8], min_area_px: float = 250.0,
             continue
         quad_area = cv2.contourArea(approx.astype(np.float32))
         fill = area / quad_area if quad_area > 0 else 0.0
-        if fill < MIN_FILL:  # (above 1 when the fitted quad cuts the rounded corners: fine)
+        # Above 1 when the fitted quad cuts rounded corners (up to ~1.2); a disc around its inscribed
+        # square gives ~1.5.
+        if not MIN_FILL <= fill <= MAX_FILL:
             continue
         ordered = order_card_corners(approx)
         sides = np.linalg.norm(ordered - np.roll(ordered, -1, axis=0), axis=1)
