@@ -51,6 +51,7 @@ class Monitor:
         self.histories: list[HandHistory] = []
         self.tables: dict[str, TableMonitor] = {}
         self._reorder: dict[str, Reorderer] = {}
+        self._lanes: dict[str, tuple[TableMonitor, Reorderer]] = {}
         self._rules: dict[str, PaiGowRules] = {}
         self._on_alert = on_alert
         self._on_history = on_history
@@ -81,6 +82,7 @@ class Monitor:
             t = self.tables[table_id] = TableMonitor(table_id, profile, AlertSink(table_id, self._emit),
                                                      self._history, rules)
             self._reorder[table_id] = Reorderer(self.window, on_gap=t.data_gap)
+            self._lanes[table_id] = (t, self._reorder[table_id])
         return t
 
     # ---- input ---------------------------------------------------------------------------------
@@ -101,9 +103,18 @@ class Monitor:
                 self._ready.clear()
             return self.alerts[n0:]
         self.events_in += 1
-        table = self.tables.get(item.table_id) or self.table(item.table_id)
+        lane = self._lanes.get(item.table_id)
+        if lane is None:
+            self.table(item.table_id)
+            lane = self._lanes[item.table_id]
+        table, reorderer = lane
+        if item.seq == reorderer.next_seq and not reorderer.held:
+            # In order with nothing held: the common case, straight through.
+            reorderer.release(item)
+            table.feed(item)
+            return self.alerts[n0:] if len(self.alerts) > n0 else []
         ready, problems = self._ready, self._problems
-        self._reorder[item.table_id].push(item, ready, problems)
+        reorderer.push(item, ready, problems)
         if problems:
             self._report(table, problems)
         if ready:

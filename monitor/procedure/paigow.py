@@ -39,8 +39,9 @@ from monitor.events.schema import (
     StubCounted,
 )
 from monitor.procedure.alerting import AlertSink, money
-from monitor.procedure.history import BankerRecord, PaiGowHistory, SeatRecord, WagerRecord
-from monitor.procedure.paigow_rules import PaiGowRules, card, cards, count_foul
+from monitor.procedure.history import PaiGowHistory
+from monitor.procedure.paigow_history import build_history
+from monitor.procedure.paigow_rules import PaiGowRules, card, cards, count_foul, outcome
 from monitor.rules.paigow.setting import Foul, Setting
 from monitor.rules.paigow.settlement import BankerWager, Bet, Settlement, settle
 from monitor.rules.paigow.showdown import SpotResult, decide_spot
@@ -91,6 +92,7 @@ class SeatState:
     opened: bool = False
     foul: Foul | None = None
     judged: bool = False
+    scores: tuple[int, int] | None = None  # (front, back) of a legal setting
 
     def known(self) -> tuple[list[str], list[str]] | None:
         if self.front is None or self.back is None:
@@ -137,6 +139,8 @@ class DealState:
     first_opened: HandOpened | None = None
     settings_frozen: tuple[list[str], list[str]] | None = None
     dead_checked: bool = False
+    delivery_key: tuple[int, tuple[int, ...], int] | None = None
+    expected_seats: dict[int, int] = field(default_factory=dict)
     # An event of the deal was lost or unreadable: card-by-card counts are not judged (piles_complete is).
     gap: bool = False
 
@@ -168,10 +172,12 @@ class PaiGowRound:
         self.closed_event: EventBase | None = None
         self.payouts: dict[BankerKey, tuple[int, Payout]] = {}
         self.payout_judged: set[BankerKey] = set()
-        self._settlement: Settlement | None = None
-        self._settlement_note: str | None = None
-        self._results: dict[int, SpotResult] = {}
-        self._deal_note: str | None = None
+        self.settled: Settlement | None = None
+        self.settlement_note: str | None = None
+        self.results: dict[int, SpotResult] = {}
+        self.expected: dict[tuple[int | None, str], int] = {}
+        self.deal_note: str | None = None
+        self._wager_seats: set[int] | None = None  # cache of seats with a wager; reset when a bet moves
         self.deal = DealState(1)
         self._handlers: dict[str, Callable[[Any], None]] = {
             "shuffle_done": self._ignore,
@@ -201,6 +207,9 @@ class PaiGowRound:
     def handles(self, etype: str) -> bool:
         return etype in self._handlers
 
+    def handler(self, etype: str) -> Callable[[Any], None] | None:
+        return self._handlers.get(etype)
+
     def on_event(self, event: Event) -> None:
         self.last_media = event.media_time
         self._handlers[event.type](event)
@@ -225,7 +234,7 @@ class PaiGowRound:
     def data_gap(self) -> None:
         if not self.deal.deliveries and not self.deal.judged:
             self.deal.gap = True
-            self._deal_note = "an event of the deal was missing or unreadable: cards not counted one by one"
+            self.deal_note = "an event of the deal was missing or unreadable: cards not counted one by one"
 
     def _seat(self, seat: int) -> SeatState:
         s = self.deal.seats.get(seat)
@@ -234,7 +243,10 @@ class PaiGowRound:
         return s
 
     def _has_wager(self, seat: int) -> bool:
-        return any(amount > 0 for (s, _), amount in self.wagers.items() if s == seat)
+        seats = self._wager_seats
+        if seats is None:
+            seats = self._wager_seats = {s for (s, _), amount in self.wagers.items() if amount > 0}
+        return seat in seats
 
     # ---- money before the dice -----------------------------------------------------------------
 
@@ -264,6 +276,7 @@ class PaiGowRound:
         key = (event.seat, event.bettor)
         if self.closed_event is None:
             self.wagers[key] = event.amount
+            self._wager_seats = None
             self._check_limits(event, event.amount)
             return
         before = self.wagers.get(key, 0)
@@ -274,6 +287,7 @@ class PaiGowRound:
         key = (event.seat, event.bettor)
         if self.closed_event is None:
             self.wagers[key] = event.after
+            self._wager_seats = None
             self._check_limits(event, event.after)
             return
         if event.after != event.before:
@@ -284,8 +298,8 @@ class PaiGowRound:
     def _misdeal(self, event: MisdealDeclared) -> None:
         self.misdeals.append(event.reason or f"misdeal declared at seq {event.seq}")
         self.deal = DealState(self.deal.number + 1)
-        self._settlement = None
-        self._settlement_note = None
+        self.settled = None
+        self.settlement_note = None
         self.payouts.clear()
         self.payout_judged.clear()
 
@@ -441,7 +455,11 @@ class PaiGowRound:
         d = self.deal
         if d.action_pile is None or d.dice is None or self.banker_seat is None or not d.deliveries:
             return
-        expected = self.rules.delivery_map(d.action_pile, d.dice, self.banker_seat)
+        key = (d.action_pile, tuple(d.dice), self.banker_seat)
+        if d.delivery_key != key:
+            d.delivery_key = key
+            d.expected_seats = self.rules.delivery_map(d.action_pile, d.dice, self.banker_seat)
+        expected = d.expected_seats
         total = sum(d.dice)
         for pile, (seat, event) in d.deliveries.items():
             if pile in d.delivery_judged:
@@ -489,6 +507,7 @@ class PaiGowRound:
         s.set_event = event
         s.judged = False
         s.foul = None
+        s.scores = None
         self._judge_seat(s, event)
 
     def _judge_seat(self, s: SeatState, event: EventBase) -> None:
@@ -506,6 +525,8 @@ class PaiGowRound:
             if foul is None:
                 dealt = self._dealt_cards(s.pile)
                 foul = self.rules.judge(known[0], known[1], dealt)
+                if foul is None:
+                    s.scores = self.rules.scores(known[0], known[1])
         if foul is None:
             return
         s.foul = foul
@@ -590,6 +611,7 @@ class PaiGowRound:
             if s.front is None or s.known() is None:
                 s.front, s.back = list(event.front), list(event.back)
                 s.judged = False
+                s.scores = None
             self._judge_seat(s, event)
         s.opened = True
         if d.first_opened is None:
@@ -601,8 +623,8 @@ class PaiGowRound:
 
     def settlement(self) -> Settlement | None:
         """The settlement in action order, once everything it needs is known (else None and a note)."""
-        if self._settlement is not None:
-            return self._settlement
+        if self.settled is not None:
+            return self.settled
         d = self.deal
         note = None
         banker_setting = d.settings_frozen or d.banker_setting
@@ -613,18 +635,21 @@ class PaiGowRound:
         elif banker_setting is None:
             note = "the Player-Dealer's setting was not seen"
         if note is not None:
-            self._settlement_note = note
+            self.settlement_note = note
             return None
         assert self.banker_seat is not None and d.dice is not None and banker_setting is not None
         seven = d.banker_cards if d.banker_cards and len(d.banker_cards) == 7 else [*bf_all(banker_setting)]
         if len(seven) != 7 or len(set(seven)) != 7:
-            self._settlement_note = "the Player-Dealer's hand is not seven distinct cards"
+            self.settlement_note = "the Player-Dealer's hand is not seven distinct cards"
             return None
         bf, bb = banker_setting
         if d.banker_foul is not None or len(bf) != 2 or len(bb) != 5:
             banker = self.rules.house_way(cards(seven))
+            banker_scores = tuple(v.score for v in banker.values(self.profile))
         else:
-            banker = Setting.of(cards(bf), cards(bb))
+            fc, bc = cards(bf), cards(bb)
+            banker = Setting((fc[0], fc[1]), (bc[0], bc[1], bc[2], bc[3], bc[4]))  # judged legal already
+            banker_scores = self.rules.scores(bf, bb)
         results: dict[int, SpotResult] = {}
         bets: list[Bet] = []
         banker_amount = 0
@@ -636,37 +661,39 @@ class PaiGowRound:
                 continue
             if seat not in results:
                 s = self._seat(seat)
-                known = s.known()
-                if known is None:
-                    self._settlement_note = f"seat {seat}'s cards were not all read"
-                    return None
-                dealt = self._dealt_cards(s.pile) or known[0] + known[1]
-                if len(dealt) != 7 or len(set(dealt)) != 7:
-                    self._settlement_note = f"seat {seat}'s hand is not seven distinct cards"
-                    return None
-                results[seat] = decide_spot(seat, cards(known[0]), cards(known[1]), cards(dealt), banker,
-                                            self.rules.house_way, self.profile)
+                if s.scores is not None and s.foul is None:
+                    # Legal setting, scored when it was judged: rules 2 and 62 on the scores.
+                    result = outcome(s.scores, (banker_scores[0], banker_scores[1]))
+                    results[seat] = SpotResult(seat, result, result)
+                else:
+                    known = s.known()
+                    if known is None:
+                        self.settlement_note = f"seat {seat}'s cards were not all read"
+                        return None
+                    dealt = self._dealt_cards(s.pile) or known[0] + known[1]
+                    if len(dealt) != 7 or len(set(dealt)) != 7:
+                        self.settlement_note = f"seat {seat}'s hand is not seven distinct cards"
+                        return None
+                    results[seat] = decide_spot(seat, cards(known[0]), cards(known[1]), cards(dealt), banker,
+                                                self.rules.house_way, self.profile)
             bets.append(Bet(_party(seat, bettor), seat, amount, seated=bettor is None))
         if banker_amount == 0:
             # No banker wager seen: judge outcomes only, as if the bank covered every bet.
             banker_amount = sum(b.amount for b in bets)
-            self._settlement_note = "no Player-Dealer wager seen: bank assumed to cover every bet"
+            self.settlement_note = "no Player-Dealer wager seen: bank assumed to cover every bet"
         action = self.rules.action_seat(d.dice, self.banker_seat)
-        self._settlement = settle(self.profile, BankerWager("banker", self.banker_seat, banker_amount), bets,
-                                  results, action)
-        self._results = results
-        return self._settlement
+        wager = BankerWager("banker", self.banker_seat, banker_amount)
+        st = settle(self.profile, wager, bets, results, action)
+        self.expected = {(line.seat, line.party): line.won - line.lost for line in st.lines}
+        self.settled = st
+        self.results = results
+        return st
 
     def _expected(self, key: BankerKey) -> int | None:
-        st = self.settlement()
-        if st is None:
+        """What settlement in action order pays this wager (+) or takes (-); None if not yet known."""
+        if self.settlement() is None:
             return None
-        party = _party(*key)
-        total = None
-        for line in st.lines:
-            if line.seat == key[0] and line.party == party:
-                total = (total or 0) + line.won - line.lost
-        return 0 if total is None else total
+        return self.expected.get((key[0], _party(*key)), 0)
 
     def _payout(self, event: Payout) -> None:
         key = (event.seat, event.bettor)
@@ -704,61 +731,4 @@ class PaiGowRound:
         return self._history(complete)
 
     def _history(self, complete: bool) -> PaiGowHistory:
-        d = self.deal
-        st = self._settlement if self._settlement is not None else (
-            self.settlement() if d.banker_setting is not None else None)
-        lines = {(line.seat, line.party): line for line in st.lines} if st else {}
-        results = self._results if st else {}
-        seats: list[SeatRecord] = []
-        delivered = {s for s, _ in d.deliveries.values()}
-        seat_numbers = sorted({s for s, _ in self.wagers} | set(d.seats) | delivered)
-        for seat in seat_numbers:
-            if seat == self.banker_seat:
-                continue
-            s = self._seat(seat)
-            wagers = []
-            for (ws, bettor), amount in sorted(self.wagers.items(), key=_wager_order):
-                if ws != seat:
-                    continue
-                line = lines.get((seat, _party(seat, bettor)))
-                paid = self.payouts.get((seat, bettor))
-                wagers.append(WagerRecord(
-                    bettor=bettor, amount=amount,
-                    result=line.result.value if line else None,
-                    expected=(line.won - line.lost) if line else None,
-                    paid=paid[0] if paid else None,
-                ))
-            res = results.get(seat)
-            seats.append(SeatRecord(
-                seat=seat, pile=s.pile, dealt=list(d.pile_cards.get(s.pile, [])) if s.pile else [],
-                front=s.front, back=s.back, house_way=s.house_way, foul=s.foul.message if s.foul else None,
-                house_way_setting=str(res.house_way_setting) if res and res.house_way_setting else None,
-                outcome=res.outcome.value if res else None,
-                dead=not self._has_wager(seat), collected=s.collected, wagers=wagers,
-            ))
-        bs = d.settings_frozen or d.banker_setting
-        banker_wager = sum(a for (s, _), a in self.wagers.items() if s == self.banker_seat) or None
-        plays = None
-        if bs is not None:
-            if d.banker_foul is not None and d.banker_cards and len(set(d.banker_cards)) == 7:
-                plays = self.rules.house_way_text(d.banker_cards)
-            else:
-                plays = f"{' '.join(bs[0])} / {' '.join(bs[1])}"
-        banker = BankerRecord(
-            seat=self.banker_seat, wager=banker_wager, cards=d.banker_cards or [],
-            front=bs[0] if bs else None, back=bs[1] if bs else None,
-            foul=d.banker_foul.message if d.banker_foul else None, plays=plays,
-            money_left=st.banker.returned if st else None,
-        )
-        action_seat = None
-        if d.dice is not None and self.banker_seat is not None:
-            action_seat = self.rules.action_seat(d.dice, self.banker_seat)
-        return PaiGowHistory(
-            table_id=self.table_id, round_id=self.round_id, complete=complete,
-            media_begin=self.start.media_time, media_end=self.last_media, deals=d.number,
-            misdeals=list(self.misdeals), stub=d.stub,
-            exposed=[e.card or e.zone for e in d.exposures], action_pile=d.action_pile, dice=d.dice,
-            action_seat=action_seat, banker=banker, seats=seats,
-            settlement_note=self._settlement_note, deal_note=self._deal_note, alerts=list(self.alert_ids),
-            alert_codes=list(self.alert_codes),
-        )
+        return build_history(self, complete)

@@ -12,12 +12,16 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from monitor.rules.cards import Card, parse_card
+from monitor.rules.fast.tables import five_card_table, two_card_table
 from monitor.rules.paigow.catalog import house_way_for
 from monitor.rules.paigow.dice import action_order, action_seat, check_dice, delivery_map
 from monitor.rules.paigow.errors import DiceError
 from monitor.rules.paigow.house_way import set_hand
 from monitor.rules.paigow.setting import Foul, FoulKind, Setting, judge_setting
+from monitor.rules.paigow.showdown import Outcome
 from monitor.rules.profile import DEFAULT_PROFILE, Direction, PaiGowProfile
+
+HOUSE_WAY_CACHE = 4096
 
 
 @lru_cache(maxsize=256)
@@ -27,6 +31,22 @@ def card(text: str) -> Card:
 
 def cards(texts: Sequence[str]) -> tuple[Card, ...]:
     return tuple(card(t) for t in texts)
+
+
+@lru_cache(maxsize=256)
+def index(text: str) -> int:
+    return parse_card(text).index
+
+
+def outcome(player: tuple[int, int], banker: tuple[int, int]) -> Outcome:
+    """Seed 000 rules 2 and 62 on (front, back) scores: both higher wins, a copy goes to the banker."""
+    front = player[0] > banker[0]
+    back = player[1] > banker[1]
+    if front and back:
+        return Outcome.WIN
+    if not front and not back:
+        return Outcome.LOSE
+    return Outcome.PUSH
 
 
 def count_foul(front_n: int, back_n: int) -> Foul | None:
@@ -45,8 +65,30 @@ class PaiGowRules:
         self.profile = profile
         self.way = house_way_for(profile)
         self._house: dict[frozenset[Card], Setting] = {}
+        # Score tables of monitor.rules.fast (same scores as HandValue.score), as lists: a lookup per card.
+        self._t5: list[int] = five_card_table(profile).tolist()
+        self._t2: list[int] = two_card_table(profile).tolist()
+
+    def scores(self, front: Sequence[str], back: Sequence[str]) -> tuple[int, int]:
+        """(front score, back score) of a well-formed setting (2 and 5 distinct known cards)."""
+        a, b = index(front[0]), index(front[1])
+        c, d, e, f, g = (index(x) for x in back)
+        t = self._t5
+        return self._t2[a * 53 + b], t[t[t[t[t[c] + d] + e] + f] + g]
 
     def judge(self, front: Sequence[str], back: Sequence[str], dealt: Sequence[str] | None) -> Foul | None:
+        """Rule 50 (and 42 when the dealt cards are known): None if legal, else why it fouls.
+
+        The legal case, by far the common one, is decided on table scores; only a foul goes through
+        the rules engine's ``judge_setting`` for its reasons.
+        """
+        if len(front) == 2 and len(back) == 5:
+            placed = (*front, *back)
+            distinct = set(placed)
+            if len(distinct) == 7 and (dealt is None or (distinct == set(dealt) and len(dealt) == 7)):
+                f, b = self.scores(front, back)
+                if f <= b:
+                    return None
         return judge_setting(cards(front), cards(back), cards(dealt) if dealt is not None else None,
                              self.profile)
 
@@ -54,6 +96,8 @@ class PaiGowRules:
         key = frozenset(seven)
         hit = self._house.get(key)
         if hit is None:
+            if len(self._house) >= HOUSE_WAY_CACHE:
+                self._house.clear()  # a live table sees new hands forever: keep the cache bounded
             hit = self._house[key] = set_hand(self.way, seven, self.profile).setting
         return hit
 

@@ -95,6 +95,9 @@ class PokerRound:
     def handles(self, etype: str) -> bool:
         return etype in self._handlers
 
+    def handler(self, etype: str) -> Callable[[Any], None] | None:
+        return self._handlers.get(etype)
+
     def on_event(self, event: Event) -> None:
         self.last_media = event.media_time
         self._handlers[event.type](event)

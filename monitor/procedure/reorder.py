@@ -63,7 +63,7 @@ class Reorderer:
             nxt = self.next_seq = 0
         if seq == nxt and not self._held:
             # The common case: in order, nothing held.
-            self._release(event)
+            self.release(event)
             out.append(event)
             return
         if nxt is not None and seq < nxt:
@@ -113,6 +113,7 @@ class Reorderer:
 
     @property
     def held(self) -> int:
+        """How many events are held waiting for a gap to fill."""
         return len(self._held)
 
     def _drain(self, out: list[Event]) -> None:
@@ -128,12 +129,13 @@ class Reorderer:
                 break
             _, event = heapq.heappop(held)
             del self._held_seqs[event.seq]
-            self._release(event)
+            self.release(event)
             out.append(event)
         if skipped and self.next_seq is not None:
             skipped.difference_update([s for s in skipped if s < self.next_seq])
 
-    def _release(self, event: Event) -> None:
+    def release(self, event: Event) -> None:
+        """Mark ``event`` (the next in sequence) as released."""
         seq = event.seq
         self._released[seq] = event
         order = self._released_order

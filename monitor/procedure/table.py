@@ -59,17 +59,18 @@ class TableMonitor:
         self.devices: dict[tuple[str, str], DeviceLost] = {}
         self.last_round_id: str | None = None
         self._idle_noted: str | None = "\x00"
-        self.events = 0
 
     # ---- events --------------------------------------------------------------------------------
 
     def feed(self, event: Event) -> None:
-        self.events += 1
-        t = event.type
         rnd = self.round
-        if rnd is not None and rnd.handles(t):
-            rnd.on_event(event)
-        elif isinstance(event, RoundStarted):
+        if rnd is not None:
+            handler = rnd.handler(event.type)
+            if handler is not None:
+                rnd.last_media = event.media_time
+                handler(event)
+                return
+        if isinstance(event, RoundStarted):
             self._start(event)
         elif isinstance(event, RoundEnded):
             self._end(event)

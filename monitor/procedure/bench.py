@@ -1,0 +1,114 @@
+"""Throughput of the procedure monitor: events per second on one core.
+
+Clean Pai Gow sessions (every round different: a fresh shuffle, bets, dice) for several
+tables are generated first, interleaved as a live feed would deliver them, and then pushed
+through one :class:`Monitor` twice: as validated event objects (the monitor alone) and as
+JSON lines (parsing plus the monitor, the path of a file or a socket).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from monitor.events.schema import Event, parse_event, parse_event_json
+from monitor.procedure.monitor import Monitor
+from monitor.procedure.synth import Clock, paigow_session
+
+
+@dataclass(frozen=True)
+class Timing:
+    """One path measured: wall seconds and CPU seconds of this process (the machine may be shared)."""
+
+    events: int
+    wall_s: float
+    cpu_s: float
+
+    @property
+    def per_cpu_second(self) -> float:
+        return self.events / self.cpu_s if self.cpu_s > 0 else float("inf")
+
+    @property
+    def per_wall_second(self) -> float:
+        return self.events / self.wall_s if self.wall_s > 0 else float("inf")
+
+
+@dataclass(frozen=True)
+class BenchResult:
+    events: int
+    rounds: int
+    tables: int
+    alerts: int
+    generate_s: float
+    monitor: Timing
+    json: Timing
+    parse_only: Timing  # pydantic validation of the same JSON lines, no judging: the reference
+
+
+def _timed(events: int, run: Callable[[], None]) -> Timing:
+    w0, c0 = time.perf_counter(), time.process_time()
+    run()
+    return Timing(events, time.perf_counter() - w0, time.process_time() - c0)
+
+
+def make_events(
+    rounds: int, tables: int, seed: int, tick: Callable[[int], None] | None = None
+) -> list[Event]:
+    rng = random.Random(seed)
+    per_table: list[list[Event]] = []
+    for t in range(tables):
+        clock = Clock(table_id=f"T{t + 1}")
+        n = rounds // tables + (1 if t < rounds % tables else 0)
+        events = [parse_event(e) for e in paigow_session(rng, clock, n)]
+        if tick is not None:
+            tick(n)
+        per_table.append(events)
+    # Interleave the tables event by event, as one process serving several tables receives them.
+    out: list[Event] = []
+    longest = max((len(e) for e in per_table), default=0)
+    for i in range(longest):
+        for events in per_table:
+            if i < len(events):
+                out.append(events[i])
+    return out
+
+
+def run_bench(rounds: int = 1000, tables: int = 4, seed: int = 1,
+              tick: Callable[[int], None] | None = None) -> BenchResult:
+    t0 = time.perf_counter()
+    events = make_events(rounds, tables, seed, tick)
+    lines = [e.model_dump_json() for e in events]
+    generate = time.perf_counter() - t0
+    n = len(events)
+
+    m = Monitor()
+    m.table("warm-up")  # builds the score tables once, outside the timing
+
+    def judge() -> None:
+        feed = m.feed
+        for e in events:
+            feed(e)
+        m.finish()
+
+    m2 = Monitor()
+    m2.table("warm-up")
+
+    def judge_json() -> None:
+        feed_json = m2.feed_json
+        for line in lines:
+            feed_json(line)
+        m2.finish()
+
+    def parse() -> None:
+        for line in lines:
+            parse_event_json(line)
+
+    monitor_t = _timed(n, judge)
+    json_t = _timed(n, judge_json)
+    parse_t = _timed(n, parse)
+    if [a.id for a in m.alerts] != [a.id for a in m2.alerts]:
+        raise RuntimeError("object and JSON paths disagree: " + json.dumps([a.code for a in m2.alerts]))
+    return BenchResult(n, rounds, tables, len(m.alerts), generate, monitor_t, json_t, parse_t)

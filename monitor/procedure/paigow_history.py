@@ -1,0 +1,79 @@
+"""The hand history of a Pai Gow round, from the state the round machine kept.
+
+Built as plain data and validated once into :class:`PaiGowHistory` (one pass through
+pydantic-core is far cheaper than a model per seat and wager, and a round closes every
+hundred events or so).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from monitor.procedure.history import PaiGowHistory
+
+if TYPE_CHECKING:
+    from monitor.procedure.paigow import PaiGowRound
+
+
+def build_history(rnd: PaiGowRound, complete: bool) -> PaiGowHistory:
+    d = rnd.deal
+    st = rnd.settled if rnd.settled is not None else (
+        rnd.settlement() if d.banker_setting is not None else None)
+    lines = {(line.seat, line.party): line for line in st.lines} if st else {}
+    results = rnd.results if st else {}
+    by_seat: dict[int, list[tuple[str | None, int]]] = {}
+    for (seat, bettor), amount in rnd.wagers.items():
+        by_seat.setdefault(seat, []).append((bettor, amount))
+    delivered = {s for s, _ in d.deliveries.values()}
+    seats: list[dict[str, Any]] = []
+    for seat in sorted(set(by_seat) | set(d.seats) | delivered):
+        if seat == rnd.banker_seat:
+            continue
+        s = d.seats.get(seat)
+        wagers = []
+        for bettor, amount in sorted(by_seat.get(seat, []), key=lambda w: w[0] or ""):
+            line = lines.get((seat, bettor or f"seat{seat}"))
+            paid = rnd.payouts.get((seat, bettor))
+            wagers.append({
+                "bettor": bettor, "amount": amount,
+                "result": line.result.value if line else None,
+                "expected": (line.won - line.lost) if line else None,
+                "paid": paid[0] if paid else None,
+            })
+        res = results.get(seat)
+        pile = s.pile if s else None
+        seats.append({
+            "seat": seat, "pile": pile, "dealt": list(d.pile_cards.get(pile, [])) if pile else [],
+            "front": s.front if s else None, "back": s.back if s else None,
+            "house_way": s.house_way if s else False,
+            "foul": s.foul.message if s and s.foul else None,
+            "house_way_setting": str(res.house_way_setting) if res and res.house_way_setting else None,
+            "outcome": res.outcome.value if res else None,
+            "dead": not any(a > 0 for _, a in by_seat.get(seat, [])),
+            "collected": s.collected if s else False, "wagers": wagers,
+        })
+    bs = d.settings_frozen or d.banker_setting
+    plays = None
+    if bs is not None:
+        if d.banker_foul is not None and d.banker_cards and len(set(d.banker_cards)) == 7:
+            plays = rnd.rules.house_way_text(d.banker_cards)
+        else:
+            plays = f"{' '.join(bs[0])} / {' '.join(bs[1])}"
+    banker = {
+        "seat": rnd.banker_seat,
+        "wager": sum(a for _, a in by_seat.get(rnd.banker_seat, [])) or None if rnd.banker_seat else None,
+        "cards": d.banker_cards or [], "front": bs[0] if bs else None, "back": bs[1] if bs else None,
+        "foul": d.banker_foul.message if d.banker_foul else None, "plays": plays,
+        "money_left": st.banker.returned if st else None,
+    }
+    action_seat = None
+    if d.dice is not None and rnd.banker_seat is not None:
+        action_seat = rnd.rules.action_seat(d.dice, rnd.banker_seat)
+    return PaiGowHistory.model_validate({
+        "table_id": rnd.table_id, "round_id": rnd.round_id, "complete": complete,
+        "media_begin": rnd.start.media_time, "media_end": rnd.last_media, "deals": d.number,
+        "misdeals": rnd.misdeals, "stub": d.stub, "exposed": [e.card or e.zone for e in d.exposures],
+        "action_pile": d.action_pile, "dice": d.dice, "action_seat": action_seat, "banker": banker,
+        "seats": seats, "settlement_note": rnd.settlement_note, "deal_note": rnd.deal_note,
+        "alerts": rnd.alert_ids, "alert_codes": rnd.alert_codes,
+    })
