@@ -194,3 +194,32 @@ def test_reader_started_before_device_exists(tmp_path: Path) -> None:
     finally:
         reader.stop()
     assert reader.state is SourceState.ENDED
+
+
+Rig = tuple[DiceSimulator, DiceReader, Events]
+
+
+def test_scripted_rolls_follow_the_clock(rig: Rig, tmp_path: Path) -> None:
+    from monitor.sources.dice_simulator import load_script
+
+    sim, reader, _ = rig
+    script_file = tmp_path / "dice.yaml"
+    script_file.write_text(
+        "- {t: 2.0, dice: [6, 6, 6]}\n- {t: 1.0, dice: [1, 2, 3]}\n- {t: 9.0, dice: [4, 4, 4]}\n"
+    )
+    clock = [0.0]
+    sim.play(load_script(script_file), clock=lambda: clock[0])
+    assert reader.get(timeout=0.3) is None  # media time 0: nothing due yet
+    clock[0] = 2.5
+    got = [reader.get(timeout=5), reader.get(timeout=5)]
+    assert [r.values for r in got if r is not None] == [(1, 2, 3), (6, 6, 6)]
+    assert sim.script_left == 1
+
+
+def test_bad_dice_script_is_named(tmp_path: Path) -> None:
+    from monitor.sources.dice_simulator import load_script
+
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("- {t: 1.0, dice: [1, 2]}\n")
+    with pytest.raises(ValueError, match=r"bad.yaml: item 0 must be"):
+        load_script(bad)

@@ -28,14 +28,26 @@ def register(app: typer.Typer) -> None:
         ] = 0.0,
         heartbeat: Annotated[float, typer.Option(help="Seconds between heartbeat lines.")] = 1.0,
         seed: Annotated[int | None, typer.Option(help="Random seed for reproducible rolls.")] = None,
+        script: Annotated[
+            Path | None, typer.Option(help="Roll dice at set times: YAML list of {t: s, dice: [a, b, c]}.")
+        ] = None,
     ) -> None:
         import sys
         import threading
+        import time
 
-        from monitor.sources.dice_simulator import DiceSimulator
+        from monitor.sources.dice_simulator import DiceSimulator, load_script
 
+        try:
+            rolls = load_script(script) if script is not None else []
+        except ValueError as exc:
+            typer.secho(str(exc), fg=typer.colors.RED, err=True)
+            raise typer.Exit(2) from None
         sim = DiceSimulator(link=link, heartbeat_s=heartbeat, roll_every_s=every or None, seed=seed)
         sim.start()
+        if rolls:
+            started = time.monotonic()
+            sim.play(rolls, clock=lambda: time.monotonic() - started)
         typer.echo(sim.device_path, err=False)
         typer.echo(f"(pty {Path(sim.device_path).resolve()}; Ctrl-C or q to stop)", err=True)
         sys.stdout.flush()

@@ -18,6 +18,7 @@ import random
 import threading
 import time
 import tty
+from collections.abc import Callable
 from pathlib import Path
 
 from monitor.sources.dice_protocol import SEQ_MODULUS, checksum, format_line
@@ -49,6 +50,8 @@ class DiceSimulator:
         self._silent = False
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._script: list[tuple[float, tuple[int, int, int]]] = []
+        self._clock: Callable[[], float] | None = None
         self.unsent_bytes = 0  # dropped because nobody read the port and its buffer filled
 
     @property
@@ -94,6 +97,20 @@ class DiceSimulator:
             self._last_sent = seq
             self.send_line(f"DICE,{seq},{dice[0]},{dice[1]},{dice[2]}", bad_checksum=bad_checksum)
         return seq, dice
+
+    def play(self, script: list[tuple[float, tuple[int, int, int]]], clock: Callable[[], float]) -> None:
+        """Roll each (time, dice) of ``script`` when ``clock()`` reaches its time.
+
+        With the camera source's ``media_time_now`` as the clock, a scripted recording and its
+        dice stay in step however fast or slow the video plays (the demo).
+        """
+        with self._lock:
+            self._script = sorted(script, key=lambda item: item[0])
+            self._clock = clock
+
+    @property
+    def script_left(self) -> int:
+        return len(self._script)
 
     def heartbeat(self) -> None:
         last = "" if self._last_sent is None else str(self._last_sent)
@@ -180,4 +197,46 @@ class DiceSimulator:
                 if self.roll_every_s and now >= next_roll:
                     self.roll()
                     next_roll = now + self.roll_every_s
+                self._play_due()
             self._stop.wait(0.05)
+
+    def _play_due(self) -> None:
+        with self._lock:
+            if not self._script or self._clock is None:
+                return
+            now = self._clock()
+            while self._script and self._script[0][0] <= now:
+                _, dice = self._script.pop(0)
+                self.roll(dice)
+
+
+def load_script(path: str | Path) -> list[tuple[float, tuple[int, int, int]]]:
+    """A dice script: YAML or JSON list of ``{t: seconds, dice: [d1, d2, d3]}``.
+
+    Values outside 1..6 are allowed on purpose (to play a faulty reader); the shape is checked.
+    """
+    import yaml
+
+    p = Path(path)
+    try:
+        data = yaml.safe_load(p.read_text("utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise ValueError(f"dice script {p}: cannot read it: {exc}") from None
+    if not isinstance(data, list):
+        raise ValueError(f"dice script {p}: expected a list of {{t: seconds, dice: [d1, d2, d3]}}")
+    out = []
+    for i, item in enumerate(data):
+        ok = (
+            isinstance(item, dict)
+            and isinstance(item.get("t"), int | float)
+            and item["t"] >= 0
+            and isinstance(item.get("dice"), list)
+            and len(item["dice"]) == 3
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in item["dice"])
+        )
+        if not ok:
+            want = "{t: seconds >= 0, dice: [3 integers]}"
+            raise ValueError(f"dice script {p}: item {i} must be {want}, got {item!r}")
+        d = item["dice"]
+        out.append((float(item["t"]), (d[0], d[1], d[2])))
+    return out
