@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import combinations
 from typing import Any
 
 from monitor.rules.cards import STANDARD_52, Card, format_cards
@@ -52,6 +53,7 @@ class SuiteResult:
     mismatches: list[str] = field(default_factory=list)
     seconds_ours: float = 0.0
     seconds_peer: float = 0.0
+    full_peer_deals: int = 0  # deals judged by pokerkit's own from_game (the rest: per five cards)
 
 
 @dataclass(frozen=True)
@@ -105,7 +107,58 @@ def _pot(rng: random.Random) -> int:
     return rng.randrange(2, 400) * 100 + rng.choice((0, 0, 50))
 
 
-def check_board_game(d: Deal, omaha: bool, rng: random.Random, res: SuiteResult, where: str) -> None:
+# pokerkit's value of a five-card hand depends only on its ranks and on whether it is one suit
+# (the key of pokerkit's own lookup), so it is asked once per key. The value kept is the
+# strength pokerkit compares hands by: its lookup entry's index (negated for a low hand, where
+# pokerkit ranks a smaller index as stronger), so that greater is stronger as for ours.
+_PK_HIGH: dict[tuple[tuple[int, ...], bool], int] = {}
+_PK_LOW: dict[tuple[int, ...], int | None] = {}
+
+
+def _pk_five_values(five: tuple[Card, ...]) -> tuple[int, int | None]:
+    from pokerkit import EightOrBetterLowHand, StandardHighHand
+
+    ranks = tuple(sorted(c.rank for c in five))
+    key = (ranks, len({c.suit for c in five}) == 1)
+    hi = _PK_HIGH.get(key)
+    if hi is None:
+        hi = _PK_HIGH[key] = StandardHighHand(to_pk(five)).entry.index
+    if ranks in _PK_LOW:
+        lo = _PK_LOW[ranks]
+    else:
+        try:
+            lo = -EightOrBetterLowHand(to_pk(five)).entry.index
+        except ValueError:  # pokerkit's way of saying "not an eight-or-better low"
+            lo = None
+        _PK_LOW[ranks] = lo
+    return hi, lo
+
+
+def _pk_by_five(
+    hole: tuple[Card, ...], board: tuple[Card, ...], omaha: bool
+) -> tuple[int | None, int | None]:
+    """pokerkit's best high and low over every legal five: 2 hole + 3 board (Omaha) or any 5."""
+    if omaha:
+        fives: Iterator[tuple[Card, ...]] = (
+            (*p, *t) for p in combinations(hole, 2) for t in combinations(board, 3)
+        )
+    else:
+        fives = combinations((*hole, *board), 5)
+    best_hi: int | None = None
+    best_lo: int | None = None
+    for five in fives:
+        hi, lo = _pk_five_values(five)
+        if best_hi is None or hi > best_hi:
+            best_hi = hi
+        if lo is not None and (best_lo is None or lo > best_lo):
+            best_lo = lo
+    return best_hi, best_lo
+
+
+def check_board_game(d: Deal, omaha: bool, rng: random.Random, res: SuiteResult, where: str,
+                     full_peer: bool = True) -> None:
+    """One deal. ``full_peer``: pokerkit's own ``from_game`` picks each best hand; otherwise
+    pokerkit values every legal five-card choice (memoized) and the best is taken here."""
     from pokerkit import EightOrBetterLowHand, OmahaEightOrBetterLowHand, OmahaHoldemHand, StandardHighHand
 
     hi_cls: Any = OmahaHoldemHand if omaha else StandardHighHand
@@ -120,6 +173,9 @@ def check_board_game(d: Deal, omaha: bool, rng: random.Random, res: SuiteResult,
     pk_hi: dict[str, Any] = {}
     pk_lo: dict[str, Any] = {}
     for who, hole in d.hands.items():
+        if not full_peer:
+            pk_hi[who], pk_lo[who] = _pk_by_five(hole, d.board, omaha)
+            continue
         pk_hole = to_pk(hole)
         pk_hi[who] = hi_cls.from_game(pk_hole, pk_board)
         try:
@@ -130,6 +186,7 @@ def check_board_game(d: Deal, omaha: bool, rng: random.Random, res: SuiteResult,
     res.seconds_ours += t1 - t0
     res.seconds_peer += t2 - t1
     res.deals += 1
+    res.full_peer_deals += full_peer
     res.hands += len(d.hands)
     ours_hi = {w: h.high.score if h.high else None for w, h in sd_hi.hands.items()}
     ours_lo = {w: h.low.score if h.low else None for w, h in sd_hl.hands.items()}
@@ -168,11 +225,13 @@ def check_lowball(d: Deal, rng: random.Random, res: SuiteResult, where: str) -> 
 
 def run_suite(
     suite: str, deals: int, seed: int = 4, max_players: int | None = None,
-    progress: Callable[[int], None] | None = None, chunk: int = 0,
+    progress: Callable[[int], None] | None = None, chunk: int = 0, full_every: int = 1,
 ) -> SuiteResult:
     """Deal ``deals`` random showdowns of one suite and compare with pokerkit.
 
     ``chunk`` selects an independent, reproducible stream of deals (for parallel runs).
+    Every ``full_every``-th board-game deal is judged by pokerkit's own ``from_game``; the others by
+    pokerkit's value of each legal five-card choice (much faster, same pokerkit ranking).
     """
     if suite not in SUITES:
         raise ValueError(f"unknown suite {suite!r} (suites: {', '.join(SUITES)})")
@@ -186,7 +245,7 @@ def run_suite(
             check_lowball(deal(rng, n, 5, 0), rng, res, where)
         else:
             d = deal(rng, n, 4 if suite == "omaha" else 2, 5)
-            check_board_game(d, suite == "omaha", rng, res, where)
+            check_board_game(d, suite == "omaha", rng, res, where, full_peer=i % full_every == 0)
         if progress is not None:
             progress(1)
         if len(res.mismatches) > 50:  # enough to debug; stop flooding
@@ -197,17 +256,17 @@ def run_suite(
 DEFAULT_MAX_PLAYERS = {"holdem": 3, "omaha": 3, "lowball": 6}
 
 
-def _chunk_job(args: tuple[str, int, int, int | None, int]) -> SuiteResult:
-    suite, deals, seed, max_players, chunk = args
-    return run_suite(suite, deals, seed, max_players, chunk=chunk)
+def _chunk_job(args: tuple[str, int, int, int | None, int, int]) -> SuiteResult:
+    suite, deals, seed, max_players, chunk, full_every = args
+    return run_suite(suite, deals, seed, max_players, chunk=chunk, full_every=full_every)
 
 
 def run_parallel(
     suite: str, deals: int, seed: int, max_players: int | None, workers: int,
-    progress: Callable[[int], None] | None = None, chunk_size: int = 1000,
+    progress: Callable[[int], None] | None = None, chunk_size: int = 1000, full_every: int = 1,
 ) -> SuiteResult:
     """``run_suite`` over chunks of ``chunk_size`` deals in ``workers`` processes, merged."""
-    jobs = [(suite, min(chunk_size, deals - start), seed, max_players, k)
+    jobs = [(suite, min(chunk_size, deals - start), seed, max_players, k, full_every)
             for k, start in enumerate(range(0, deals, chunk_size))]
     total = SuiteResult(suite)
 
@@ -218,6 +277,7 @@ def run_parallel(
         total.mismatches.extend(r.mismatches)
         total.seconds_ours += r.seconds_ours
         total.seconds_peer += r.seconds_peer
+        total.full_peer_deals += r.full_peer_deals
         if progress is not None:
             progress(r.deals)
 

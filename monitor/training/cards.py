@@ -48,6 +48,8 @@ def train_cards(
     env.prepare(threads)
     from ultralytics import YOLO
 
+    project = project.resolve()  # ultralytics nests a relative project under its own runs_dir/<task>/
+
     counts = check_crop_dataset(data)
     args = {"data": data, "epochs": epochs, "imgsz": imgsz, "batch": batch, "threads": threads,
             "base": base, "lr0": lr0, "fraction": fraction, "counts": counts, "resume": resume}

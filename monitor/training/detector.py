@@ -22,6 +22,8 @@ def train_detector(
     env.prepare(threads)
     from ultralytics import YOLO
 
+    project = project.resolve()  # ultralytics nests a relative project under its own runs_dir/<task>/
+
     if not data.exists():
         raise FileNotFoundError(f"dataset yaml not found: {data}")
     log = RunLog(project, name, {"data": data, "epochs": epochs, "imgsz": imgsz, "batch": batch,
