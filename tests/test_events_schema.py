@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 from pydantic import ValidationError
@@ -164,3 +165,16 @@ def test_catalog_entries_render_and_cite_a_seed_or_the_monitor() -> None:
         assert text and "\n" not in text
         assert entry.rule.seed.endswith(".txt") or entry.severity in (Severity.DEVICE, Severity.DATA,
                                                                       Severity.INFO)
+
+
+def test_committed_json_schemas_are_current(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from monitor.cli import app
+
+    result = CliRunner().invoke(app, ["export-schema", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    docs = Path(__file__).resolve().parents[1] / "docs" / "schema"
+    for name in ("events.schema.json", "alert.schema.json"):
+        fresh, committed = (tmp_path / name).read_text(), (docs / name).read_text()
+        assert fresh == committed, f"{name} is stale: run table-monitor export-schema"

@@ -63,6 +63,9 @@ def serpentine_pile(n: int, piles: int = PILE_SIZE) -> int:
     return pos + 1 if row % 2 == 0 else piles - pos
 
 
+SERPENTINE = (0, *(serpentine_pile(n) for n in range(1, PILE_SIZE * PILE_SIZE + 1)))
+
+
 def bf_all(setting: tuple[list[str], list[str]]) -> list[str]:
     return [*setting[0], *setting[1]]
 
@@ -179,7 +182,7 @@ class PaiGowRound:
         self.deal_note: str | None = None
         self._wager_seats: set[int] | None = None  # cache of seats with a wager; reset when a bet moves
         self.deal = DealState(1)
-        self._handlers: dict[str, Callable[[Any], None]] = {
+        self.handlers: dict[str, Callable[[Any], None]] = {
             "shuffle_done": self._ignore,
             "bets_closed": self._bets_closed,
             "misdeal_declared": self._misdeal,
@@ -205,14 +208,11 @@ class PaiGowRound:
     # ---- plumbing ------------------------------------------------------------------------------
 
     def handles(self, etype: str) -> bool:
-        return etype in self._handlers
-
-    def handler(self, etype: str) -> Callable[[Any], None] | None:
-        return self._handlers.get(etype)
+        return etype in self.handlers
 
     def on_event(self, event: Event) -> None:
         self.last_media = event.media_time
-        self._handlers[event.type](event)
+        self.handlers[event.type](event)
 
     def _alert(
         self, code: str, key: str, evidence: Sequence[EventBase], details: dict[str, Any] | None = None,
@@ -336,7 +336,7 @@ class PaiGowRound:
         d.counts[event.pile] += 1
         d.pile_cards.setdefault(event.pile, []).append(event.card)
         if d.dealt <= PILE_SIZE * PILE_SIZE and not d.order_alerted and not d.gap:
-            expected = serpentine_pile(d.dealt)
+            expected = SERPENTINE[d.dealt]
             if event.pile != expected:
                 d.order_alerted = True
                 self._alert("deal_order", self._dk(), [event], n=d.dealt, pile=event.pile, expected=expected)

@@ -78,7 +78,7 @@ class PokerRound:
         self.pot: int | None = None
         self.alert_ids: list[str] = []
         self.alert_codes: list[str] = []
-        self._handlers: dict[str, Callable[[Any], None]] = {
+        self.handlers: dict[str, Callable[[Any], None]] = {
             "shuffle_done": self._ignore,
             "bets_closed": self._ignore,
             "misdeal_declared": self._misdeal,
@@ -93,14 +93,11 @@ class PokerRound:
         }
 
     def handles(self, etype: str) -> bool:
-        return etype in self._handlers
-
-    def handler(self, etype: str) -> Callable[[Any], None] | None:
-        return self._handlers.get(etype)
+        return etype in self.handlers
 
     def on_event(self, event: Event) -> None:
         self.last_media = event.media_time
-        self._handlers[event.type](event)
+        self.handlers[event.type](event)
 
     def _ignore(self, event: Event) -> None:
         return None

@@ -13,7 +13,6 @@ conflicting resend (reported), or late (reported; the monitor cannot rewind).
 from __future__ import annotations
 
 import heapq
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -49,7 +48,6 @@ class Reorderer:
         self._held: list[tuple[int, Event]] = []
         self._held_seqs: dict[int, Event] = {}
         self._released: dict[int, Event] = {}
-        self._released_order: deque[int] = deque()
         self.gaps = 0  # sequence numbers given up as lost
         self._skipped: set[int] = set()
         # Told before events after a gap are released, so a round knows its record has a hole.
@@ -137,9 +135,10 @@ class Reorderer:
     def release(self, event: Event) -> None:
         """Mark ``event`` (the next in sequence) as released."""
         seq = event.seq
-        self._released[seq] = event
-        order = self._released_order
-        order.append(seq)
-        if len(order) > self.memory:
-            self._released.pop(order.popleft(), None)
+        released = self._released
+        released[seq] = event
+        if len(released) > 2 * self.memory:
+            # Keep the newest ``memory`` seqs (amortised: one sort per ``memory`` releases).
+            keep = sorted(released)[-self.memory :]
+            self._released = {s: released[s] for s in keep}
         self.next_seq = seq + 1

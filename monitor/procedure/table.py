@@ -65,7 +65,7 @@ class TableMonitor:
     def feed(self, event: Event) -> None:
         rnd = self.round
         if rnd is not None:
-            handler = rnd.handler(event.type)
+            handler = rnd.handlers.get(event.type)
             if handler is not None:
                 rnd.last_media = event.media_time
                 handler(event)
