@@ -1,0 +1,91 @@
+"""Scripts in, timelines and true events out; and the check that the rules raise what a script expects."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from monitor.alerts.model import Alert
+from monitor.geometry import TableLayout, default_layout
+from monitor.render.rounds.play_base import EventDict, EventLog
+from monitor.render.rounds.script import Script, ScriptError
+from monitor.render.rounds.timeline import Timeline
+
+
+@dataclass
+class PlayedRound:
+    script: Script
+    source: str
+    timeline: Timeline
+    events: list[EventDict]
+    start: float
+    end: float
+
+
+def profile_for(script: Script, source: str = "<script>") -> Any:
+    from monitor.procedure.replay import PROFILES
+
+    p = PROFILES.get(script.profile)
+    if p is None:
+        raise ScriptError(
+            f"{source}: profile: unknown rule profile {script.profile!r} "
+            f"(known: {', '.join(sorted(PROFILES))})"
+        )
+    return p
+
+
+def play_script(
+    script: Script,
+    source: str = "<script>",
+    log: EventLog | None = None,
+    t0: float = 0.0,
+    layout: TableLayout | None = None,
+) -> PlayedRound:
+    """Play ``script`` from media time ``t0``; events go to ``log`` (a new one if None)."""
+    from monitor.procedure.paigow_rules import PaiGowRules
+    from monitor.render.rounds.holdem_play import HoldemPlayer
+    from monitor.render.rounds.paigow_play import PaiGowPlayer
+
+    log = log if log is not None else EventLog(script.table_id)
+    layout = layout or default_layout()
+    n0 = len(log.events)
+    player: PaiGowPlayer | HoldemPlayer
+    if script.game == "paigow":
+        player = PaiGowPlayer(script, layout, log, t0, source, PaiGowRules(profile_for(script, source)))
+    else:
+        player = HoldemPlayer(script, layout, log, t0, source)
+    tl = player.play()
+    return PlayedRound(script, source, tl, log.events[n0:], t0, player.t)
+
+
+@dataclass
+class AlertCheck:
+    expected: list[str]
+    got: list[str]
+    alerts: list[Alert] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return Counter(self.expected) == Counter(self.got)
+
+    def explain(self) -> str:
+        missing = Counter(self.expected) - Counter(self.got)
+        extra = Counter(self.got) - Counter(self.expected)
+        parts = []
+        if missing:
+            parts.append(f"expected but not raised: {sorted(missing.elements())}")
+        if extra:
+            parts.append(f"raised but not expected: {sorted(extra.elements())}")
+        return "; ".join(parts) or "alerts as expected"
+
+
+def judge(events: list[EventDict], script: Script, source: str = "<script>") -> AlertCheck:
+    """Feed the true events to a fresh procedure monitor; compare its alerts with ``expect_alerts``."""
+    from monitor.procedure.monitor import Monitor
+
+    m = Monitor(profile=profile_for(script, source))
+    for e in events:
+        m.feed_dict(e, location=f"{source} seq {e.get('seq')}")
+    m.finish()
+    return AlertCheck(list(script.expect_alerts), [a.code for a in m.alerts], list(m.alerts))
