@@ -264,6 +264,7 @@ def _chunk_job(args: tuple[str, int, int, int | None, int, int]) -> SuiteResult:
 def run_parallel(
     suite: str, deals: int, seed: int, max_players: int | None, workers: int,
     progress: Callable[[int], None] | None = None, chunk_size: int = 1000, full_every: int = 1,
+    report: Callable[[SuiteResult], None] | None = None,
 ) -> SuiteResult:
     """``run_suite`` over chunks of ``chunk_size`` deals in ``workers`` processes, merged."""
     jobs = [(suite, min(chunk_size, deals - start), seed, max_players, k, full_every)
@@ -280,6 +281,8 @@ def run_parallel(
         total.full_peer_deals += r.full_peer_deals
         if progress is not None:
             progress(r.deals)
+        if report is not None:
+            report(total)
 
     if workers <= 1:
         for job in jobs:

@@ -31,12 +31,13 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Compare Hold'em, Omaha (high and hi-lo) and ace-to-five low with pokerkit on random deals."""
         import time
+        from typing import Any
 
         from rich.console import Console
         from rich.table import Table
         from tqdm import tqdm
 
-        from monitor.commands._games_pokerkit import DEFAULT_MAX_PLAYERS, SUITES, run_parallel
+        from monitor.commands._games_pokerkit import DEFAULT_MAX_PLAYERS, SUITES, SuiteResult, run_parallel
 
         console = Console(width=120) if not Console().is_terminal else Console()
         table = Table(title=f"seed 004 poker rules vs pokerkit, {deals:,} deals per suite, seed {seed}")
@@ -50,8 +51,13 @@ def register(app: typer.Typer) -> None:
                 raise typer.BadParameter(f"unknown suite {name!r} (suites: {', '.join(SUITES)})")
             t0 = time.perf_counter()
             with tqdm(total=deals, desc=name, unit="deal", smoothing=0.05) as bar:
+
+                def report(r: SuiteResult, bar: tqdm[Any] = bar) -> None:
+                    # Running totals on the bar, so a run stopped early still says what it checked.
+                    bar.set_postfix(hands=r.hands, comparisons=r.comparisons, mismatches=len(r.mismatches))
+
                 res = run_parallel(name, deals, seed, max_players or None, workers, progress=bar.update,
-                                   full_every=full_every)
+                                   full_every=full_every, report=report)
             wall = time.perf_counter() - t0
             failed = failed or bool(res.mismatches)
             players = f"2..{max_players or DEFAULT_MAX_PLAYERS[name]}"
