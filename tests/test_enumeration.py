@@ -22,7 +22,7 @@ from monitor.rules.fast.five import (
     score_five_numpy,
 )
 from monitor.rules.fast.seven import category_of_hands, count_seven_card_categories, seven_card_tasks
-from monitor.rules.fast.tables import INVALID, five_card_table, two_card_table
+from monitor.rules.fast.tables import INVALID, five_card_table, two_card_table, value_of_score
 from monitor.rules.hands import (
     Category,
     HandValue,
@@ -100,6 +100,26 @@ def expected_joker_bug() -> dict[Category, int]:
     }
 
 
+def expected_joker_wild() -> dict[Category, int]:
+    """Hands of four natural cards and a fully wild joker (the profile's WILD mode)."""
+    w = FOUR_TO_STRAIGHT
+    unsuited = 4**4 - 4
+    return {
+        C.FIVE_ACES: 1,
+        C.ROYAL_FLUSH: 4 * FOUR_TO_ROYAL,
+        C.STRAIGHT_FLUSH: 4 * (w - FOUR_TO_ROYAL),
+        # Trips of any rank + any other card; natural quads other than aces (joker an ace kicker).
+        C.FOUR_OF_A_KIND: 13 * comb(4, 3) * 48 + 12,
+        C.FULL_HOUSE: comb(13, 2) * comb(4, 2) ** 2,  # two pair + joker
+        C.FLUSH: 4 * (comb(13, 4) - w),
+        C.STRAIGHT: w * unsuited,
+        C.THREE_OF_A_KIND: 13 * comb(4, 2) * comb(12, 2) * 4**2,  # a pair + two other ranks
+        C.TWO_PAIR: 0,  # the joker always makes more of a pair
+        C.ONE_PAIR: (comb(13, 4) - w) * unsuited,  # four ranks, no straight, no flush: joker pairs one
+        C.HIGH_CARD: 0,
+    }
+
+
 def test_the_derivation_itself() -> None:
     # The rank-set counts, checked by listing rank sets (no cards, no engine).
     windows = [set(range(t - 4, t + 1)) for t in range(6, 15)] + [{14, 2, 3, 4, 5}]
@@ -108,6 +128,7 @@ def test_the_derivation_itself() -> None:
     assert sum(14 in s for s in fours) == FOUR_TO_STRAIGHT_WITH_ACE
     assert sum(expected_52().values()) == comb(52, 5)
     assert sum(expected_joker_bug().values()) == comb(52, 4)
+    assert sum(expected_joker_wild().values()) == comb(52, 4)
 
 
 @pytest.fixture(scope="module")
@@ -132,6 +153,24 @@ def test_every_five_card_hand_of_53(all_five_53: np.ndarray) -> None:
     # Published 53-card totals: e.g. 4,368 full houses, 20,532 straights, 1,418,964 high cards.
     total = natural + joker
     assert (total[C.FULL_HOUSE], total[C.STRAIGHT], total[C.HIGH_CARD]) == (4_368, 20_532, 1_418_964)
+
+
+def test_every_five_card_joker_hand_wild(all_five_53: np.ndarray) -> None:
+    joker_hands = all_five_53[all_five_53[:, 4] == 52]
+    cats = categories_of_scores(score_five_numpy(joker_hands, WILD))
+    counts = np.bincount(cats, minlength=len(Category))
+    assert {cat: int(counts[cat]) for cat in Category} == expected_joker_wild()
+
+
+def test_every_two_card_hand() -> None:
+    """C(53, 2) = 1,378 front hands: 78 natural pairs, plus joker-ace (4) or joker-anything (52) when wild."""
+    fronts = list(itertools.combinations(range(53), 2))
+    for profile, pairs in ((DEFAULT_PROFILE, 78 + 4), (WILD, 78 + 52)):
+        values = [evaluate_two((card_from_index(a), card_from_index(b)), profile) for a, b in fronts]
+        assert sum(v.category is C.ONE_PAIR for v in values) == pairs
+        assert sum(v.category is C.HIGH_CARD for v in values) == comb(53, 2) - pairs
+        # 13 pair values and C(13, 2) = 78 two-high-card values, all distinct.
+        assert len(set(values)) == 13 + 78
 
 
 def test_profiles_reorder_but_keep_the_hands(all_five_53: np.ndarray) -> None:
@@ -170,6 +209,8 @@ def test_fast_paths_equal_the_reference(profile: PaiGowProfile) -> None:
         return v.category, v.ranks, v.score
 
     assert list(map(whole, public)) == list(map(whole, reference))
+    # A fast score names its hand again.
+    assert [whole(value_of_score(int(x), profile)) for x in want] == list(map(whole, reference))
     two = two_card_table(profile)
     for a, b in hands[:300, :2].tolist():
         assert two[a * 53 + b] == evaluate_two((card_from_index(a), card_from_index(b)), profile).score

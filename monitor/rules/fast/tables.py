@@ -32,6 +32,7 @@ import numpy as np
 import numpy.typing as npt
 
 from monitor.rules.cards import SUIT_CHARS, Card, card_from_index
+from monitor.rules.errors import RulesError
 from monitor.rules.hands import Category, HandRules, HandValue, _five, evaluate_two
 from monitor.rules.profile import DEFAULT_PROFILE, PaiGowProfile
 
@@ -178,12 +179,16 @@ def five_card_table(profile: PaiGowProfile = DEFAULT_PROFILE) -> IntArray:
     return _five_table(HandRules.of(profile))
 
 
-@functools.cache
-def _two_table(rules: HandRules) -> IntArray:
-    profile = PaiGowProfile(
+def _profile_of(rules: HandRules) -> PaiGowProfile:
+    return PaiGowProfile(
         joker_mode=rules.joker_mode, joker_in_flush=rules.joker_in_flush, five_aces=rules.five_aces,
         wheel=rules.wheel,
     )
+
+
+@functools.cache
+def _two_table(rules: HandRules) -> IntArray:
+    profile = _profile_of(rules)
     table = np.full(N_CARDS * N_CARDS, INVALID, dtype=np.int32)
     for a in range(N_CARDS):
         for b in range(N_CARDS):
@@ -201,3 +206,33 @@ def two_card_table(profile: PaiGowProfile = DEFAULT_PROFILE) -> IntArray:
     True
     """
     return _two_table(HandRules.of(profile))
+
+
+@functools.cache
+def _two_values(rules: HandRules) -> dict[int, HandValue]:
+    profile = _profile_of(rules)
+    return {
+        v.score: v
+        for a in range(N_CARDS)
+        for b in range(a + 1, N_CARDS)
+        for v in (evaluate_two((card_from_index(a), card_from_index(b)), profile),)
+    }
+
+
+def value_of_score(score: int, profile: PaiGowProfile = DEFAULT_PROFILE) -> HandValue:
+    """The ``HandValue`` behind a score from a fast path (five-card or two-card), to name it.
+
+    Under the Lucky Chances ranking the shared top score reads as the royal flush.
+
+    >>> value_of_score(int(two_card_table()[52 * 53 + 51])).name
+    'pair of aces'
+    >>> value_of_score(12345)
+    Traceback (most recent call last):
+    ...
+    monitor.rules.errors.RulesError: score 12345 is no hand's value under profile 'livermore'
+    """
+    rules = HandRules.of(profile)
+    v = five_card_lookup(rules).values.get(score) or _two_values(rules).get(score)
+    if v is None:
+        raise RulesError(f"score {score} is no hand's value under profile {profile.name!r}")
+    return v
