@@ -40,6 +40,7 @@ def register(app: typer.Typer) -> None:
     render_app = typer.Typer(help="Render synthetic table images and datasets with ground truth.",
                              no_args_is_help=True)
     app.add_typer(render_app, name="render")
+    _register_detect(render_app)
 
     @render_app.command("crops")
     def crops(
@@ -130,3 +131,49 @@ def register(app: typer.Typer) -> None:
                                                     "dist": cam.dist.tolist(), "width": w, "height": h},
                                          "objects": [o.to_json() for o in f.objects]}, indent=1))
         typer.echo(f"wrote {out} ({len(f.objects)} objects)")
+
+
+def _register_detect(render_app: typer.Typer) -> None:
+    @render_app.command("detect")
+    def detect(
+        out: Path = typer.Option(..., "--out", help="Dataset folder (ultralytics OBB + detect layouts, COCO)."),
+        n: int = typer.Option(3000, "--n", help="Training frames."),
+        val_n: int = typer.Option(300, help="Validation frames (training designs and tables)."),
+        test_n: int = typer.Option(300, help="Frames in the held-out test split (held-out design on held-out table)."),
+        designs: str = typer.Option("classic,jumbo", help="Training card designs."),
+        test_designs: str = typer.Option(VECTOR_DECK, help="Held-out designs ('' for none)."),
+        imgsz: int = typer.Option(640, help="Long side of the saved images (labels are normalized)."),
+        resolutions: str = typer.Option("1080p:0.8,4k:0.2", help="Rendered resolutions with weights."),
+        oblique: float = typer.Option(0.35, help="Share of oblique cameras."),
+        fullres: int = typer.Option(0, help="Also keep this many full-resolution frames + truth JSON per split."),
+        only: str = typer.Option("", help="Comma list of splits to make (default train,val,test)."),
+        seed: int = typer.Option(0, help="Random seed."),
+        threads: int = typer.Option(1, help="OpenCV threads."),
+    ) -> None:
+        """Detection frames with oriented and axis-aligned boxes (card up/down, pile, chip, dice)."""
+        import cv2
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+        from monitor.render.datasets import standard_splits
+        from monitor.render.detect_export import DetectOptions, export_detect
+
+        cv2.setNumThreads(threads)
+        held = _designs(test_designs) if test_designs.strip() else []
+        splits = standard_splits(_designs(designs), held)
+        counts = {"train": n, "val": val_n}
+        if "test" in splits:
+            counts["test"] = test_n
+        if only.strip():
+            keep = {x.strip() for x in only.split(",") if x.strip()}
+            if keep - set(counts):
+                raise typer.BadParameter(f"--only: unknown split(s) {sorted(keep - set(counts))}")
+            counts = {k: v for k, v in counts.items() if k in keep}
+        opt = DetectOptions(imgsz=imgsz, resolutions=_parse_counts(resolutions, "--resolutions"), oblique=oblique,
+                            fullres=fullres)
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                      TimeRemainingColumn()) as bar:
+            tasks = {s: bar.add_task(f"frames {s:<6}", total=c) for s, c in counts.items()}
+            result = export_detect(out, counts, splits, seed, opt, progress=lambda s, k: bar.advance(tasks[s], k))
+        for s, c in result.items():
+            typer.echo(f"{s}: {counts[s]} frames, labels: " + ", ".join(f"{k} {v}" for k, v in sorted(c.items())))
+        typer.echo(f"wrote {out} (obb.yaml, aabb.yaml, coco_<split>.json)")

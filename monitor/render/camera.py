@@ -106,7 +106,8 @@ class Camera:
     def mm_per_px(self, x: float = 0.0, y: float = 0.0) -> float:
         """Table millimetres per pixel near (x, y): how big things look there."""
         p = self.project_ideal(np.array([[x, y, 0.0], [x + 10.0, y, 0.0], [x, y + 10.0, 0.0]]))
-        return float(10.0 / math.sqrt(abs(np.cross(p[1] - p[0], p[2] - p[0]))))
+        a, b = p[1] - p[0], p[2] - p[0]
+        return float(10.0 / math.sqrt(abs(a[0] * b[1] - a[1] * b[0])))
 
     def card_width_px(self, x: float = 0.0, y: float = 0.0) -> float:
         return 63.0 / self.mm_per_px(x, y)

@@ -25,7 +25,7 @@ from numpy.typing import NDArray
 from monitor.render.camera import Camera
 from monitor.render.deck import BACK, CardDesign, load_design
 from monitor.render.effects import Effects, apply_light, apply_sensor
-from monitor.render.props import CHIP_TEX, chip_face, chip_side_color, die_face
+from monitor.render.props import chip_face, die_face, spot_color
 from monitor.render.scene import CHIP_DIAMETER_MM, CHIP_THICKNESS_MM, CardObj, ChipStack, Die, Occluder, Scene
 from monitor.render.table_art import CHIP_COLORS, table_texture
 
@@ -84,7 +84,7 @@ class Frame:
 
 def _shoelace(p: F64) -> float:
     x, y = p[:, 0], p[:, 1]
-    return float(abs(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))) / 2)
+    return float(abs(np.dot(x[:-1], y[1:]) + x[-1] * y[0] - np.dot(y[:-1], x[1:]) - y[-1] * x[0]) / 2)
 
 
 def _mip_level(tex_w: int, img_w: float, levels: int) -> int:
@@ -123,7 +123,8 @@ class _Canvas:
         lvl = _mip_level(mips[0].shape[1], top_w, len(mips))
         tex = mips[lvl]
         th, tw = tex.shape[:2]
-        src = np.array([[0, 0], [tw, 0], [tw, th], [0, th]], np.float32)
+        # texture pixel centres are at integers, so its outer edges sit half a texel outside them
+        src = np.array([[-0.5, -0.5], [tw - 0.5, -0.5], [tw - 0.5, th - 0.5], [-0.5, th - 0.5]], np.float32)
         dst = (quad - (x0, y0)).astype(np.float32)
         M = cv2.getPerspectiveTransform(src, dst)
         warped = cv2.warpPerspective(tex, M, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
@@ -214,7 +215,8 @@ class Renderer:
     # ---- background ----------------------------------------------------------------------------
     def _background(self, scene: Scene, cam: Camera) -> Image:
         ppm = 1.0 / cam.mm_per_px(0.0, 0.0)
-        tex_ppm = 2.0 if ppm > 1.5 else 1.0  # the felt is smooth: a little magnification is invisible
+        # the texture level nearest the view (the felt is smooth: a little magnification is invisible)
+        tex_ppm = 2.0 if ppm > 1.5 else 1.0 if ppm > 0.6 else 0.5
         key = (scene.table_style, scene.table_variant, tex_ppm, cam.width, cam.height, tuple(cam.K.ravel()),
                tuple(cam.R.ravel()), tuple(cam.t))
         got = self._bg.get(key)
@@ -252,18 +254,27 @@ class Renderer:
         hull = cv2.convexHull(np.concatenate([bottom, top]).astype(np.float32)).reshape(-1, 2).astype(np.float64)
         base = np.array(CHIP_COLORS[st.denomination], float)
         cv.fill(hull, tuple(base * 0.7), oid)
-        # side spots and the seams between chips, where the side shows (oblique views, image edges)
+        # edge spots on the side, where the side shows (oblique views, image edges): all spot quads of
+        # the stack projected in one call, only those on the half of the rim facing the camera
         if _shoelace(hull) - _shoelace(top) > 4.0:
+            eye = cam.center
+            spot = np.array(spot_color(st.denomination), float) * 0.8
+            quads = []
             for k in range(st.count):
                 za, zb = st.z + k * CHIP_THICKNESS_MM, st.z + (k + 1) * CHIP_THICKNESS_MM - 0.25
-                for j in range(0, len(t), 2):
-                    col = chip_side_color(st.denomination, t[j] - math.radians(st.angle_deg) + k * 0.7)
-                    if col == CHIP_COLORS[st.denomination]:
+                turn = k * 0.7  # chips in a stack never line their spots up
+                for j in range(6):
+                    ang = math.radians(st.angle_deg) + turn + j * math.pi / 3
+                    mid = np.array([math.cos(ang), math.sin(ang)])
+                    if np.dot(mid, eye[:2] - (st.x, st.y)) <= 0:
                         continue
-                    a0, a1 = ring[j], ring[(j + 1) % len(t)]
-                    q = cam.project_ideal(np.array([[*a0, za], [*a1, za], [*a1, zb], [*a0, zb]]))
-                    cv.fill(q, tuple(np.array(col, float) * 0.8), None)
-        s = CHIP_TEX
+                    a0 = (st.x + r * math.cos(ang - 0.19), st.y + r * math.sin(ang - 0.19))
+                    a1 = (st.x + r * math.cos(ang + 0.19), st.y + r * math.sin(ang + 0.19))
+                    quads.append([[*a0, za], [*a1, za], [*a1, zb], [*a0, zb]])
+            if quads:
+                pq = cam.project_ideal(np.asarray(quads, float).reshape(-1, 3)).reshape(-1, 4, 2)
+                for q in pq:
+                    cv.fill(q, (float(spot[0]), float(spot[1]), float(spot[2])), None)
         # top face: map the texture square onto the projected square around the top disc
         c = np.array([st.x, st.y])
         a = math.radians(st.angle_deg)
@@ -271,7 +282,6 @@ class Renderer:
         sq = np.array([c - ux + uy, c + ux + uy, c + ux - uy, c - ux - uy])
         quad = cam.project_ideal(np.column_stack([sq, np.full(4, ztop)]))
         cv.blit((chip_face(st.denomination),), quad, oid)
-        del s
         return _shoelace(hull)
 
     def _die(self, cv: _Canvas, cam: Camera, die: Die, oid: int, light: F64) -> float:
@@ -415,13 +425,15 @@ class Renderer:
 
 
 def _union_area(polys: list[F64]) -> float:
+    """Area in px of the union of polygons, rasterized at 4x so edge pixels count fairly."""
+    ss = 4
     allp = np.concatenate(polys)
     x0, y0 = np.floor(allp.min(axis=0)).astype(int) - 1
     x1, y1 = np.ceil(allp.max(axis=0)).astype(int) + 2
-    m = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    m = np.zeros(((y1 - y0) * ss, (x1 - x0) * ss), np.uint8)
     for p in polys:
-        cv2.fillPoly(m, [np.round((p - (x0, y0)) * 16).astype(np.int32)], 1, cv2.LINE_8, shift=4)
-    return float(m.sum()) * CARD_FILL
+        cv2.fillPoly(m, [np.round((p - (x0, y0)) * ss * 16).astype(np.int32)], 1, cv2.LINE_8, shift=4)
+    return float(m.sum()) / (ss * ss) * CARD_FILL
 
 
 DIE_NORMALS = {1: (0, 0, 1), 6: (0, 0, -1), 2: (0, 1, 0), 5: (0, -1, 0), 3: (1, 0, 0), 4: (-1, 0, 0)}

@@ -89,3 +89,21 @@ def judge(events: list[EventDict], script: Script, source: str = "<script>") -> 
         m.feed_dict(e, location=f"{source} seq {e.get('seq')}")
     m.finish()
     return AlertCheck(list(script.expect_alerts), [a.code for a in m.alerts], list(m.alerts))
+
+
+def play_many(scripts: list[tuple[Script, str]], gap: float = 1.0) -> list[PlayedRound]:
+    """Several scripts one after another on one clock and one event stream (``gap`` s of empty table
+    between rounds). All scripts must be for the same table."""
+    if not scripts:
+        raise ScriptError("no scripts to play")
+    tables = {s.table_id for s, _ in scripts}
+    if len(tables) > 1:
+        raise ScriptError(f"scripts of one recording must share a table_id, got {sorted(tables)}")
+    log = EventLog(scripts[0][0].table_id)
+    out: list[PlayedRound] = []
+    t = 0.0
+    for script, source in scripts:
+        r = play_script(script, source, log, t)
+        out.append(r)
+        t = r.end + gap
+    return out

@@ -1,0 +1,95 @@
+"""Renderer throughput: frames per second at 1080p, per process and over two worker processes."""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass
+class BenchResult:
+    mode: str
+    frames: int
+    cpu_s_per_frame: float  # one process, one OpenCV thread
+    wall_fps_1proc: float
+    wall_fps_2proc: float
+    floor_cpu_s: float  # a bare full-frame table warp (the least a frame can cost), same run
+    jpeg_cpu_s: float  # encoding the frame as JPEG q90, for reference (not in the frame time)
+    objects_per_frame: float
+    load_avg: float
+
+
+def _setup(seed: int, n: int, mode: str, resolution: tuple[int, int]):  # type: ignore[no-untyped-def]
+    import cv2
+
+    cv2.setNumThreads(1)
+    from monitor.render.camera import default_camera
+    from monitor.render.effects import Effects
+    from monitor.render.random_scene import random_camera, random_scene
+    from monitor.render.renderer import Renderer
+
+    rng = np.random.default_rng(seed)
+    r = Renderer()
+    items = []
+    fixed = default_camera(*resolution)
+    for _ in range(n):
+        scene = random_scene(rng, "classic", "green", 0)
+        cam = fixed if mode == "video" else random_camera(rng, resolution)
+        eff = Effects.random(rng)
+        eff.jpeg_quality = None
+        items.append((scene, cam, eff))
+    for it in items[:2]:  # warm the caches (textures, card faces, lens maps)
+        r.render(*it)
+    return r, items
+
+
+def _worker(args: tuple[int, int, str, tuple[int, int], int]) -> tuple[float, float, int]:
+    seed, n, mode, res, warm = args
+    r, items = _setup(seed, n, mode, res)
+    for it in items[:warm]:
+        r.render(*it)
+    t0, c0 = time.perf_counter(), time.process_time()
+    for it in items:
+        r.render(*it)
+    return time.perf_counter() - t0, time.process_time() - c0, n
+
+
+def bench(frames: int = 40, mode: str = "dataset", resolution: tuple[int, int] = (1920, 1080),
+          seed: int = 0) -> BenchResult:
+    import cv2
+
+    from monitor.render.table_art import table_texture
+
+    r, items = _setup(seed, frames, mode, resolution)
+    nobj = float(np.mean([len(s.objects) for s, _, _ in items]))
+    t0, c0 = time.perf_counter(), time.process_time()
+    last = None
+    for it in items:
+        last = r.render(*it)
+    wall1, cpu1 = time.perf_counter() - t0, time.process_time() - c0
+    # floor: warping the table texture into a full frame, the one step no frame can skip
+    cam = items[0][1]
+    tex = table_texture(items[0][0].layout, "green", 1.0, 0)
+    H = cam.plane_homography(0.0) @ np.linalg.inv(tex.table_to_tex())
+    c = time.process_time()
+    for _ in range(10):
+        cv2.warpPerspective(tex.image, H, resolution, flags=cv2.INTER_LINEAR)
+    floor = (time.process_time() - c) / 10
+    assert last is not None
+    c = time.process_time()
+    for _ in range(5):
+        cv2.imencode(".jpg", last.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    jpeg = (time.process_time() - c) / 5
+    # two worker processes, each rendering half the frames (the 2-core case)
+    half = max(1, frames // 2)
+    ctx = mp.get_context("spawn")
+    with ctx.Pool(2) as pool:
+        # both workers build their scenes first; time only the rendering, from a common start
+        res = pool.map(_worker, [(seed + 1, half, mode, resolution, 0), (seed + 2, half, mode, resolution, 0)])
+    wall2 = max(w for w, _, _ in res)
+    return BenchResult(mode, frames, cpu1 / frames, frames / wall1, 2 * half / wall2, floor, jpeg, nobj,
+                       os.getloadavg()[0])

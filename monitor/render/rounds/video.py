@@ -1,0 +1,244 @@
+"""Played rounds -> a video file, per-frame ground truth, the true events and the alerts.
+
+Output folder (``table-monitor render-round``):
+
+- ``video.mp4``: H.264 through ffmpeg when it is installed (``-crf`` sets the size), else OpenCV's
+  MPEG-4 writer.
+- ``truth.jsonl``: one line per frame, ``{"frame", "time", "objects": [...]}``; each object has a
+  stable ``track`` id across frames ("r0:12": round 0, object 12), its kind, detection label,
+  identity, image polygon (px), table zone, visible share and, for cards, face up or down. A frame
+  where nothing moved is ``{"frame", "time", "same_as": n}``.
+- ``events.jsonl``: the true events, in the event contract, ``media_time`` and ``frame`` matching
+  the video.
+- ``alerts.jsonl``: what the procedure monitor raises on those events; ``check.json``: each
+  round's expected alert codes against the raised ones.
+
+Only frames where something moved are rendered; the others repeat the previous picture.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+import cv2
+import numpy as np
+
+from monitor.render.camera import RESOLUTIONS, Camera, default_camera
+from monitor.render.effects import Effects
+from monitor.render.renderer import Frame, Renderer
+from monitor.render.rounds.play import AlertCheck, PlayedRound, judge
+from monitor.render.rounds.play_base import EventDict
+
+
+def studio_effects() -> Effects:
+    """A fixed, mild camera look for recordings (the same every frame, so nothing flickers)."""
+    return Effects(exposure=1.03, white_balance=(1.0, 1.0, 1.02), vignette=0.15, unevenness=0.06,
+                   glare=[(0.62, 0.35, 0.12, 35.0)], noise=1.5, seed=7)
+
+
+@dataclass
+class RenderOptions:
+    resolution: str = "1080p"
+    fps: int = 30
+    effects: bool = True
+    crf: int = 28  # H.264 quality: higher is smaller
+    camera: Camera | None = None
+
+    def size(self) -> tuple[int, int]:
+        if self.resolution in RESOLUTIONS:
+            return RESOLUTIONS[self.resolution]
+        try:
+            w, h = (int(v) for v in self.resolution.lower().split("x"))
+        except ValueError:
+            raise ValueError(f"resolution {self.resolution!r}: use 720p, 1080p, 4k or WIDTHxHEIGHT") from None
+        if not (64 <= w <= 7680 and 64 <= h <= 4320):
+            raise ValueError(f"resolution {self.resolution!r} is out of range (64..7680 x 64..4320)")
+        return w, h
+
+    def make_camera(self) -> Camera:
+        return self.camera if self.camera is not None else default_camera(*self.size())
+
+
+@dataclass
+class RenderedFrame:
+    index: int
+    time: float
+    image: np.ndarray
+    truth: dict[str, Any]
+    frame: Frame | None  # None when the picture repeats the previous one
+
+
+def truth_objects(frame: Frame, orders: list[int], round_no: int) -> list[dict[str, Any]]:
+    """The renderer's ground truth with stable track ids (scene position -> the timeline's object)."""
+    out = []
+    for o in frame.objects:
+        if o.kind == "pile":
+            track = f"r{round_no}:pile:{o.identity}"
+            members = [f"r{round_no}:{orders[m - 1]}" for m in o.members]
+        else:
+            order = orders[o.oid - 1]
+            track = f"r{round_no}:{order}" if order >= 0 else f"r{round_no}:arm{o.oid}"
+            members = []
+        d: dict[str, Any] = {"track": track, "kind": o.kind, "label": o.label, "identity": o.identity,
+                             "polygon": [[round(x, 1), round(y, 1)] for x, y in o.polygon], "zone": o.zone,
+                             "visible_share": round(o.visible_share, 3), "visible_px": o.visible_px}
+        if o.face_up is not None:
+            d["face_up"] = o.face_up
+        if o.count is not None:
+            d["count"] = o.count
+        if members:
+            d["members"] = members
+        out.append(d)
+    return out
+
+
+def round_at(rounds: list[PlayedRound], t: float) -> int:
+    for i, r in enumerate(rounds):
+        if t < r.end or i == len(rounds) - 1:
+            return i
+    return len(rounds) - 1
+
+
+def total_frames(rounds: list[PlayedRound], fps: int) -> int:
+    return int(rounds[-1].end * fps) + 1
+
+
+def frames(rounds: list[PlayedRound], opts: RenderOptions, only: list[int] | None = None,
+           renderer: Renderer | None = None) -> Iterator[RenderedFrame]:
+    """Render the recording frame by frame (or only the frame numbers in ``only``)."""
+    renderer = renderer or Renderer()
+    cam = opts.make_camera()
+    fx = studio_effects() if opts.effects else None
+    n = total_frames(rounds, opts.fps)
+    todo = range(n) if only is None else sorted(set(only))
+    prev_sig: object = None
+    prev: RenderedFrame | None = None
+    for i in todo:
+        if not 0 <= i < n:
+            raise ValueError(f"frame {i} is outside the recording (0..{n - 1})")
+        t = i / opts.fps
+        k = round_at(rounds, t)
+        tl = rounds[k].timeline
+        sig = (k, tl.signature(t))
+        if prev is not None and sig == prev_sig:
+            yield RenderedFrame(i, t, prev.image, {"frame": i, "time": round(t, 4), "same_as": prev.index}, None)
+            continue
+        scene, orders = tl.scene_at(t)
+        fr = renderer.render(scene, cam, fx)
+        truth = {"frame": i, "time": round(t, 4), "round": k, "objects": truth_objects(fr, orders, k)}
+        prev = RenderedFrame(i, t, fr.image, truth, fr)
+        prev_sig = sig
+        yield prev
+
+
+class VideoWriter:
+    """mp4 through ffmpeg (H.264, yuv420p) when available, else OpenCV's mp4v."""
+
+    def __init__(self, path: Path, size: tuple[int, int], fps: int, crf: int = 28) -> None:
+        self.path = path
+        self.size = size
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.cv: cv2.VideoWriter | None = None
+        exe = shutil.which("ffmpeg")
+        if exe is not None:
+            w, h = size
+            cmd = [exe, "-y", "-loglevel", "error", "-f", "rawvideo", "-pix_fmt", "bgr24", "-s", f"{w}x{h}",
+                   "-r", str(fps), "-i", "-", "-c:v", "libx264", "-preset", "veryfast", "-crf", str(crf),
+                   "-pix_fmt", "yuv420p", "-movflags", "+faststart", str(path)]
+            self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stderr=subprocess.PIPE)
+            self.codec = "h264 (ffmpeg)"
+        else:
+            self.cv = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), fps, size)
+            if not self.cv.isOpened():
+                raise OSError(f"cannot open a video writer for {path}")
+            self.codec = "mp4v (OpenCV)"
+
+    def write(self, img: np.ndarray) -> None:
+        if img.shape[1::-1] != self.size:
+            raise ValueError(f"frame is {img.shape[1]}x{img.shape[0]}, the video is {self.size[0]}x{self.size[1]}")
+        if self.proc is not None:
+            assert self.proc.stdin is not None
+            self.proc.stdin.write(np.ascontiguousarray(img).tobytes())
+        else:
+            assert self.cv is not None
+            self.cv.write(img)
+
+    def close(self) -> None:
+        if self.proc is not None:
+            assert self.proc.stdin is not None and self.proc.stderr is not None
+            self.proc.stdin.close()
+            err = self.proc.stderr.read().decode(errors="replace")
+            if self.proc.wait() != 0:
+                raise OSError(f"ffmpeg failed writing {self.path}: {err.strip()[:500]}")
+        elif self.cv is not None:
+            self.cv.release()
+
+
+@dataclass
+class RecordingResult:
+    out: Path
+    frames: int
+    rendered: int
+    seconds: float
+    events: int
+    checks: list[tuple[str, AlertCheck]] = field(default_factory=list)
+    codec: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return all(c.ok for _, c in self.checks)
+
+
+def events_with_frames(events: list[EventDict], fps: int) -> list[EventDict]:
+    return [{**e, "frame": int(round(e["media_time"] * fps))} for e in events]
+
+
+def write_jsonl(path: Path, rows: list[dict[str, Any]]) -> None:
+    with path.open("w", encoding="utf-8") as f:
+        for r in rows:
+            f.write(json.dumps(r, separators=(",", ":")) + "\n")
+
+
+def write_recording(rounds: list[PlayedRound], out: Path, opts: RenderOptions,
+                    progress: Callable[[int], None] | None = None, video_name: str = "video.mp4") -> RecordingResult:
+    """Render ``rounds`` (played one after another on one clock) into ``out``; see the module doc."""
+    out.mkdir(parents=True, exist_ok=True)
+    fps = opts.fps
+    events = events_with_frames([e for r in rounds for e in r.events], fps)
+    write_jsonl(out / "events.jsonl", events)
+    from monitor.procedure.monitor import Monitor
+    from monitor.render.rounds.play import profile_for
+
+    checks = [(r.source, judge(r.events, r.script, r.source)) for r in rounds]
+    m = Monitor(profile=profile_for(rounds[0].script))
+    for e in events:
+        m.feed_dict(e)
+    m.finish()
+    write_jsonl(out / "alerts.jsonl", [a.model_dump(mode="json") for a in m.alerts])
+    (out / "check.json").write_text(json.dumps(
+        [{"script": s, "expected": c.expected, "raised": c.got, "ok": c.ok, "explain": c.explain()}
+         for s, c in checks], indent=2) + "\n", encoding="utf-8")
+    n = total_frames(rounds, fps)
+    writer = VideoWriter(out / video_name, opts.size(), fps, opts.crf)
+    rendered = 0
+    try:
+        with (out / "truth.jsonl").open("w", encoding="utf-8") as tf:
+            for fr in frames(rounds, opts):
+                writer.write(fr.image)
+                _write_line(tf, fr.truth)
+                rendered += fr.frame is not None
+                if progress is not None:
+                    progress(1)
+    finally:
+        writer.close()
+    return RecordingResult(out, n, rendered, n / fps, len(events), checks, writer.codec)
+
+
+def _write_line(f: IO[str], row: dict[str, Any]) -> None:
+    f.write(json.dumps(row, separators=(",", ":")) + "\n")
