@@ -120,8 +120,10 @@ def test_lowball_lowest_hand_wins_joker_lowest_card() -> None:
 @pytest.mark.parametrize(
     ("game", "board", "hands", "error", "fragment"),
     [
-        ("holdem", "2c 7d 9h Jc Kd", {"a": "Ah Ad", "b": "Ah Kc"}, DuplicateCardError, "seen twice: Ah"),
-        ("holdem", "2c 7d 9h Jc Kd", {"a": "Ah Kd"}, DuplicateCardError, "board and all hands"),
+        ("holdem", "2c 7d 9h Jc Kd", {"a": "Ah Ad", "b": "Ah Kc"}, DuplicateCardError,
+         "the same card in two places: Ah in a's hand and b's hand"),
+        ("holdem", "2c 7d 9h Jc Kd", {"a": "Ah Kd"}, DuplicateCardError, "Kd in the board and a's hand"),
+        ("holdem", "2c 7d 9h Jc 2c", {"a": "Ah Kd"}, DuplicateCardError, "Texas Hold'em board: card"),
         ("holdem", "2c 7d 9h Jc Kd", {"a": "Ah Jk"}, CardNotInDeckError, "a's Texas Hold'em hand: Jk"),
         ("holdem", "2c 7d 9h Jc", {"a": "Ah Ad"}, CardCountError, "board of 5 cards, got 4"),
         ("omaha", "2c 7d 9h Jc Kd", {"a": "Ah Ad Kh"}, CardCountError, "a shows 3 cards, Omaha hands are 4"),

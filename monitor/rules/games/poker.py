@@ -23,7 +23,7 @@ from enum import StrEnum
 from itertools import combinations
 
 from monitor.rules.cards import Card, format_cards
-from monitor.rules.errors import CardCountError, RulesError
+from monitor.rules.errors import CardCountError, DuplicateCardError, RulesError
 from monitor.rules.games import high
 from monitor.rules.games.deal import DealStructure, board_game_structure, draw_game_structure
 from monitor.rules.games.deck import LOWBALL_DECK, STANDARD_DECK, Deck
@@ -209,11 +209,16 @@ def _check_cards(g: PokerGame, board: Sequence[Card], hands: Mapping[str, Sequen
         table = (*b, *(c for cs in out.values() for c in cs))
         deck.check(table, f"the {g.title} table (board and all hands)")
     except RulesError:
-        # Name the place: the board or a hand on its own, else the card is in two places.
+        # Name the place: the board or a hand on its own, else the places that share a card.
         deck.check(b, f"{g.title} board")
         for who, cs in out.items():
             deck.check(cs, f"{who}'s {g.title} hand")
-        raise
+        places: dict[Card, list[str]] = {}
+        for where, cs in (("the board", b), *((f"{w}'s hand", cs) for w, cs in out.items())):
+            for c in cs:
+                places.setdefault(c, []).append(where)
+        shared = "; ".join(f"{c} in {' and '.join(ws)}" for c, ws in sorted(places.items()) if len(ws) > 1)
+        raise DuplicateCardError(f"the {g.title} table: the same card in two places: {shared}") from None
     return b, out
 
 
