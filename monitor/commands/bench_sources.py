@@ -61,13 +61,30 @@ def register(app: typer.Typer) -> None:
                         bar.update()
                 return n
 
+            def gated_source() -> int:
+                from monitor.sources.motion import MotionGate
+
+                gate = MotionGate()
+                src = open_source(str(path), SourceOptions(realtime=False))
+                n = 0
+                with src, tqdm(desc="VideoSource + MotionGate", unit="frame") as bar:
+                    for frame in src:
+                        gate.keep(frame)
+                        n += 1
+                        bar.update()
+                return n
+
             results = {}
-            for name, run in (("bare", bare), ("source", source), ("bare2", bare), ("source2", source)):
+            runs = (("bare", bare), ("source", source), ("gated", gated_source),
+                    ("bare2", bare), ("source2", source), ("gated2", gated_source))
+            for name, run in runs:
                 t0 = time.perf_counter()
                 n = run()
                 results[name] = (n, time.perf_counter() - t0)
         bare_fps = max(n / t for n, t in (results["bare"], results["bare2"]))
         src_fps = max(n / t for n, t in (results["source"], results["source2"]))
+        gated_fps = max(n / t for n, t in (results["gated"], results["gated2"]))
         typer.echo(f"video {width}x{height} {codec}, {results['bare'][0]} frames (best of 2 runs each)")
         typer.echo(f"bare cv2.VideoCapture: {bare_fps:7.1f} fps")
         typer.echo(f"VideoSource:           {src_fps:7.1f} fps  (ratio {src_fps / bare_fps:.2f} of bare)")
+        typer.echo(f"VideoSource + gate:    {gated_fps:7.1f} fps  (ratio {gated_fps / bare_fps:.2f} of bare)")
