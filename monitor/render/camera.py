@@ -70,6 +70,14 @@ class Camera:
         up = (math.sin(yaw), math.cos(yaw), 0.0)
         return Camera.from_pose(w, h, hfov, eye, (center[0], center[1], 0.0), up, dist)
 
+    def window(self, x0: int, y0: int, width: int, height: int) -> Camera:
+        """The same camera seeing only the sub-image [x0, x0+width) x [y0, y0+height) of its frame:
+        the principal point moves, the lens stays (distortion works on normalized coordinates)."""
+        K = self.K.copy()
+        K[0, 2] -= x0
+        K[1, 2] -= y0
+        return Camera(width, height, K, self.R, self.t, self.dist)
+
     @cached_property
     def rvec(self) -> F64:
         return cv2.Rodrigues(self.R)[0].ravel()

@@ -40,6 +40,7 @@ class CropOptions:
     resolutions: dict[str, float] = field(default_factory=lambda: {"1080p": 0.7, "4k": 0.3})
     quality: int = 90  # JPEG quality of the saved crop
     edge_margin: float = 2.0  # px: a card must lie this far inside the frame
+    window: float | None = 0.5  # render only this fraction of the frame around the cards (speed)
 
 
 def jitter_corners(poly: F64, rng: np.random.Generator, frac: tuple[float, float]) -> tuple[F64, float]:
@@ -108,7 +109,7 @@ def export_crops(out: Path, counts: dict[str, int], splits: dict[str, SplitSpec]
             rng = np.random.default_rng([seed, list(splits).index(split)])
             frames = sample_frames(renderer, spec, rng, opt.resolutions,
                                    phases={"showdown": 0.4, "scatter": 0.35, "set": 0.1, "deal": 0.1,
-                                           "delivered": 0.05})
+                                           "delivered": 0.05}, window=opt.window)
             total = 0
             for sample in frames:
                 if total >= n:

@@ -54,8 +54,12 @@ class Sample:
 def sample_frames(renderer: Renderer, spec: SplitSpec, rng: np.random.Generator, resolutions: dict[str, float],
                   phases: dict[str, float] | None = None, oblique: float = 0.3, arms: float = 0.35,
                   effects_strength: float = 1.0, card_px_1080: tuple[float, float] = (40.0, 70.0),
-                  sensor_jpeg: bool = False) -> Iterator[Sample]:
-    """Endless random frames for one split; stays on one table texture for a few frames at a time."""
+                  sensor_jpeg: bool = False, window: float | None = None) -> Iterator[Sample]:
+    """Endless random frames for one split; stays on one table texture for a few frames at a time.
+
+    ``window`` (0..1) renders only that fraction of the frame's width and height, placed over a
+    random face-up card: the pixels a crop needs at a quarter of the cost (a 4K frame especially).
+    """
     res_names = list(resolutions)
     res_p = np.array([resolutions[k] for k in res_names], float)
     res_p /= res_p.sum()
@@ -73,7 +77,23 @@ def sample_frames(renderer: Renderer, spec: SplitSpec, rng: np.random.Generator,
             scene = random_scene(r, design, table, variant, phase=phase, arms=arms, variants=nvar)
             res = str(r.choice(res_names, p=res_p))
             cam: Camera = random_camera(r, RESOLUTIONS[res], card_px_1080=card_px_1080, oblique=oblique)
+            if window is not None and window < 1.0:
+                cam = _window_on_cards(cam, scene, window, r)
             eff = Effects.random(r, effects_strength)
             if not sensor_jpeg:
                 eff.jpeg_quality = None
             yield Sample(renderer.render(scene, cam, eff), scene, design, table, res, seed)
+
+
+def _window_on_cards(cam: Camera, scene: Scene, frac: float, rng: np.random.Generator) -> Camera:
+    ww, wh = int(cam.width * frac) // 8 * 8, int(cam.height * frac) // 8 * 8
+    ups = [c for c in scene.cards() if c.face_up] or scene.cards()
+    centres = cam.project(np.array([[c.x, c.y, c.z] for c in ups])) if ups else np.zeros((0, 2))
+    inside = [p for p in centres if 0 <= p[0] < cam.width and 0 <= p[1] < cam.height]
+    if inside:
+        cx, cy = inside[int(rng.integers(len(inside)))] + rng.normal(0, (ww / 6, wh / 6))
+    else:
+        cx, cy = cam.width / 2, cam.height / 2
+    x0 = int(np.clip(cx - ww / 2, 0, cam.width - ww)) // 8 * 8
+    y0 = int(np.clip(cy - wh / 2, 0, cam.height - wh)) // 8 * 8
+    return cam.window(x0, y0, ww, wh)

@@ -47,10 +47,11 @@ def random_script(seed: int, fault: str | None = None) -> Script:
         raise ValueError(f"unknown fault {fault!r} (known: {', '.join(FAULTS)})")
     banker = int(rng.integers(1, 8))
     others = [s for s in range(1, 8) if s != banker]
-    everyone = fault in ("duplicate_card", "dead_hand_not_collected") and fault != "dead_hand_not_collected"
-    n_bets = len(others) if everyone else int(rng.integers(2, len(others) + 1))
-    if fault == "dead_hand_not_collected":
-        n_bets = int(rng.integers(2, len(others)))  # at least one empty seat
+    n_bets = int(rng.integers(2, len(others) + 1))
+    if fault == "duplicate_card":
+        n_bets = len(others)  # every hand is turned up, so both twins are seen
+    elif fault == "dead_hand_not_collected":
+        n_bets = len(others) - 1  # exactly one seat without a wager
     bettors = sorted(int(s) for s in rng.choice(others, n_bets, replace=False))
     actions: list[Any] = [{"round_start": {"banker_seat": banker}},
                           {"bet": {"seat": banker, "dollars": int(rng.integers(10, 41)) * 50}}]
