@@ -1,8 +1,9 @@
 """Poker hand values for Pai Gow Poker: five-card and two-card hands, with the joker.
 
-This is the reference evaluator: small, readable, exact. The fast paths in
-``monitor.rules.fast`` (integer lookup tables, numpy/numba batches) take their
-numbers from this module, so every path agrees on the same ``score``.
+The rules themselves are written out once, readably, below (``evaluate_five_reference``).
+Lookup tables in ``monitor.rules.fast`` are built from them, one per rule set, and
+``evaluate_five`` / ``best_five`` read those tables after validating their input, as do
+the integer and numpy/numba batch paths: every path gives the same ``score``.
 
 Ranking (seed 000 "Traditional Poker Hand Rankings"; seed 001 the same):
 five aces, royal flush, straight flush, four of a kind, full house, flush,
