@@ -223,3 +223,24 @@ def test_bad_dice_script_is_named(tmp_path: Path) -> None:
     bad.write_text("- {t: 1.0, dice: [1, 2]}\n")
     with pytest.raises(ValueError, match=r"bad.yaml: item 0 must be"):
         load_script(bad)
+
+
+def test_script_from_a_recordings_events(tmp_path: Path) -> None:
+    from datetime import UTC, datetime
+
+    from monitor.events.jsonl import write_events
+    from monitor.events.schema import DiceRolled, RoundStarted, Source
+    from monitor.sources.dice_simulator import script_from_events
+
+    common = {"table_id": "t1", "wall_time": datetime.now(UTC), "source": Source.FILE}
+    events = [
+        RoundStarted(seq=0, media_time=0.0, **common),  # type: ignore[call-arg]
+        DiceRolled(seq=1, media_time=7.25, values=[3, 4, 6], **common),
+    ]
+    path = tmp_path / "events.jsonl"
+    with path.open("w") as fh:
+        write_events(events, fh)
+    assert script_from_events(path) == [(7.25, (3, 4, 6))]
+    path.write_text('{"type": "dice_rolled"}\n')
+    with pytest.raises(ValueError, match=r"events\.jsonl line 1"):
+        script_from_events(path)

@@ -29,17 +29,24 @@ def register(app: typer.Typer) -> None:
         heartbeat: Annotated[float, typer.Option(help="Seconds between heartbeat lines.")] = 1.0,
         seed: Annotated[int | None, typer.Option(help="Random seed for reproducible rolls.")] = None,
         script: Annotated[
-            Path | None, typer.Option(help="Roll dice at set times: YAML list of {t: s, dice: [a, b, c]}.")
+            Path | None,
+            typer.Option(help="Roll dice at set times: YAML list of {t: s, dice: [a, b, c]}, or an events "
+                         ".jsonl (its dice_rolled events)."),
         ] = None,
     ) -> None:
         import sys
         import threading
         import time
 
-        from monitor.sources.dice_simulator import DiceSimulator, load_script
+        from monitor.sources.dice_simulator import DiceSimulator, load_script, script_from_events
 
         try:
-            rolls = load_script(script) if script is not None else []
+            if script is None:
+                rolls = []
+            elif script.suffix == ".jsonl":
+                rolls = script_from_events(script)
+            else:
+                rolls = load_script(script)
         except ValueError as exc:
             typer.secho(str(exc), fg=typer.colors.RED, err=True)
             raise typer.Exit(2) from None

@@ -240,3 +240,19 @@ def load_script(path: str | Path) -> list[tuple[float, tuple[int, int, int]]]:
         d = item["dice"]
         out.append((float(item["t"]), (d[0], d[1], d[2])))
     return out
+
+
+def script_from_events(path: str | Path) -> list[tuple[float, tuple[int, int, int]]]:
+    """The dice of every ``dice_rolled`` event in an events JSONL file (e.g. a rendered recording's
+    true events), at its media time: the simulator then rolls what the video shows, when it shows it."""
+    from monitor.events.jsonl import RejectedLine, read_events
+    from monitor.events.schema import DiceRolled
+
+    out = []
+    for item in read_events(path):
+        if isinstance(item, RejectedLine):
+            raise ValueError(f"{item.location}: {item.field}: {item.problem}")
+        if isinstance(item, DiceRolled) and len(item.values) == 3:
+            v = item.values
+            out.append((float(item.media_time), (v[0], v[1], v[2])))
+    return out
