@@ -27,6 +27,10 @@ class FeedOutput:
 class ProcedureFeed(Protocol):
     def push(self, event: Event) -> FeedOutput: ...
 
+    def flush(self) -> FeedOutput:
+        """Release events held back waiting for a missing sequence number (called when idle)."""
+        ...
+
 
 def procedure_feed() -> ProcedureFeed:
     """The project's procedure monitor behind the :class:`ProcedureFeed` shape."""

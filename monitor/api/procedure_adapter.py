@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from monitor.alerts.model import Alert
 from monitor.api.feed import FeedOutput, HistoryRecord
 from monitor.events.schema import Event
 from monitor.procedure.monitor import Monitor
@@ -15,7 +16,12 @@ class StreamFeedAdapter:
         self.monitor = Monitor(on_history=self._histories.append)
 
     def push(self, event: Event) -> FeedOutput:
-        alerts = self.monitor.feed(event)
+        return self._output(self.monitor.feed(event))
+
+    def flush(self) -> FeedOutput:
+        return self._output(self.monitor.flush())
+
+    def _output(self, alerts: list[Alert]) -> FeedOutput:
         out = FeedOutput(alerts=list(alerts))
         if self._histories:
             out.histories = [

@@ -76,9 +76,9 @@ def record_event(session: Session, *, table_id: str, seq: int, kind: str, source
     stmt = _insert(session, EventRow).values(
         table_id=table_id, seq=seq, kind=kind, source=source, media_time=media_time, payload=payload,
         received_at=received_at,
-    ).on_conflict_do_nothing(index_elements=["table_id", "seq"])
-    result = session.execute(stmt)
-    return bool(result.rowcount)  # type: ignore[attr-defined]
+    ).on_conflict_do_nothing(index_elements=["table_id", "seq"]).returning(EventRow.id)
+    # RETURNING gives a row only when the insert happened (rowcount is not portable here).
+    return session.execute(stmt).first() is not None
 
 
 def round_key(table_id: str, round_ref: str) -> str:
