@@ -53,8 +53,10 @@ def random_script(seed: int, fault: str | None = None) -> Script:
     elif fault == "dead_hand_not_collected":
         n_bets = len(others) - 1  # exactly one seat without a wager
     bettors = sorted(int(s) for s in rng.choice(others, n_bets, replace=False))
-    actions: list[Any] = [{"round_start": {"banker_seat": banker}},
-                          {"bet": {"seat": banker, "dollars": int(rng.integers(10, 41)) * 50}}]
+    actions: list[Any] = [
+        {"round_start": {"banker_seat": banker}},
+        {"bet": {"seat": banker, "dollars": int(rng.integers(10, 41)) * 50}},
+    ]
     for s in bettors:
         actions.append({"bet": {"seat": s, "dollars": int(rng.integers(1, 61)) * 5}})
     actions.append("no_more_bets")
@@ -121,6 +123,11 @@ def random_script(seed: int, fault: str | None = None) -> Script:
 
 def _script(seed: int, fault: str | None, actions: list[Any]) -> Script:
     name = f"random_{seed}" + (f"_{fault}" if fault else "")
-    data = {"name": name, "description": f"generated: seed {seed}, {'fault ' + fault if fault else 'clean'}",
-            "seed": seed, "expect_alerts": FAULTS[fault] if fault else [], "actions": actions}
+    data = {
+        "name": name,
+        "description": f"generated: seed {seed}, {'fault ' + fault if fault else 'clean'}",
+        "seed": seed,
+        "expect_alerts": FAULTS[fault] if fault else [],
+        "actions": actions,
+    }
     return parse_script(data, f"<generated {name}>")

@@ -33,8 +33,10 @@ def with_banker(script: Script, seat: int) -> Script:
 
 def sample_scripts() -> list[tuple[Script, str]]:
     shipped = shipped_scripts()
-    return [(with_banker(load_script(shipped[n]), b), f"{n}.yaml")
-            for n, b in zip(SAMPLE_SCRIPTS, SAMPLE_BANKERS, strict=True)]
+    return [
+        (with_banker(load_script(shipped[n]), b), f"{n}.yaml")
+        for n, b in zip(SAMPLE_SCRIPTS, SAMPLE_BANKERS, strict=True)
+    ]
 
 
 def sample_rounds() -> list[PlayedRound]:

@@ -18,6 +18,7 @@ Only frames where something moved are rendered; the others repeat the previous p
 
 from __future__ import annotations
 
+import gzip
 import json
 import shutil
 import subprocess
@@ -38,8 +39,15 @@ from monitor.render.rounds.play_base import EventDict
 
 def studio_effects() -> Effects:
     """A fixed, mild camera look for recordings (the same every frame, so nothing flickers)."""
-    return Effects(exposure=1.03, white_balance=(1.0, 1.0, 1.02), vignette=0.15, unevenness=0.06,
-                   glare=[(0.62, 0.35, 0.12, 35.0)], noise=1.5, seed=7)
+    return Effects(
+        exposure=1.03,
+        white_balance=(1.0, 1.0, 1.02),
+        vignette=0.15,
+        unevenness=0.06,
+        glare=[(0.62, 0.35, 0.12, 35.0)],
+        noise=1.5,
+        seed=7,
+    )
 
 
 @dataclass
@@ -85,9 +93,16 @@ def truth_objects(frame: Frame, orders: list[int], round_no: int) -> list[dict[s
             order = orders[o.oid - 1]
             track = f"r{round_no}:{order}" if order >= 0 else f"r{round_no}:arm{o.oid}"
             members = []
-        d: dict[str, Any] = {"track": track, "kind": o.kind, "label": o.label, "identity": o.identity,
-                             "polygon": [[round(x, 1), round(y, 1)] for x, y in o.polygon], "zone": o.zone,
-                             "visible_share": round(o.visible_share, 3), "visible_px": o.visible_px}
+        d: dict[str, Any] = {
+            "track": track,
+            "kind": o.kind,
+            "label": o.label,
+            "identity": o.identity,
+            "polygon": [[round(x, 1), round(y, 1)] for x, y in o.polygon],
+            "zone": o.zone,
+            "visible_share": round(o.visible_share, 3),
+            "visible_px": o.visible_px,
+        }
         if o.face_up is not None:
             d["face_up"] = o.face_up
         if o.count is not None:
@@ -109,8 +124,12 @@ def total_frames(rounds: list[PlayedRound], fps: int) -> int:
     return int(rounds[-1].end * fps) + 1
 
 
-def frames(rounds: list[PlayedRound], opts: RenderOptions, only: list[int] | None = None,
-           renderer: Renderer | None = None) -> Iterator[RenderedFrame]:
+def frames(
+    rounds: list[PlayedRound],
+    opts: RenderOptions,
+    only: list[int] | None = None,
+    renderer: Renderer | None = None,
+) -> Iterator[RenderedFrame]:
     """Render the recording frame by frame (or only the frame numbers in ``only``)."""
     renderer = renderer or Renderer()
     cam = opts.make_camera()
@@ -127,7 +146,9 @@ def frames(rounds: list[PlayedRound], opts: RenderOptions, only: list[int] | Non
         tl = rounds[k].timeline
         sig = (k, tl.signature(t))
         if prev is not None and sig == prev_sig:
-            yield RenderedFrame(i, t, prev.image, {"frame": i, "time": round(t, 4), "same_as": prev.index}, None)
+            yield RenderedFrame(
+                i, t, prev.image, {"frame": i, "time": round(t, 4), "same_as": prev.index}, None
+            )
             continue
         scene, orders = tl.scene_at(t)
         fr = renderer.render(scene, cam, fx)
@@ -148,9 +169,33 @@ class VideoWriter:
         exe = shutil.which("ffmpeg")
         if exe is not None:
             w, h = size
-            cmd = [exe, "-y", "-loglevel", "error", "-f", "rawvideo", "-pix_fmt", "bgr24", "-s", f"{w}x{h}",
-                   "-r", str(fps), "-i", "-", "-c:v", "libx264", "-preset", "veryfast", "-crf", str(crf),
-                   "-pix_fmt", "yuv420p", "-movflags", "+faststart", str(path)]
+            cmd = [
+                exe,
+                "-y",
+                "-loglevel",
+                "error",
+                "-f",
+                "rawvideo",
+                "-pix_fmt",
+                "bgr24",
+                "-s",
+                f"{w}x{h}",
+                "-r",
+                str(fps),
+                "-i",
+                "-",
+                "-c:v",
+                "libx264",
+                "-preset",
+                "veryfast",
+                "-crf",
+                str(crf),
+                "-pix_fmt",
+                "yuv420p",
+                "-movflags",
+                "+faststart",
+                str(path),
+            ]
             self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stderr=subprocess.PIPE)
             self.codec = "h264 (ffmpeg)"
         else:
@@ -161,7 +206,9 @@ class VideoWriter:
 
     def write(self, img: np.ndarray) -> None:
         if img.shape[1::-1] != self.size:
-            raise ValueError(f"frame is {img.shape[1]}x{img.shape[0]}, the video is {self.size[0]}x{self.size[1]}")
+            raise ValueError(
+                f"frame is {img.shape[1]}x{img.shape[0]}, the video is {self.size[0]}x{self.size[1]}"
+            )
         if self.proc is not None:
             assert self.proc.stdin is not None
             self.proc.stdin.write(np.ascontiguousarray(img).tobytes())
@@ -196,7 +243,7 @@ class RecordingResult:
 
 
 def events_with_frames(events: list[EventDict], fps: int) -> list[EventDict]:
-    return [{**e, "frame": int(round(e["media_time"] * fps))} for e in events]
+    return [{**e, "frame": round(e["media_time"] * fps)} for e in events]
 
 
 def write_jsonl(path: Path, rows: list[dict[str, Any]]) -> None:
@@ -205,8 +252,14 @@ def write_jsonl(path: Path, rows: list[dict[str, Any]]) -> None:
             f.write(json.dumps(r, separators=(",", ":")) + "\n")
 
 
-def write_recording(rounds: list[PlayedRound], out: Path, opts: RenderOptions,
-                    progress: Callable[[int], None] | None = None, video_name: str = "video.mp4") -> RecordingResult:
+def write_recording(
+    rounds: list[PlayedRound],
+    out: Path,
+    opts: RenderOptions,
+    progress: Callable[[int], None] | None = None,
+    video_name: str = "video.mp4",
+    gzip_truth: bool = False,
+) -> RecordingResult:
     """Render ``rounds`` (played one after another on one clock) into ``out``; see the module doc."""
     out.mkdir(parents=True, exist_ok=True)
     fps = opts.fps
@@ -221,14 +274,24 @@ def write_recording(rounds: list[PlayedRound], out: Path, opts: RenderOptions,
         m.feed_dict(e)
     m.finish()
     write_jsonl(out / "alerts.jsonl", [a.model_dump(mode="json") for a in m.alerts])
-    (out / "check.json").write_text(json.dumps(
-        [{"script": s, "expected": c.expected, "raised": c.got, "ok": c.ok, "explain": c.explain()}
-         for s, c in checks], indent=2) + "\n", encoding="utf-8")
+    (out / "check.json").write_text(
+        json.dumps(
+            [
+                {"script": s, "expected": c.expected, "raised": c.got, "ok": c.ok, "explain": c.explain()}
+                for s, c in checks
+            ],
+            indent=2,
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     n = total_frames(rounds, fps)
     writer = VideoWriter(out / video_name, opts.size(), fps, opts.crf)
     rendered = 0
     try:
-        with (out / "truth.jsonl").open("w", encoding="utf-8") as tf:
+        truth_path = out / ("truth.jsonl.gz" if gzip_truth else "truth.jsonl")
+        opener = gzip.open if gzip_truth else open
+        with opener(truth_path, "wt", encoding="utf-8") as tf:
             for fr in frames(rounds, opts):
                 writer.write(fr.image)
                 _write_line(tf, fr.truth)
