@@ -27,8 +27,8 @@ import numpy as np
 import numpy.typing as npt
 
 from monitor.rules.errors import CardCountError
-from monitor.rules.fast.tables import INVALID, five_card_table
-from monitor.rules.hands import RANK_BITS
+from monitor.rules.fast.tables import INVALID, five_card_lookup, five_card_table
+from monitor.rules.hands import RANK_BITS, HandRules
 from monitor.rules.profile import DEFAULT_PROFILE, PaiGowProfile
 
 IntArray = npt.NDArray[np.int32]
@@ -37,7 +37,7 @@ Scorer = Callable[[int, int, int, int, int], int]
 
 def five_card_scorer(profile: PaiGowProfile = DEFAULT_PROFILE) -> Scorer:
     """A plain-Python function ``score(a, b, c, d, e) -> int`` over card indices: five list lookups."""
-    table: list[int] = five_card_table(profile).tolist()
+    table = five_card_lookup(HandRules.of(profile)).table  # shared with evaluate_five, built once
 
     def score(a: int, b: int, c: int, d: int, e: int, t: list[int] = table) -> int:
         return t[t[t[t[t[a] + b] + c] + d] + e]
