@@ -31,7 +31,7 @@ from monitor.perception.detector import Box, Detector
 from monitor.perception.identity import CardClassifier
 from monitor.perception.imageio import check_frame
 from monitor.perception.labels import BACK, CARD_FACE_DOWN, CARD_FACE_UP, CHIP, UNKNOWN
-from monitor.perception.rectify import order_card_corners, rectify_card
+from monitor.perception.rectify import CROP_SIZE, order_card_corners, rectify_card
 
 ClassicalMode = Literal["off", "refine", "full", "auto"]
 DEFAULT_MODELS = Path(__file__).resolve().parents[2] / "models"
@@ -119,7 +119,8 @@ class Perceiver:
         if self.classifier is None:
             return [Detection(c.kind, c.confidence, corners_from_array(order_card_corners(c.corners)),
                               source=c.source) for c in cards]
-        crops = [rectify_card(frame, c.corners, self.classifier.imgsz) for c in cards]
+        # Cut at the dataset's crop size, then let the classifier shrink it (as its training data was).
+        crops = [rectify_card(frame, c.corners, CROP_SIZE) for c in cards]
         out = []
         for c, ident in zip(cards, self.classifier.classify(crops), strict=True):
             kind = c.kind

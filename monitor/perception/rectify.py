@@ -65,5 +65,7 @@ def crops_to_tensor(crops: list[npt.NDArray[np.uint8]], size: int = CROP_SIZE) -
     """BGR uint8 crops -> float32 NCHW RGB in [0, 1] (the ultralytics classification input)."""
     if not crops:
         return np.zeros((0, 3, size, size), dtype=np.float32)
-    batch = np.stack([c if c.shape[:2] == (size, size) else cv2.resize(c, (size, size)) for c in crops])
+    batch = np.stack([c if c.shape[:2] == (size, size) else
+                      cv2.resize(c, (size, size), interpolation=cv2.INTER_AREA if c.shape[0] > size else
+                                 cv2.INTER_LINEAR) for c in crops])
     return np.ascontiguousarray(batch[..., ::-1].transpose(0, 3, 1, 2), dtype=np.float32) / np.float32(255.0)
