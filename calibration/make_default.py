@@ -24,16 +24,16 @@ HERE = Path(__file__).parent
 
 
 def main() -> None:
-    from monitor.render.camera import Camera  # dev-time only: the runtime never needs the renderer
+    from monitor.render.camera import default_camera  # dev-time only: the runtime never needs the renderer
 
     layout = default_layout()
-    cam = Camera.overhead()  # the renderer's default: 1920x1080 above the table, no lens distortion
+    cam = default_camera()  # the renderer's default: 1920x1080 above the table, no lens distortion
     table_to_image = cam.plane_homography()
     image_to_table = np.linalg.inv(table_to_image)
     size = (cam.width, cam.height)
-    info = CalibrationInfo(method="camera-model", points=0, created="renderer Camera.overhead() defaults")
+    info = CalibrationInfo(method="camera-model", points=0, created="renderer default_camera()")
     cal = from_layout(layout, image_to_table, size, table="table-1", info=info)
-    cal.save(HERE / "default-table.yaml", header="for the renderer's default camera, Camera.overhead()")
+    cal.save(HERE / "default-table.yaml", header="for the renderer's default camera, default_camera()")
     try:
         from monitor.render.table_art import table_texture
 

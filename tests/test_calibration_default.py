@@ -31,7 +31,7 @@ def test_test_image_calibrates_to_the_shipped_table() -> None:
 
 def test_shipped_table_matches_the_renderer_camera() -> None:
     camera = pytest.importorskip("monitor.render.camera")
-    cam = camera.Camera.overhead()
+    cam = camera.default_camera()
     shipped = load_table(ROOT / "calibration" / "default-table.yaml")
     pts = np.array([[-900.0, 400.0, 0.0], [0.0, -195.0, 0.0], [700.0, 200.0, 0.0]])
     assert np.allclose(shipped.table_to_image(pts[:, :2]), cam.project(pts), atol=0.05)
