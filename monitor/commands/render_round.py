@@ -35,6 +35,12 @@ def register(app: typer.Typer) -> None:
         fps: Annotated[int, typer.Option(min=1, max=120)] = 30,
         crf: Annotated[int, typer.Option(min=0, max=51, help="H.264 quality (higher: smaller file)")] = 28,
         effects: Annotated[bool, typer.Option(help="camera look: vignette, glare, noise")] = True,
+        strip: Annotated[
+            Path | None, typer.Option(help="also write a picture strip (PNG) of six moments of the round")
+        ] = None,
+        video: Annotated[
+            bool, typer.Option(help="render the video and truth (--no-video: events, alerts, strip only)")
+        ] = True,
     ) -> None:
         """Animate round scripts into a video with per-frame ground truth and the true event stream.
 
@@ -59,18 +65,28 @@ def register(app: typer.Typer) -> None:
             raise _fail(str(e)) from None
         n = total_frames(rounds, fps)
         with Progress() as bar:
-            task = bar.add_task(f"rendering {n} frames", total=n)
-            res = write_recording(rounds, out, opts, lambda k: bar.advance(task, k))
-        typer.echo(
-            f"{out}/video.mp4: {res.frames} frames ({res.seconds:.1f} s at {fps} fps, {res.rendered} "
-            f"rendered, {res.codec}); {res.events} events"
-        )
+            task = bar.add_task(f"rendering {n} frames", total=n if video else 0)
+            res = write_recording(rounds, out, opts, lambda k: bar.advance(task, k), video=video)
+        if video:
+            typer.echo(
+                f"{out}/video.mp4: {res.frames} frames ({res.seconds:.1f} s at {fps} fps, {res.rendered} "
+                f"rendered, {res.codec}); {res.events} events"
+            )
+        else:
+            typer.echo(f"{out}: {res.events} events over {res.seconds:.1f} s (no video rendered)")
         for source, check in res.checks:
             mark = "ok" if check.ok else "MISMATCH"
             typer.echo(
                 f"  {mark}: {source}: expected {check.expected or 'no alerts'}, raised "
                 f"{check.got or 'none'}" + ("" if check.ok else f" ({check.explain()})")
             )
+        if strip is not None:
+            import cv2
+
+            from monitor.render.rounds.strip import picture_strip
+
+            cv2.imwrite(str(strip), picture_strip(rounds, opts))
+            typer.echo(f"wrote {strip}")
         if not res.ok:
             raise typer.Exit(1)
 

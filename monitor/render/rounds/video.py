@@ -259,8 +259,10 @@ def write_recording(
     progress: Callable[[int], None] | None = None,
     video_name: str = "video.mp4",
     gzip_truth: bool = False,
+    video: bool = True,
 ) -> RecordingResult:
-    """Render ``rounds`` (played one after another on one clock) into ``out``; see the module doc."""
+    """Render ``rounds`` (played one after another on one clock) into ``out``; see the module doc.
+    With ``video`` False only the events, alerts and checks are written (no frames rendered)."""
     out.mkdir(parents=True, exist_ok=True)
     fps = opts.fps
     events = events_with_frames([e for r in rounds for e in r.events], fps)
@@ -286,6 +288,8 @@ def write_recording(
         encoding="utf-8",
     )
     n = total_frames(rounds, fps)
+    if not video:
+        return RecordingResult(out, n, 0, n / fps, len(events), checks, "")
     writer = VideoWriter(out / video_name, opts.size(), fps, opts.crf)
     rendered = 0
     try:
