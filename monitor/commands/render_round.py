@@ -85,7 +85,7 @@ def register(app: typer.Typer) -> None:
 
             from monitor.render.rounds.strip import picture_strip
 
-            cv2.imwrite(str(strip), picture_strip(rounds, opts))
+            cv2.imwrite(str(strip), picture_strip(rounds, opts), [cv2.IMWRITE_JPEG_QUALITY, 85])
             typer.echo(f"wrote {strip}")
         if not res.ok:
             raise typer.Exit(1)
