@@ -108,7 +108,7 @@ class Monitor:
             self.table(item.table_id)
             lane = self._lanes[item.table_id]
         table, reorderer = lane
-        if item.seq == reorderer.next_seq and not reorderer.held:
+        if item.seq == reorderer.next_seq and not reorderer.waiting:
             # In order with nothing held: the common case, straight through.
             reorderer.release(item)
             table.feed(item)

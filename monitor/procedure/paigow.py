@@ -524,9 +524,7 @@ class PaiGowRound:
                 self._see(c, home, event)
             if foul is None:
                 dealt = self._dealt_cards(s.pile)
-                foul = self.rules.judge(known[0], known[1], dealt)
-                if foul is None:
-                    s.scores = self.rules.scores(known[0], known[1])
+                foul, s.scores = self.rules.judge_scored(known[0], known[1], dealt)
         if foul is None:
             return
         s.foul = foul

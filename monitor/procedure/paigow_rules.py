@@ -77,20 +77,26 @@ class PaiGowRules:
         return self._t2[a * 53 + b], t[t[t[t[t[c] + d] + e] + f] + g]
 
     def judge(self, front: Sequence[str], back: Sequence[str], dealt: Sequence[str] | None) -> Foul | None:
-        """Rule 50 (and 42 when the dealt cards are known): None if legal, else why it fouls.
+        """Rule 50 (and 42 when the dealt cards are known): None if legal, else why it fouls."""
+        return self.judge_scored(front, back, dealt)[0]
+
+    def judge_scored(
+        self, front: Sequence[str], back: Sequence[str], dealt: Sequence[str] | None
+    ) -> tuple[Foul | None, tuple[int, int] | None]:
+        """(foul, None) or (None, (front score, back score)) for a legal setting.
 
         The legal case, by far the common one, is decided on table scores; only a foul goes through
         the rules engine's ``judge_setting`` for its reasons.
         """
         if len(front) == 2 and len(back) == 5:
-            placed = (*front, *back)
-            distinct = set(placed)
+            distinct = {*front, *back}
             if len(distinct) == 7 and (dealt is None or (distinct == set(dealt) and len(dealt) == 7)):
-                f, b = self.scores(front, back)
-                if f <= b:
-                    return None
-        return judge_setting(cards(front), cards(back), cards(dealt) if dealt is not None else None,
+                scores = self.scores(front, back)
+                if scores[0] <= scores[1]:
+                    return None, scores
+        foul = judge_setting(cards(front), cards(back), cards(dealt) if dealt is not None else None,
                              self.profile)
+        return foul, None
 
     def house_way(self, seven: Sequence[Card]) -> Setting:
         key = frozenset(seven)

@@ -45,7 +45,9 @@ class Reorderer:
         self.window = window
         self.memory = memory
         self.next_seq: int | None = None
-        self._held: list[tuple[int, Event]] = []
+        # Heap of (seq, event) held until the gap before them fills (a plain list: read on the hot path).
+        # Heap of (seq, event) held until the gap before them fills; read directly on the hot path.
+        self.waiting: list[tuple[int, Event]] = []
         self._held_seqs: dict[int, Event] = {}
         self._released: dict[int, Event] = {}
         self.gaps = 0  # sequence numbers given up as lost
@@ -59,7 +61,7 @@ class Reorderer:
         nxt = self.next_seq
         if nxt is None and seq == 0:
             nxt = self.next_seq = 0
-        if seq == nxt and not self._held:
+        if seq == nxt and not self.waiting:
             # The common case: in order, nothing held.
             self.release(event)
             out.append(event)
@@ -76,10 +78,10 @@ class Reorderer:
             if held != event:
                 problems.append(SequenceProblem(Problem.CONFLICT, event, held, (nxt or 0) - 1))
             return
-        heapq.heappush(self._held, (seq, event))
+        heapq.heappush(self.waiting, (seq, event))
         self._held_seqs[seq] = event
         self._drain(out)
-        while len(self._held) > self.window:
+        while len(self.waiting) > self.window:
             self._give_up(out)
 
     def skip(self, seq: int, out: list[Event]) -> None:
@@ -92,12 +94,12 @@ class Reorderer:
 
     def flush(self, out: list[Event]) -> None:
         """Release everything held, in order, giving up on any gaps (end of a file, or idle stream)."""
-        while self._held:
+        while self.waiting:
             self._give_up(out)
 
     def _give_up(self, out: list[Event]) -> None:
         """Jump over the missing events to the oldest held one."""
-        first = self._held[0][0]
+        first = self.waiting[0][0]
         # Joining a stream that did not start at 0: its first held event is where we start, no gap.
         missing = 0
         if self.next_seq is not None:
@@ -112,10 +114,10 @@ class Reorderer:
     @property
     def held(self) -> int:
         """How many events are held waiting for a gap to fill."""
-        return len(self._held)
+        return len(self.waiting)
 
     def _drain(self, out: list[Event]) -> None:
-        held = self._held
+        held = self.waiting
         skipped = self._skipped
         while True:
             if skipped and self.next_seq in skipped:
