@@ -67,7 +67,8 @@ def create_app(settings: Settings | None = None,
     metrics = Metrics()
     hub = LiveHub(queue_size=settings.live_queue_size, table_push_interval_s=settings.table_push_interval_s,
                   on_drop=lambda _sub: metrics.live_dropped.inc())
-    services = Services(settings=settings, tokens=tokens, engine=engine, sessions=sessions, hub=hub,
+    services = Services(settings=settings, tokens=tokens, engine=engine, sessions=sessions,
+                        read_sessions=make_sessionmaker(engine, read_only=True), hub=hub,
                         metrics=metrics, pipeline=None, webhooks=targets)  # type: ignore[arg-type]
     services.pipeline = IngestPipeline(sessions, feed_factory, hub, metrics, targets,
                                        batch_max=settings.ingest_batch_max, on_outbox=services.wake_webhooks)

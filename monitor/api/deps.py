@@ -25,11 +25,18 @@ ServicesDep = Annotated[Services, Depends(get_services)]
 
 
 def get_session(services: ServicesDep) -> Iterator[Session]:
+    """A read-only session (never blocks the ingest writer)."""
+    with services.read_sessions() as session:
+        yield session
+
+
+def get_write_session(services: ServicesDep) -> Iterator[Session]:
     with services.sessions() as session:
         yield session
 
 
 SessionDep = Annotated[Session, Depends(get_session)]
+WriteSessionDep = Annotated[Session, Depends(get_write_session)]
 
 
 def _unauthorized(message: str) -> HTTPException:

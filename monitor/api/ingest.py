@@ -81,6 +81,9 @@ class IngestPipeline:
     def recover(self) -> int:
         """Load table states and replay each table's current round into a fresh monitor."""
         self._feed = self._feed_factory()
+        warm_up = getattr(self._feed, "warm_up", None)
+        if warm_up is not None:
+            warm_up()
         with self._sessions() as session:
             self._states = {row.id: dict(row.state) for row in session.execute(select(TableRow)).scalars()}
             starts = dict(session.execute(

@@ -15,6 +15,20 @@ class StreamFeedAdapter:
         self._histories: list[Any] = []
         self.monitor = Monitor(on_history=self._histories.append)
 
+    @staticmethod
+    def warm_up() -> None:
+        """Run one empty round through a throwaway monitor: the rules compile their fast paths
+        (numba) on first use, which takes seconds; better at start-up than on the first event."""
+        from datetime import UTC, datetime
+
+        from monitor.events.schema import RoundEnded, RoundStarted, Source
+
+        now = datetime.now(UTC)
+        scratch = Monitor()
+        scratch.feed(RoundStarted(table_id="warm-up", seq=0, media_time=0, wall_time=now, source=Source.FILE,
+                                  round_id="warm-up", banker_seat=1))
+        scratch.feed(RoundEnded(table_id="warm-up", seq=1, media_time=0, wall_time=now, source=Source.FILE))
+
     def push(self, event: Event) -> FeedOutput:
         return self._output(self.monitor.feed(event))
 

@@ -22,6 +22,7 @@ class Services:
     tokens: TokenRegistry
     engine: Engine
     sessions: sessionmaker[Session]
+    read_sessions: sessionmaker[Session]
     hub: LiveHub
     metrics: Metrics
     pipeline: IngestPipeline

@@ -44,10 +44,15 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cur.close()
 
 
-def _sqlite_begin_immediate(conn: Any) -> None:
-    # Take the write lock at BEGIN: the audit chain reads its head then appends, and a deferred
-    # transaction could not upgrade its lock when another process wrote in between.
-    conn.exec_driver_sql("BEGIN IMMEDIATE")
+READ_ONLY = "table_monitor_read_only"
+
+
+def _sqlite_begin(conn: Any) -> None:
+    # Writers take the write lock at BEGIN: the audit chain reads its head then appends, and a
+    # deferred transaction could not upgrade its lock when another process wrote in between.
+    # Readers begin deferred: in WAL mode they never block the writer, nor it them.
+    read_only = conn.get_execution_options().get(READ_ONLY, False)
+    conn.exec_driver_sql("BEGIN" if read_only else "BEGIN IMMEDIATE")
 
 
 def make_engine(url: str, *, echo: bool = False) -> Engine:
@@ -58,13 +63,15 @@ def make_engine(url: str, *, echo: bool = False) -> Engine:
         Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
         engine = create_engine(parsed, echo=echo, connect_args={"check_same_thread": False, "timeout": 30})
         event.listen(engine, "connect", _sqlite_pragmas)
-        event.listen(engine, "begin", _sqlite_begin_immediate)
+        event.listen(engine, "begin", _sqlite_begin)
         return engine
     return create_engine(parsed, echo=echo, pool_pre_ping=True, pool_size=10, max_overflow=20)
 
 
-def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:
-    return sessionmaker(engine, expire_on_commit=False)
+def make_sessionmaker(engine: Engine, *, read_only: bool = False) -> sessionmaker[Session]:
+    """Sessions on ``engine``; ``read_only`` ones never take SQLite's write lock."""
+    bind = engine.execution_options(**{READ_ONLY: True}) if read_only else engine
+    return sessionmaker(bind, expire_on_commit=False)
 
 
 def redacted(url: str) -> str:

@@ -11,7 +11,16 @@ from fastapi.responses import FileResponse
 
 from monitor.alerts.model import Severity
 from monitor.api.alert_records import stored_alert
-from monitor.api.deps import AUTH_ERRORS, NOT_FOUND, VALIDATION_ERROR, Actor, Reader, ServicesDep, SessionDep
+from monitor.api.deps import (
+    AUTH_ERRORS,
+    NOT_FOUND,
+    VALIDATION_ERROR,
+    Actor,
+    Reader,
+    ServicesDep,
+    SessionDep,
+    WriteSessionDep,
+)
 from monitor.api.schemas import (
     AcknowledgeIn,
     AlertDetail,
@@ -98,7 +107,7 @@ def _push_update(services: ServicesDep, summary: AlertSummary) -> None:
 
 @router.post("/{alert_id}/acknowledge", response_model=AlertDetail, responses={**NOT_FOUND, **CONFLICT},
              summary="Acknowledge a new alert (supervisor)")
-def acknowledge(actor: Actor, session: SessionDep, services: ServicesDep, alert_id: str,
+def acknowledge(actor: Actor, session: WriteSessionDep, services: ServicesDep, alert_id: str,
                 body: AcknowledgeIn | None = None) -> AlertDetail:
     try:
         with session.begin():
@@ -115,7 +124,7 @@ def acknowledge(actor: Actor, session: SessionDep, services: ServicesDep, alert_
 
 @router.post("/{alert_id}/resolve", response_model=AlertDetail, responses={**NOT_FOUND, **CONFLICT},
              summary="Resolve an alert with a comment (supervisor)")
-def resolve(actor: Actor, session: SessionDep, services: ServicesDep, alert_id: str,
+def resolve(actor: Actor, session: WriteSessionDep, services: ServicesDep, alert_id: str,
             body: ResolveIn) -> AlertDetail:
     try:
         with session.begin():

@@ -1,0 +1,104 @@
+"""The console in headless Chromium (Debian's, never a downloaded browser): log in, see an alert
+appear live after an event is posted, acknowledge it, find it in the history."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import httpx
+import pytest
+from store_api_support import TOKENS, ServerThread, auth, event, faulty_round, make_settings
+
+from monitor.api.app import create_app
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def server(tmp_path: Path):
+    with ServerThread(create_app(make_settings(f"sqlite:///{tmp_path / 'web.db'}"))) as srv:
+        yield srv
+
+
+@pytest.fixture
+def page():
+    if not Path(CHROMIUM).exists() and shutil.which("chromium") is None:
+        pytest.skip("Debian chromium is not installed")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        pg = browser.new_page(viewport={"width": 1400, "height": 900})
+        pg.set_default_timeout(15_000)
+        yield pg
+        browser.close()
+
+
+def test_log_in_see_a_live_alert_acknowledge_it_and_find_it_in_history(server, page) -> None:
+    page.goto(server.url + "/")
+    page.fill("#token", "wrong-token-" + "w" * 20)
+    page.click("#login-button")
+    page.wait_for_selector("#login-error:has-text('not valid')")
+    page.fill("#token", TOKENS["supervisor"])
+    page.click("#login-button")
+    page.wait_for_selector("#conn:has-text('live')")
+    assert page.locator("#who").inner_text() == "supervisor-user · supervisor"
+    assert page.locator("#feed .alert").count() == 0
+
+    # An event arrives from a sensor: its alert appears without reloading the page.
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        events = faulty_round("T7")[:7]  # up to the stub of five
+        response = client.post("/api/v1/events/batch", headers=auth("sensor"), json=events)
+        assert response.status_code == 200
+    stub = page.locator("#feed .alert.sev-misdeal", has_text="stub has 5 cards")
+    stub.wait_for()
+    assert "Table T7" in stub.inner_text() and "seed 000 rule 55" in stub.inner_text()
+    page.wait_for_selector("[data-table='T7'] .phase:has-text('dealt')")
+
+    # Acknowledge it from its detail, with a comment.
+    stub.click()
+    page.wait_for_selector("#detail[open]")
+    assert "four cards remaining" in page.locator("#detail-rule").inner_text()
+    assert "stub_counted" in page.locator("#detail-evidence").inner_text()
+    page.fill("#detail-comment", "floor called, redealing")
+    page.click("#ack-button")
+    page.wait_for_selector("#detail-facts dd:has-text('floor called, redealing')")
+    assert page.locator("#ack-button").is_disabled()
+    page.click("#detail-close")
+    page.wait_for_selector("#feed .alert.status-acknowledged:has-text('stub has 5 cards')")
+
+    # Find it in the history, filtered by table and status.
+    page.click("[data-view='history']")
+    page.fill("#history-form input[name='table_id']", "T7")
+    page.select_option("#history-form select[name='status']", "acknowledged")
+    page.click("#history-form button[type='submit']")
+    row = page.locator("#history-rows tr.row", has_text="stub has 5 cards")
+    row.wait_for()
+    assert page.locator("#history-rows tr.row").count() == 1
+    assert "supervisor-user" in row.inner_text()
+
+    # And a later round's hand history is browsable.
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        rest = [*faulty_round("T7")[7:], event(9, "round_started", "T7", round_id="R2", banker_seat=1)]
+        assert client.post("/api/v1/events/batch", headers=auth("sensor"), json=rest).status_code == 200
+    page.click("[data-view='hands']")
+    page.locator("#hands-rows tr.row", has_text="R1").click()
+    assert "stub_not_four" in page.locator("#hand-detail").inner_text()
+
+
+def test_a_viewer_sees_alerts_but_cannot_act(server, page) -> None:
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        client.post("/api/v1/events/batch", headers=auth("sensor"), json=faulty_round("T1"))
+    page.goto(server.url + "/")
+    page.fill("#token", TOKENS["viewer"])
+    page.click("#login-button")
+    page.locator("#feed .alert").first.wait_for()
+    assert page.locator("#feed .alert").count() == 4
+    assert page.locator("#feed .alert button").count() == 0  # no quick-acknowledge for a viewer
+    page.locator("#feed .alert").first.click()
+    page.wait_for_selector("#detail[open]")
+    assert page.locator("#detail-actions").is_hidden()
