@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from monitor.events.schema import (
+    ActionPileChosen,
     BankerHandExposed,
     BankerHandSet,
     BetChanged,
@@ -412,8 +413,7 @@ class PaiGowRound:
 
     # ---- action --------------------------------------------------------------------------------
 
-    def _action_pile(self, event: Event) -> None:
-        assert event.type == "action_pile_chosen"
+    def _action_pile(self, event: ActionPileChosen) -> None:
         self._judge_deal(event)
         self.deal.action_pile = event.pile
         self.deal.action_event = event

@@ -45,7 +45,6 @@ class Reorderer:
         self.window = window
         self.memory = memory
         self.next_seq: int | None = None
-        # Heap of (seq, event) held until the gap before them fills (a plain list: read on the hot path).
         # Heap of (seq, event) held until the gap before them fills; read directly on the hot path.
         self.waiting: list[tuple[int, Event]] = []
         self._held_seqs: dict[int, Event] = {}
