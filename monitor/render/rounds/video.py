@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import math
 import shutil
 import subprocess
 from collections.abc import Callable, Iterator
@@ -121,7 +122,7 @@ def round_at(rounds: list[PlayedRound], t: float) -> int:
 
 
 def total_frames(rounds: list[PlayedRound], fps: int) -> int:
-    return int(rounds[-1].end * fps) + 1
+    return math.ceil(rounds[-1].end * fps) + 1
 
 
 def frames(
@@ -243,7 +244,8 @@ class RecordingResult:
 
 
 def events_with_frames(events: list[EventDict], fps: int) -> list[EventDict]:
-    return [{**e, "frame": round(e["media_time"] * fps)} for e in events]
+    # the first frame at or after the moment: the frame that shows what the event says
+    return [{**e, "frame": math.ceil(e["media_time"] * fps - 1e-6)} for e in events]
 
 
 def write_jsonl(path: Path, rows: list[dict[str, Any]]) -> None:
