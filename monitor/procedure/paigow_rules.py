@@ -33,9 +33,15 @@ def cards(texts: Sequence[str]) -> tuple[Card, ...]:
     return tuple(card(t) for t in texts)
 
 
-@lru_cache(maxsize=256)
+# Card text -> dense index (0..52), filled on first sight; the wire form is already normalised.
+_INDEX: dict[str, int] = {}
+
+
 def index(text: str) -> int:
-    return parse_card(text).index
+    i = _INDEX.get(text)
+    if i is None:
+        i = _INDEX[text] = parse_card(text).index
+    return i
 
 
 def outcome(player: tuple[int, int], banker: tuple[int, int]) -> Outcome:
@@ -71,8 +77,13 @@ class PaiGowRules:
 
     def scores(self, front: Sequence[str], back: Sequence[str]) -> tuple[int, int]:
         """(front score, back score) of a well-formed setting (2 and 5 distinct known cards)."""
-        a, b = index(front[0]), index(front[1])
-        c, d, e, f, g = (index(x) for x in back)
+        ix = _INDEX
+        try:
+            a, b = ix[front[0]], ix[front[1]]
+            c, d, e, f, g = ix[back[0]], ix[back[1]], ix[back[2]], ix[back[3]], ix[back[4]]
+        except KeyError:
+            a, b = index(front[0]), index(front[1])
+            c, d, e, f, g = (index(x) for x in back)
         t = self._t5
         return self._t2[a * 53 + b], t[t[t[t[t[c] + d] + e] + f] + g]
 
