@@ -171,3 +171,11 @@ def test_impossible_actions_name_the_action(actions: list[str], needles: list[st
         play_script(script, "x.yaml")
     for n in needles:
         assert n in str(e.value), str(e.value)
+
+
+def test_unknown_looks_are_named() -> None:
+    base = {"name": "x", "actions": [{"round_start": {"banker_seat": 1}}]}
+    with pytest.raises(ScriptError, match=r"x\.yaml: design: card design 'nope'"):
+        play_script(parse_script({**base, "design": "nope"}, "x.yaml"), "x.yaml")
+    with pytest.raises(ScriptError, match=r"x\.yaml: table_style: unknown style 'plaid'"):
+        play_script(parse_script({**base, "table_style": "plaid"}, "x.yaml"), "x.yaml")

@@ -38,6 +38,10 @@ def register(app: typer.Typer) -> None:
         strip: Annotated[
             Path | None, typer.Option(help="also write a picture strip (PNG) of six moments of the round")
         ] = None,
+        design: Annotated[
+            str | None, typer.Option(help="card design for every script (a drawn name or a folder of faces)")
+        ] = None,
+        table_style: Annotated[str | None, typer.Option(help="table style for every script")] = None,
         video: Annotated[
             bool, typer.Option(help="render the video and truth (--no-video: events, alerts, strip only)")
         ] = True,
@@ -57,7 +61,9 @@ def register(app: typer.Typer) -> None:
             loaded = []
             for p in scripts:
                 path = p if p.exists() or str(p) not in shipped else shipped[str(p)]
-                loaded.append((load_script(path), str(path)))
+                script = load_script(path)
+                looks = {k: v for k, v in (("design", design), ("table_style", table_style)) if v}
+                loaded.append((script.model_copy(update=looks), str(path)))
             rounds = play_many(loaded)
             opts = RenderOptions(resolution, fps, effects, crf)
             opts.size()

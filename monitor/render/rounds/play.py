@@ -35,6 +35,21 @@ def profile_for(script: Script, source: str = "<script>") -> Any:
     return p
 
 
+def check_looks(script: Script, source: str = "<script>") -> None:
+    """The script's card design and table style exist (errors name the field)."""
+    from monitor.render.deck import DesignError, load_design
+    from monitor.render.table_art import TABLE_STYLES
+
+    try:
+        load_design(script.design)
+    except DesignError as e:
+        raise ScriptError(f"{source}: design: {e}") from None
+    if script.table_style not in TABLE_STYLES:
+        raise ScriptError(
+            f"{source}: table_style: unknown style {script.table_style!r} (known: {', '.join(TABLE_STYLES)})"
+        )
+
+
 def play_script(
     script: Script,
     source: str = "<script>",
@@ -47,6 +62,7 @@ def play_script(
     from monitor.render.rounds.holdem_play import HoldemPlayer
     from monitor.render.rounds.paigow_play import PaiGowPlayer
 
+    check_looks(script, source)
     log = log if log is not None else EventLog(script.table_id)
     layout = layout or default_layout()
     n0 = len(log.events)
