@@ -172,6 +172,10 @@ class IngestPipeline:
         self._touched: set[str] = set()
         results: list[_Done] = []
         with self._sessions() as session, session.begin():
+            # Duplicates are found with one query per table and new events inserted in one
+            # statement: per-event round trips would dominate the commit.
+            self._seen = repo.known_event_keys(session, {(e.table_id, e.seq) for j in jobs for e in j.events})
+            self._new_rows: list[dict[str, Any]] = []
             for job in jobs:
                 done = _Done(IngestResult(accepted=0, duplicates=0, alerts=[]))
                 for event in job.events:
@@ -179,6 +183,7 @@ class IngestPipeline:
                 if job.flush:
                     self._store_output(session, self._feed.flush(), done)
                 results.append(done)
+            repo.insert_events(session, self._new_rows)
             for table_id in self._touched:
                 state = self._states[table_id]
                 repo.upsert_table(session, table_id, game=state.get("game"), state=copy.deepcopy(state),
@@ -187,10 +192,15 @@ class IngestPipeline:
         return results, {t: copy.deepcopy(self._states[t]) for t in self._touched}
 
     def _one(self, session: Session, event: Event, done: _Done) -> None:
-        is_new = repo.record_event(
-            session, table_id=event.table_id, seq=event.seq, kind=event.type, source=event.source.value,
-            media_time=event.media_time, payload=event.model_dump(mode="json"), received_at=utcnow())
+        key = (event.table_id, event.seq)
+        is_new = key not in self._seen
         if is_new:
+            self._seen.add(key)
+            self._new_rows.append({
+                "table_id": event.table_id, "seq": event.seq, "kind": event.type,
+                "source": event.source.value, "media_time": event.media_time,
+                "payload": event.model_dump(mode="json"), "received_at": utcnow(),
+            })
             done.result.accepted += 1
             state = self._states.setdefault(event.table_id, table_state.empty_state(event.table_id))
             table_state.apply(state, event)

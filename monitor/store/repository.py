@@ -81,6 +81,24 @@ def record_event(session: Session, *, table_id: str, seq: int, kind: str, source
     return session.execute(stmt).first() is not None
 
 
+def known_event_keys(session: Session, keys: set[tuple[str, int]]) -> set[tuple[str, int]]:
+    """Which of ``keys`` (table, seq) are already stored (one query per table)."""
+    found: set[tuple[str, int]] = set()
+    by_table: dict[str, list[int]] = {}
+    for table_id, seq in keys:
+        by_table.setdefault(table_id, []).append(seq)
+    for table_id, seqs in by_table.items():
+        stmt = select(EventRow.seq).where(EventRow.table_id == table_id, EventRow.seq.in_(seqs))
+        found.update((table_id, seq) for seq in session.execute(stmt).scalars())
+    return found
+
+
+def insert_events(session: Session, rows: list[dict[str, Any]]) -> None:
+    """Insert new events in one statement (the caller has checked they are new)."""
+    if rows:
+        session.execute(EventRow.__table__.insert(), rows)
+
+
 def round_key(table_id: str, round_ref: str) -> str:
     return f"{table_id}/{round_ref}"
 
