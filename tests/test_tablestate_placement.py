@@ -91,3 +91,13 @@ def test_tracking_does_not_import_torch() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.split() == ["False", "False"]
+
+
+def test_rendered_objects_land_in_their_true_zones() -> None:
+    # 192 cards, chips and dice from four frames of `render-round paigow_clean` (default camera), with the
+    # zone the renderer knows each one lies in; the full recording agrees at 99.9% (docs/benchmarks.md)
+    from monitor.tablestate.truth_check import zone_agreement
+
+    result = zone_agreement(ROOT / "tests" / "data" / "calibration_truth_sample.jsonl", CAL)
+    assert sum(result.total.values()) == 192 and set(result.total) == {"card", "chips", "die"}
+    assert not result.confusions and result.share() == 1.0

@@ -160,6 +160,9 @@ def register(app: typer.Typer) -> None:
         file: Annotated[Path, typer.Argument(help="Table file (YAML) to validate.")],
         image: Annotated[str | None, typer.Option(help="A camera frame to draw the zones on.")] = None,
         overlay: Annotated[Path | None, typer.Option(help="Where to write the overlay image.")] = None,
+        truth: Annotated[
+            Path | None, typer.Option(help="A rendered recording's truth.jsonl: measure zone agreement.")
+        ] = None,
     ) -> None:
         """Validate a table file (every problem is listed) and optionally draw it on a frame."""
         import cv2
@@ -186,6 +189,18 @@ def register(app: typer.Typer) -> None:
             target = overlay or file.with_suffix(".check.png")
             cv2.imwrite(str(target), draw_overlay(img, cal))
             typer.echo(f"wrote {target}")
+        if truth is not None:
+            from monitor.tablestate.truth_check import zone_agreement
+
+            try:
+                agreement = zone_agreement(truth, cal)
+            except (OSError, ValueError) as exc:
+                _fail(f"truth {truth}: {exc}")
+            for kind, n in sorted(agreement.total.items()):
+                typer.echo(f"  {kind:<6} {agreement.agree[kind]:7d} / {n:7d} in the true zone "
+                           f"({agreement.share(kind):.2%})")
+            for (kind, want, got), n in agreement.confusions.most_common(5):
+                typer.echo(f"  {n:5d} x {kind} truly in {want} placed in {got}")
 
 
 def _fail(message: str) -> NoReturn:

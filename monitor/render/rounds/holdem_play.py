@@ -11,7 +11,7 @@ from typing import ClassVar
 
 from monitor.geometry import TableLayout
 from monitor.render.rounds import script as S
-from monitor.render.rounds.play_base import CARD_THICK, MUCK, EventLog, Player, along, seat_angle
+from monitor.render.rounds.play_base import CARD_THICK, MUCK, EventLog, Player, along, key_of, seat_angle
 from monitor.render.rounds.timeline import ArmTrack, Pose, Track, follow
 from monitor.rules.cards import STANDARD_52, parse_card
 
@@ -48,10 +48,14 @@ class HoldemPlayer(Player):
             raise self.fail("a poker round needs button_seat and at least two players")
         if len(set(a.players)) != len(a.players):
             raise self.fail(f"players: a seat is listed twice in {a.players}")
-        self.button = a.button_seat
+        self.button = button = a.button_seat
         n = 10
-        self.players = sorted(a.players, key=lambda s: (s - a.button_seat - 1) % n)  # type: ignore[operator]
-        fields = {"game": self.game, "button_seat": a.button_seat, "players": sorted(a.players)}
+        self.players = sorted(a.players, key=lambda s: (s - button - 1) % n)
+        fields: dict[str, object] = {
+            "game": self.game,
+            "button_seat": a.button_seat,
+            "players": sorted(a.players),
+        }
         if a.round_id:
             fields["round_id"] = a.round_id
         self.ev("round_started", t, "operator", **fields)
@@ -79,7 +83,7 @@ class HoldemPlayer(Player):
                 )
                 self.holes.setdefault(seat, []).append(tr)
                 dealt.append(tr)
-                self.ev("hole_dealt", t0 + 0.75 * ct, seat=seat, face_up=up, card=tr.obj.key if up else None)  # type: ignore[union-attr]
+                self.ev("hole_dealt", t0 + 0.75 * ct, seat=seat, face_up=up, card=key_of(tr) if up else None)
         total = k * ct
         start = t
 
@@ -152,8 +156,8 @@ class HoldemPlayer(Player):
         )
         self.streets.append(a.street)
         self.ev(
-            "board_dealt", t + (n - 1) * 0.25 * d + 0.5 * d, street=a.street, cards=[tr.obj.key for tr in new]
-        )  # type: ignore[union-attr]
+            "board_dealt", t + (n - 1) * 0.25 * d + 0.5 * d, street=a.street, cards=[key_of(tr) for tr in new]
+        )
 
     def act_fold(self, a: S.Fold, t: float, d: float) -> None:
         if a.seat not in self.holes:
@@ -183,15 +187,15 @@ class HoldemPlayer(Player):
                 tr.move(t0 + 0.1 * d, t0 + 0.6 * d, Pose(p.x, p.y, p.angle, p.z, True))
             c = self.layout.seat(seat).front_hand.center
             self.player_arm(seat, t0, t0 + 0.8 * d, (float(c[0]), float(c[1])))
-            self.ev("hand_shown", t0 + 0.65 * d, seat=seat, cards=[tr.obj.key for tr in self.holes[seat]])  # type: ignore[union-attr]
+            self.ev("hand_shown", t0 + 0.65 * d, seat=seat, cards=[key_of(tr) for tr in self.holes[seat]])
         return max(len(live), 1) * d
 
     def act_award_pot(self, a: S.AwardPot, t: float, d: float) -> None:
         from monitor.rules.games.poker import showdown
 
         live = self.live()
-        board = [parse_card(tr.obj.key) for tr in self.board]  # type: ignore[union-attr]
-        hands = {f"seat {s}": [parse_card(tr.obj.key) for tr in self.holes[s]] for s in live}  # type: ignore[union-attr]
+        board = [parse_card(key_of(tr)) for tr in self.board]
+        hands = {f"seat {s}": [parse_card(key_of(tr)) for tr in self.holes[s]] for s in live}
         pot = a.dollars * 100
         result = showdown(self.game, board, hands, pot=pot)
         awards = [

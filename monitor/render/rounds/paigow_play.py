@@ -14,7 +14,7 @@ from monitor.geometry import TableLayout
 from monitor.procedure.paigow import serpentine_pile
 from monitor.procedure.paigow_rules import PaiGowRules, cards
 from monitor.render.rounds import script as S
-from monitor.render.rounds.play_base import CARD_THICK, MUCK, EventLog, Player, along, seat_angle
+from monitor.render.rounds.play_base import CARD_THICK, MUCK, EventLog, Player, along, key_of, seat_angle
 from monitor.render.rounds.timeline import Pose, Track, follow
 from monitor.rules.cards import PAI_GOW_53
 from monitor.rules.paigow.setting import Setting, all_settings, is_foul
@@ -146,7 +146,7 @@ class PaiGowPlayer(Player):
             dealt.append(tr)
             if up:
                 self.exposed.append((pile, tr))
-            self.ev("card_dealt", t1, pile=pile, face_up=up, card=tr.obj.key if up else None)  # type: ignore[union-attr]
+            self.ev("card_dealt", t1, pile=pile, face_up=up, card=key_of(tr) if up else None)
         total = a.cards * ct
 
         def hand(tt: float) -> tuple[float, float, float]:
@@ -363,7 +363,7 @@ class PaiGowPlayer(Player):
         face_up: bool,
         step: tuple[float, float] = (34.0, 20.0),
     ) -> tuple[list[Track], list[Track]]:
-        by_key = {tr.obj.key: tr for tr in tracks}  # type: ignore[union-attr]
+        by_key = {key_of(tr): tr for tr in tracks}
         front = [by_key[c.text] for c in setting.front]
         back = [by_key[c.text] for c in setting.back]
         for group, c, st in ((back, back_c, step[1]), (front, front_c, step[0])):
@@ -398,9 +398,9 @@ class PaiGowPlayer(Player):
                 raise self.fail(f"seat {seat} is the Player-Dealer's: use set_banker")
             t0 = t + k * st
             tracks = self.seven(seat)
-            setting = self.choose([tr.obj.key for tr in tracks], seat in a.foul)  # type: ignore[union-attr]
-            s = self.layout.seat(seat)
-            fc, bc = s.front_hand.center, s.back_hand.center
+            setting = self.choose([key_of(tr) for tr in tracks], seat in a.foul)
+            place = self.layout.seat(seat)
+            fc, bc = place.front_hand.center, place.back_hand.center
             front, back = self.lay_hand(
                 tracks,
                 setting,
@@ -464,12 +464,12 @@ class PaiGowPlayer(Player):
             [(t, sx, sy - 45, 40.0), (t + 0.75 * d, cx, cy - 60, 40.0), (t + 0.8 * d, cx, cy - 140, 90.0)],
         )
         self.banker_tracks = tracks
-        self.ev("banker_hand_exposed", t + 0.8 * d, cards=[tr.obj.key for tr in tracks])  # type: ignore[union-attr]
+        self.ev("banker_hand_exposed", t + 0.8 * d, cards=[key_of(tr) for tr in tracks])
 
     def act_set_banker(self, a: S.SetBanker, t: float, d: float) -> None:
         if not self.banker_tracks:
             raise self.fail("the Player-Dealer's hand is not exposed yet (expose_banker first)")
-        setting = self.choose([tr.obj.key for tr in self.banker_tracks], a.foul)  # type: ignore[union-attr]
+        setting = self.choose([key_of(tr) for tr in self.banker_tracks], a.foul)
         cx, cy = self.banker_center()
         self.lay_hand(
             self.banker_tracks,
@@ -543,7 +543,7 @@ class PaiGowPlayer(Player):
                 front=[c.text for c in s.front],
                 back=[c.text for c in s.back],
             )
-            dealt = cards([tr.obj.key for tr in self.at_seat[seat]])  # type: ignore[union-attr]
+            dealt = cards([key_of(tr) for tr in self.at_seat[seat]])
             self.results[seat] = decide_spot(
                 seat, s.front, s.back, dealt, banker, self.rules.house_way, self.rules.profile
             )

@@ -83,6 +83,13 @@ def along(center: tuple[float, float], angle: float, offset: float, up: float = 
     )
 
 
+def key_of(tr: Track) -> str:
+    """The card a track carries."""
+    if not isinstance(tr.obj, CardObj):
+        raise TypeError(f"track {tr.order} is a {type(tr.obj).__name__}, not a card")
+    return tr.obj.key
+
+
 class Player:
     """The shared machinery; subclasses implement ``act_<name>`` for their game's actions."""
 

@@ -335,6 +335,7 @@ def _loc(loc: tuple[int | str, ...]) -> str:
 
 
 def _normalise(raw: Any, where: str, i: int) -> dict[str, Any]:
+    fields: Any
     if isinstance(raw, str):
         name, fields = raw, {}
     elif isinstance(raw, dict) and len(raw) == 1:

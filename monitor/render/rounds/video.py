@@ -200,7 +200,7 @@ class VideoWriter:
             self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stderr=subprocess.PIPE)
             self.codec = "h264 (ffmpeg)"
         else:
-            self.cv = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), fps, size)
+            self.cv = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"mp4v"), fps, size)
             if not self.cv.isOpened():
                 raise OSError(f"cannot open a video writer for {path}")
             self.codec = "mp4v (OpenCV)"
