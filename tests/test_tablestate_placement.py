@@ -98,6 +98,6 @@ def test_rendered_objects_land_in_their_true_zones() -> None:
     # zone the renderer knows each one lies in; the full recording agrees at 99.9% (docs/benchmarks.md)
     from monitor.tablestate.truth_check import zone_agreement
 
-    result = zone_agreement(ROOT / "tests" / "data" / "calibration_truth_sample.jsonl", CAL)
+    result = zone_agreement(ROOT / "tests" / "fixtures" / "calibration_truth_sample.jsonl", CAL)
     assert sum(result.total.values()) == 192 and set(result.total) == {"card", "chips", "die"}
     assert not result.confusions and result.share() == 1.0
