@@ -1,0 +1,48 @@
+"""One table's chain from one frame's detections to events: place, track, extract.
+
+``TableChain.step`` is what both the live orchestrator and the oracle replays call for every frame.
+Tracking is ByteTrack (:class:`monitor.tablestate.tracking.ObjectTracker`) on real detections, or the
+truth's own track ids when the detections come from ground truth (``tracks`` given).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from monitor.calibration import TableCalibration
+from monitor.events.schema import EventBase
+from monitor.perception.detections import Detections
+from monitor.pipeline.extract import EventExtractor
+from monitor.pipeline.observe import Seen, seen
+from monitor.tablestate.placement import place
+
+
+class TableChain:
+    def __init__(self, calibration: TableCalibration, extractor: EventExtractor, fps: float = 30.0) -> None:
+        self.calibration = calibration
+        self.extractor = extractor
+        self.fps = fps
+        self._tracker: object | None = None
+        self.last_seen: list[Seen] = []
+
+    def step(self, index: int, media_time: float, detections: Detections,
+             tracks: Sequence[str] | None = None) -> list[EventBase]:
+        """Events confirmed by this frame. ``tracks``: one id per detection (oracle), else ByteTrack."""
+        placed = place(detections, self.calibration)
+        if tracks is not None:
+            if len(tracks) != len(placed):
+                raise ValueError(f"frame {index}: {len(tracks)} track ids for {len(placed)} detections")
+            objects = [seen(t, p) for t, p in zip(tracks, placed, strict=True) if p.detection.kind != "pile"]
+        else:
+            objects = [seen(t.track_id, t.placed) for t in self._track(placed, media_time)
+                       if t.placed.detection.kind != "pile"]
+        self.last_seen = objects
+        return self.extractor.frame(index, media_time, objects)
+
+    def _track(self, placed: list, media_time: float) -> list:  # type: ignore[type-arg]
+        from monitor.tablestate.tracking import ObjectTracker
+
+        if self._tracker is None:
+            self._tracker = ObjectTracker(frame_rate=self.fps)
+        assert isinstance(self._tracker, ObjectTracker)
+        return self._tracker.update(placed, media_time)

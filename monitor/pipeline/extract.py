@@ -1,0 +1,428 @@
+"""From tracked objects on the table to events of the contract: a state machine, no pixels, no I/O.
+
+Feed one frame at a time (:meth:`EventExtractor.frame`) with the tracked objects seen in it, and the
+events that did not come from vision (the dice reader, the dealer's console) as they arrive
+(:meth:`EventExtractor.note`). Out come vision events, stamped with the frame and media time where
+they were confirmed and the lowest confidence of the detections behind them.
+
+Debounce: an object counts as *resting* in a zone once it has been seen there, still, for
+``settle_frames`` observations in a row; counts (chips in a spot, cards in the stub, dice) must
+hold for ``stable_s`` before they are reported. What each resting object means depends on the
+round's phase (seed 000):
+
+- a card coming to rest on a pile slot during the deal: ``card_dealt`` (face up with its identity:
+  an exposed card, rules 48, 51); after the deal, a new card on a pile is the first stub card
+  replacing an exposed one (``exposed_card_replaced``, rule 51);
+- the stub spread after the deal: ``piles_complete`` and ``stub_counted`` (rule 55);
+- a pile's cards resting at a seat: ``pile_delivered`` (rules 8, 9, 21), the first one also
+  naming the action pile (rule 8: the action pile is delivered first) unless the console did;
+- a delivered hand gone from its seat before it was set: ``dead_hand_collected`` (rule 9);
+- a seat's cards resting in its front and back areas: ``hand_set``, and ``hand_opened`` with the
+  identities once they are all face up (rules 50, 56);
+- the banker's cards face up at the banker's place: ``banker_hand_exposed``, then, split into
+  two groups, ``banker_hand_set`` (the smaller group is the two-card hand; rules 11, 54);
+- chips in a betting spot: ``bet_placed`` / ``bet_changed`` (rule 32 judges changes after the
+  dice), not followed once the banker's hand is exposed (settlement moves chips by design);
+- dice resting in the dice area: ``dice_rolled`` from video, a cross-check of the reader;
+- with no console, the table filling and going clear: ``round_started`` / ``round_ended``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from monitor.calibration.zones import zone_kind, zone_number
+from monitor.events.schema import EVENT_TYPES, EventBase, Source
+from monitor.pipeline.observe import Seen
+
+EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
+GONE_ZONES = frozenset({"tray", "off_table"})
+
+
+@dataclass(frozen=True, slots=True)
+class ExtractorSettings:
+    settle_frames: int = 3  # observations still, in one zone, before an object counts as resting
+    still_mm: float = 2.0  # moved less than this since the previous observation: still
+    stable_s: float = 0.3  # a count must hold this long before it is reported
+    deal_idle_s: float = 0.4  # no card for this long after the last one: the deal may be over
+    gone_s: float = 0.6  # a delivered hand not seen at its seat this long: collected
+    hold_s: float = 1.5  # chips that vanish at rest are taken as hidden (an arm) this long
+    clear_s: float = 1.0  # table empty this long: the round is over (no console)
+    split_gap_mm: float = 80.0  # a gap this wide in the banker's row: the hand is set in two
+    round_from_vision: bool = False  # open and close rounds on the table filling / going clear
+    banker_seat: int | None = None  # for rounds opened by vision
+
+
+@dataclass(slots=True)
+class _Track:
+    zone: str
+    x: float
+    y: float
+    still: int = 0
+    resting: str | None = None  # the zone it rests in, once settled
+    last: Seen | None = None
+
+
+@dataclass(slots=True)
+class _Count:
+    """A value that must hold ``stable_s`` before it is believed."""
+
+    value: Any = None
+    since: float = 0.0
+
+    def update(self, value: Any, now: float) -> None:
+        if value != self.value:
+            self.value, self.since = value, now
+
+    def held(self, now: float, for_s: float) -> bool:
+        return now - self.since >= for_s - 1e-9
+
+
+@dataclass(slots=True)
+class _Seat:
+    pile: int
+    tracks: set[str]
+    absent_since: float | None = None
+    collected: bool = False
+    set_counts: _Count = field(default_factory=_Count)
+    reported_set: tuple[tuple[str | None, ...], tuple[str | None, ...]] | None = None
+    opened: bool = False
+
+
+@dataclass(slots=True)
+class _Deal:
+    """What a misdeal voids."""
+
+    pile_of: dict[str, int] = field(default_factory=dict)  # card track -> pile it was dealt to
+    counts: list[int] = field(default_factory=lambda: [0] * 8)
+    last_card: float | None = None
+    done: bool = False
+    stub: _Count = field(default_factory=_Count)
+    delivered: dict[int, int] = field(default_factory=dict)  # pile -> seat
+    action_pile: int | None = None
+    seats: dict[int, _Seat] = field(default_factory=dict)
+    banker_row: _Count = field(default_factory=_Count)
+    banker_exposed: bool = False
+    banker_count: int = 0
+    banker_set: tuple[tuple[str, ...], tuple[str, ...]] | None = None
+    dice: _Count = field(default_factory=_Count)
+    dice_reported: tuple[int, ...] | None = None
+
+
+class EventExtractor:
+    """One table's vision events from tracked objects; see the module doc."""
+
+    def __init__(
+        self,
+        table_id: str,
+        settings: ExtractorSettings | None = None,
+        next_seq: Callable[[], int] | None = None,
+        wall_time: Callable[[float], datetime] | None = None,
+    ) -> None:
+        self.table_id = table_id
+        self.s = settings or ExtractorSettings()
+        counter = itertools.count()
+        self._next_seq = next_seq or (lambda: next(counter))
+        self._wall = wall_time or (lambda t: EPOCH + timedelta(seconds=t))
+        self.tracks: dict[str, _Track] = {}
+        self.round_open = not self.s.round_from_vision
+        self.deal = _Deal()
+        self.bets_closed = False
+        self.bets: dict[int, _Count] = {}
+        self.bets_reported: dict[int, int] = {}
+        self.stacks: dict[str, tuple[int, int, float]] = {}  # chip track -> (seat, cents, last seen)
+        self.clear = _Count()
+        self._out: list[EventBase] = []
+        self._frame = 0
+        self._now = 0.0
+        self.frames_seen = 0
+
+    # ---- input -----------------------------------------------------------------------------------
+
+    def note(self, event: EventBase) -> None:
+        """An event from elsewhere (console, dice reader): it moves the phase the way the rules do."""
+        t = event.type
+        if t == "round_started":
+            self._new_round()
+            self.round_open = True
+        elif t == "round_ended":
+            self.round_open = False
+        elif t == "misdeal_declared":
+            self.deal = _Deal()
+        elif t in ("bets_closed", "dice_rolled"):
+            self.bets_closed = True  # the dice exposed close the bets too (seed 000 rule 36)
+        elif t == "action_pile_chosen":
+            self.deal.action_pile = getattr(event, "pile", None)
+
+    def frame(self, index: int, media_time: float, objects: Iterable[Seen]) -> list[EventBase]:
+        """One frame's tracked objects; returns the vision events it confirmed (in order)."""
+        self._frame, self._now = index, media_time
+        self.frames_seen += 1
+        visible: dict[str, Seen] = {}
+        settled: list[tuple[Seen, str | None]] = []
+        for o in objects:
+            visible[o.track] = o
+            tr = self.tracks.get(o.track)
+            if tr is None:
+                tr = self.tracks[o.track] = _Track(o.zone, o.x, o.y)
+            moved = ((o.x - tr.x) ** 2 + (o.y - tr.y) ** 2) ** 0.5
+            if o.zone == tr.zone and moved <= self.s.still_mm:
+                tr.still += 1
+            else:
+                tr.still, tr.zone = 1, o.zone
+            tr.x, tr.y, tr.last = o.x, o.y, o
+            if tr.still >= self.s.settle_frames and tr.resting != o.zone:
+                before = tr.resting
+                tr.resting = o.zone
+                settled.append((o, before))
+        self._round_from_table(visible)
+        if self.round_open:
+            for o, before in settled:
+                if o.kind == "card":
+                    self._card_rests(o, before)
+            self._deal_end(visible)
+            self._seats(visible)
+            self._banker(visible)
+            self._chips(visible)
+            self._dice(visible)
+        out, self._out = self._out, []
+        return out
+
+    def _at_rest(self, o: Seen) -> bool:
+        """Resting now: still, in its zone, for ``settle_frames`` observations."""
+        tr = self.tracks[o.track]
+        return tr.resting == o.zone and tr.still >= self.s.settle_frames
+
+    # ---- output ----------------------------------------------------------------------------------
+
+    def _emit(self, etype: str, confidence: float = 1.0, source: Source = Source.VISION,
+              **fields: Any) -> None:
+        cls = EVENT_TYPES[etype]
+        self._out.append(cls(
+            table_id=self.table_id, seq=self._next_seq(), media_time=max(0.0, self._now), frame=self._frame,
+            wall_time=self._wall(self._now), source=source, confidence=max(0.0, min(1.0, confidence)),
+            **fields,
+        ))
+
+    # ---- rounds ----------------------------------------------------------------------------------
+
+    def _new_round(self) -> None:
+        self.deal = _Deal()
+        self.bets_closed = False
+        self.bets = {}
+        self.bets_reported = {}
+        self.stacks = {}
+
+    def _round_from_table(self, visible: dict[str, Seen]) -> None:
+        if not self.s.round_from_vision:
+            return
+        on_table = [o for o in visible.values() if o.zone not in ("off_table",)]
+        self.clear.update(not on_table, self._now)
+        if not self.round_open:
+            chips_down = any(o.kind == "chips" and zone_kind(o.zone) == "bet" and self._at_rest(o)
+                             for o in on_table)
+            if chips_down:
+                self._new_round()
+                self.round_open = True
+                self._emit("round_started", banker_seat=self.s.banker_seat)
+        elif self.clear.value and self.clear.held(self._now, self.s.clear_s):
+            self.round_open = False
+            self._emit("round_ended")
+
+    # ---- the deal --------------------------------------------------------------------------------
+
+    def _card_rests(self, o: Seen, before: str | None) -> None:
+        d = self.deal
+        kind = zone_kind(o.zone)
+        if kind == "pile":
+            pile = zone_number(o.zone)
+            assert pile is not None
+            if o.track in d.pile_of or d.delivered:
+                return  # already counted, or a pile squared after delivery began
+            d.pile_of[o.track] = pile
+            d.counts[pile] += 1
+            d.last_card = self._now
+            if not d.done:
+                self._emit("card_dealt", o.confidence, pile=pile, face_up=o.face_up, card=o.card)
+            else:
+                self._emit("exposed_card_replaced", o.confidence, pile=pile, card=o.card)
+            return
+        seat = zone_number(o.zone) if kind in ("seat", "front", "back") else None
+        pile = d.pile_of.get(o.track)
+        if seat is not None and pile is not None and pile not in d.delivered:
+            self._complete_deal(stub=None)
+            if d.action_pile is None and not d.delivered:
+                d.action_pile = pile  # rule 8: the action pile is the one delivered first
+                self._emit("action_pile_chosen", o.confidence, pile=pile)
+            d.delivered[pile] = seat
+            tracks = {t for t, p in d.pile_of.items() if p == pile}
+            d.seats[seat] = _Seat(pile, tracks)
+            self._emit("pile_delivered", o.confidence, pile=pile, seat=seat)
+
+    def _complete_deal(self, stub: int | None) -> None:
+        d = self.deal
+        if d.done or d.last_card is None:
+            return
+        d.done = True
+        self._emit("piles_complete", counts=d.counts[1:8])
+        if stub is not None:
+            self._emit("stub_counted", n=stub)
+
+    def _deal_end(self, visible: dict[str, Seen]) -> None:
+        d = self.deal
+        if d.done or d.last_card is None or self._now - d.last_card < self.s.deal_idle_s:
+            return
+        n = sum(1 for o in visible.values()
+                if o.kind == "card" and o.zone == "stub" and self._at_rest(o))
+        d.stub.update(n, self._now)
+        # the stub spread for counting: several cards resting side by side, for a while
+        if n >= 2 and d.stub.held(self._now, self.s.stable_s):
+            self._complete_deal(stub=n)
+
+    # ---- seats: collection, setting, opening -----------------------------------------------------
+
+    def _seats(self, visible: dict[str, Seen]) -> None:
+        d = self.deal
+        for seat, st in sorted(d.seats.items()):
+            mine = [visible[t] for t in st.tracks if t in visible]
+            # on its way to the banker's place or being set is still "here"; swept to the tray is not
+            here = [o for o in mine if o.zone not in GONE_ZONES]
+            if st.reported_set is None and not st.collected and not d.banker_exposed:
+                if here:
+                    st.absent_since = None
+                elif st.absent_since is None:
+                    st.absent_since = self._now
+                elif self._now - st.absent_since >= self.s.gone_s:
+                    st.collected = True
+                    self._emit("dead_hand_collected", seat=seat)
+                    continue
+            if st.collected:
+                continue
+            front: list[Seen] = []
+            back: list[Seen] = []
+            loose = 0
+            for t in sorted(st.tracks):
+                tr = self.tracks.get(t)
+                if tr is None or tr.last is None:
+                    continue
+                part = zone_kind(tr.resting or "") if zone_number(tr.resting or "") == seat else None
+                if part == "front":
+                    front.append(tr.last)
+                elif part == "back":
+                    back.append(tr.last)
+                elif t in visible and zone_number(visible[t].zone) == seat:
+                    loose += 1
+            if not front and not back:
+                continue
+            key = (tuple(o.card if o.face_up else None for o in _along(front)),
+                   tuple(o.card if o.face_up else None for o in _along(back)))
+            st.set_counts.update((key, loose), self._now)
+            if not st.set_counts.held(self._now, self.s.stable_s) or loose:
+                continue
+            conf = min((o.confidence for o in (*front, *back)), default=1.0)
+            all_up = all(c is not None for c in (*key[0], *key[1]))
+            if all_up and st.reported_set is not None and not st.opened:
+                st.opened = True
+                self._emit("hand_opened", conf, seat=seat, front=list(key[0]), back=list(key[1]))
+            elif not st.opened and (st.reported_set is None
+                                    or (len(key[0]), len(key[1])) != tuple(map(len, st.reported_set))):
+                st.reported_set = key
+                self._emit("hand_set", conf, seat=seat, front=list(key[0]), back=list(key[1]))
+
+    # ---- the banker's hand -----------------------------------------------------------------------
+
+    def _banker(self, visible: dict[str, Seen]) -> None:
+        d = self.deal
+        up = [o for o in visible.values()
+              if o.kind == "card" and o.zone == "banker" and o.face_up and o.card is not None
+              and self._at_rest(o)]
+        if not up:
+            return
+        row = sorted(up, key=lambda o: o.x)
+        cards = tuple(o.card for o in row if o.card is not None)
+        d.banker_row.update(cards, self._now)
+        if not d.banker_row.held(self._now, self.s.stable_s):
+            return
+        conf = min(o.confidence for o in row)
+        if not d.banker_exposed:
+            d.banker_exposed = True
+            d.banker_count = len(cards)
+            self._emit("banker_hand_exposed", conf, cards=sorted(cards))
+            return
+        if len(cards) != d.banker_count:
+            return  # a card hidden (an arm) or still on its way: the setting is not all in view
+        gaps = [row[i + 1].x - row[i].x for i in range(len(row) - 1)]
+        if not gaps or max(gaps) < self.s.split_gap_mm:
+            return
+        cut = gaps.index(max(gaps)) + 1
+        left, right = cards[:cut], cards[cut:]
+        front, back = (left, right) if len(left) < len(right) else (right, left)
+        if (front, back) != d.banker_set:
+            d.banker_set = (front, back)
+            self._emit("banker_hand_set", conf, front=list(front), back=list(back))
+
+    # ---- chips -----------------------------------------------------------------------------------
+
+    def _chips(self, visible: dict[str, Seen]) -> None:
+        if self.deal.banker_exposed:
+            return  # settlement moves chips on purpose (rules 13, 23): not a bet change
+        totals: dict[int, int] = {}
+        conf: dict[int, float] = {}
+        fresh: set[int] = set()
+        for o in visible.values():
+            if o.kind != "chips" or zone_kind(o.zone) != "bet" or not self._at_rest(o):
+                continue
+            seat = zone_number(o.zone)
+            assert seat is not None
+            totals[seat] = totals.get(seat, 0) + o.value
+            conf[seat] = min(conf.get(seat, 1.0), o.confidence)
+            if o.track not in self.stacks:
+                fresh.add(seat)
+            self.stacks[o.track] = (seat, o.value, self._now)
+        # A stack that vanished where it rested is hidden (an arm over the spot) until new chips come
+        # to that spot (the old ones were swapped) or it stays away ``hold_s``.
+        for track, (seat, value, seen_at) in list(self.stacks.items()):
+            o = visible.get(track)
+            if o is not None and self._at_rest(o) and o.zone == f"seat{seat}.bet":
+                continue
+            if track in visible or seat in fresh or self._now - seen_at > self.s.hold_s:
+                del self.stacks[track]
+            else:
+                totals[seat] = totals.get(seat, 0) + value
+        for seat in sorted(set(totals) | set(self.bets)):
+            c = self.bets.setdefault(seat, _Count())
+            c.update(totals.get(seat, 0), self._now)
+            if not c.held(self._now, self.s.stable_s):
+                continue
+            before = self.bets_reported.get(seat, 0)
+            if c.value == before:
+                continue
+            self.bets_reported[seat] = c.value
+            if before == 0:
+                self._emit("bet_placed", conf.get(seat, 1.0), seat=seat, amount=c.value)
+            else:
+                self._emit("bet_changed", conf.get(seat, 1.0), seat=seat, before=before, after=c.value)
+
+    # ---- dice ------------------------------------------------------------------------------------
+
+    def _dice(self, visible: dict[str, Seen]) -> None:
+        d = self.deal
+        dice = sorted((o for o in visible.values() if o.kind == "die" and o.zone == "dice"),
+                      key=lambda o: o.x)
+        if not dice or any(not self._at_rest(o) or not 1 <= o.value <= 6 for o in dice):
+            d.dice.update(None, self._now)
+            return
+        values = tuple(o.value for o in dice)
+        d.dice.update(values, self._now)
+        if len(values) == 3 and d.dice.held(self._now, self.s.stable_s) and values != d.dice_reported:
+            d.dice_reported = values
+            self._emit("dice_rolled", min(o.confidence for o in dice), values=list(values))
+
+
+def _along(cards: list[Seen]) -> list[Seen]:
+    """Cards of a hand in a fixed order (left to right, then top to bottom), so a re-read compares equal."""
+    return sorted(cards, key=lambda o: (round(o.x / 10), o.y))

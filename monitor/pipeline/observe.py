@@ -1,0 +1,50 @@
+"""What the event extractor reads: each tracked object of one frame, placed on the table.
+
+``Seen`` is the one value crossing from table state into event extraction. It is built from a
+placed detection and its track id, whichever tracker gave it (ByteTrack on live detections, or the
+truth's own ids in oracle replays), so the extractor never sees pixels or a model.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from monitor.perception.labels import BACK, UNKNOWN
+from monitor.tablestate.placement import Placed
+
+KINDS = {"card_face_up": "card", "card_face_down": "card", "chip": "chips", "dice": "die", "pile": "pile"}
+
+
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """One tracked object in one frame.
+
+    ``card`` is the identity of a face-up card when it was read (None face down or unread);
+    ``value`` is a chip stack's worth in cents or a die's pips.
+    """
+
+    track: str
+    kind: str  # card | chips | die | pile
+    zone: str  # calibration zone name: 'pile3', 'seat2.front', 'stub', 'banker', 'dice', 'felt', ...
+    x: float
+    y: float
+    face_up: bool = False
+    card: str | None = None
+    value: int = 0
+    confidence: float = 1.0
+
+
+def seen(track: str | int, p: Placed) -> Seen:
+    d = p.detection
+    kind = KINDS[d.kind]
+    card = None
+    if d.kind == "card_face_up" and d.identity not in (None, UNKNOWN, BACK):
+        card = d.identity
+    value = 0
+    if kind == "chips":
+        value = (d.denomination or 0) * (d.count or 1) * 100
+    elif kind == "die":
+        value = d.count or 0
+    conf = d.confidence if card is None else min(d.confidence, d.identity_confidence)
+    x, y = p.center_mm
+    return Seen(str(track), kind, p.zone, x, y, d.kind == "card_face_up", card, value, conf)
