@@ -29,8 +29,20 @@ def test_default_layout_has_seven_seats_and_piles_numbered_from_dealers_left() -
 
 @pytest.mark.parametrize(
     ("name"),
-    ["pile1", "pile4", "pile7", "stub", "dice", "tray", "banker", "seat1.bet", "seat3.front", "seat7.back",
-     "seat5.front", "seat2.back"],
+    [
+        "pile1",
+        "pile4",
+        "pile7",
+        "stub",
+        "dice",
+        "tray",
+        "banker",
+        "seat1.bet",
+        "seat3.front",
+        "seat7.back",
+        "seat5.front",
+        "seat2.back",
+    ],
 )
 def test_zone_centres_resolve_to_their_own_zone(name: str) -> None:
     lay = default_layout()
@@ -72,8 +84,9 @@ def test_rotated_rect_and_polygon_contain() -> None:
 def test_loader_errors_name_the_problem(tmp_path) -> None:  # type: ignore[no-untyped-def]
     src = default_layout().source
     assert "default" in src
-    data = yaml.safe_load((__import__("importlib").resources.files("monitor.geometry")
-                           / "data/paigow_table.yaml").read_text())
+    data = yaml.safe_load(
+        (__import__("importlib").resources.files("monitor.geometry") / "data/paigow_table.yaml").read_text()
+    )
     bad = dict(data)
     bad["seats"] = data["seats"][:6]
     with pytest.raises(LayoutError, match=r"seats must number 1..7"):

@@ -34,7 +34,9 @@ def renderer() -> Renderer:
 
 def small_camera(dist: tuple[float, ...] = (0, 0, 0, 0, 0)) -> Camera:
     # 960x540 over 1.35 m of table: cards ~45 px wide, cheap to render
-    return Camera.overhead((960, 540), view_width_mm=1350, height_mm=2000, center=(0, 0), yaw_deg=0, dist=dist)
+    return Camera.overhead(
+        (960, 540), view_width_mm=1350, height_mm=2000, center=(0, 0), yaw_deg=0, dist=dist
+    )
 
 
 def _poly_mask(shape: tuple[int, int], poly: np.ndarray) -> np.ndarray:
@@ -106,7 +108,9 @@ def test_zones_and_piles(renderer: Renderer) -> None:
     lay = scene.layout
     cx, cy = lay.pile(3).center
     for k in range(7):
-        scene.add(CardObj("As", cx + k * 0.5, cy, k * 0.7, face_up=False, design="solid", z=k * 0.3, pile="pile3"))
+        scene.add(
+            CardObj("As", cx + k * 0.5, cy, k * 0.7, face_up=False, design="solid", z=k * 0.3, pile="pile3")
+        )
     sx, sy = lay.seat(5).back_hand.center
     scene.add(CardObj("Jk", sx, sy, 0, design="solid"))
     frame = renderer.render(scene, default_camera(960, 540))
@@ -129,7 +133,7 @@ def test_lens_maps_invert_the_projection() -> None:
     ideal_px = cam.project_ideal(pts)
     for (u, v), (iu, iv) in zip(dist_px, ideal_px, strict=True):
         if 0 <= u < 959 and 0 <= v < 539:
-            ui, vi = int(round(u)), int(round(v))
+            ui, vi = round(u), round(v)
             # the map at the distorted pixel points back at the ideal pixel (within rounding of u, v)
             assert abs(mx[vi, ui] - (iu + ui - u)) < 1.5 and abs(my[vi, ui] - (iv + vi - v)) < 1.5
     H = cam.plane_homography(0.0)

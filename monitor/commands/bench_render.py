@@ -32,11 +32,30 @@ def register(app: typer.Typer) -> None:
                 results.append(bench(frames, mode, res, seed))
                 bar.advance(task)
         t = Table(title=f"bench-render {resolution}, {frames} frames per mode")
-        for col in ("mode", "objects/frame", "CPU ms/frame (1 thread)", "fps 1 process", "fps 2 processes",
-                    "fps if 2 idle cores", "table-warp floor ms", "ratio to floor", "JPEG q90 ms", "load avg"):
+        for col in (
+            "mode",
+            "objects/frame",
+            "CPU ms/frame (1 thread)",
+            "fps 1 process",
+            "fps 2 processes",
+            "fps if 2 idle cores",
+            "table-warp floor ms",
+            "ratio to floor",
+            "JPEG q90 ms",
+            "load avg",
+        ):
             t.add_column(col)
         for r in results:
-            t.add_row(r.mode, f"{r.objects_per_frame:.0f}", f"{r.cpu_s_per_frame * 1000:.1f}", f"{r.wall_fps_1proc:.1f}",
-                      f"{r.wall_fps_2proc:.1f}", f"{2 / r.cpu_s_per_frame:.1f}", f"{r.floor_cpu_s * 1000:.1f}",
-                      f"{r.cpu_s_per_frame / r.floor_cpu_s:.1f}x", f"{r.jpeg_cpu_s * 1000:.1f}", f"{r.load_avg:.1f}")
+            t.add_row(
+                r.mode,
+                f"{r.objects_per_frame:.0f}",
+                f"{r.cpu_s_per_frame * 1000:.1f}",
+                f"{r.wall_fps_1proc:.1f}",
+                f"{r.wall_fps_2proc:.1f}",
+                f"{2 / r.cpu_s_per_frame:.1f}",
+                f"{r.floor_cpu_s * 1000:.1f}",
+                f"{r.cpu_s_per_frame / r.floor_cpu_s:.1f}x",
+                f"{r.jpeg_cpu_s * 1000:.1f}",
+                f"{r.load_avg:.1f}",
+            )
         Console().print(t)

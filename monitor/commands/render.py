@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated
 
 import typer
 
@@ -37,25 +38,41 @@ def _designs(text: str) -> list[str]:
 
 
 def register(app: typer.Typer) -> None:
-    render_app = typer.Typer(help="Render synthetic table images and datasets with ground truth.",
-                             no_args_is_help=True)
+    render_app = typer.Typer(
+        help="Render synthetic table images and datasets with ground truth.", no_args_is_help=True
+    )
     app.add_typer(render_app, name="render")
     _register_detect(render_app)
+    _register_sheet(render_app)
 
     @render_app.command("crops")
     def crops(
-        out: Path = typer.Option(..., "--out", help="Dataset folder (ultralytics classify layout)."),
-        n: int = typer.Option(20000, "--n", help="Train + val crops (val gets --val-frac of them)."),
-        designs: str = typer.Option("classic,jumbo", help="Training card designs: drawn names or folders."),
-        test_designs: str = typer.Option(VECTOR_DECK, help="Held-out designs for the test splits ('' for none)."),
-        test_n: int = typer.Option(3500, help="Crops in each held-out split (test, test_table, test_design)."),
-        val_frac: float = typer.Option(0.1, help="Share of --n that goes to val."),
-        size: int = typer.Option(96, help="Square crop size in px."),
-        min_visible: float = typer.Option(0.6, help="Skip cards less visible than this share."),
-        resolutions: str = typer.Option("1080p:0.7,4k:0.3", help="Frame resolutions with weights."),
-        seed: int = typer.Option(0, help="Random seed: same seed, same dataset."),
-        only: str = typer.Option("", help="Comma list of splits to make (default all), to run splits in parallel."),
-        threads: int = typer.Option(1, help="OpenCV threads (1 when running several exports side by side)."),
+        out: Annotated[Path, typer.Option("--out", help="Dataset folder (ultralytics classify layout).")],
+        n: Annotated[
+            int, typer.Option("--n", help="Train + val crops (val gets --val-frac of them).")
+        ] = 20000,
+        designs: Annotated[
+            str, typer.Option(help="Training card designs: drawn names or folders.")
+        ] = "classic,jumbo",
+        test_designs: Annotated[
+            str, typer.Option(help="Held-out designs for the test splits ('' for none).")
+        ] = VECTOR_DECK,
+        test_n: Annotated[
+            int, typer.Option(help="Crops in each held-out split (test, test_table, test_design).")
+        ] = 3500,
+        val_frac: Annotated[float, typer.Option(help="Share of --n that goes to val.")] = 0.1,
+        size: Annotated[int, typer.Option(help="Square crop size in px.")] = 96,
+        min_visible: Annotated[float, typer.Option(help="Skip cards less visible than this share.")] = 0.6,
+        resolutions: Annotated[
+            str, typer.Option(help="Frame resolutions with weights.")
+        ] = "1080p:0.7,4k:0.3",
+        seed: Annotated[int, typer.Option(help="Random seed: same seed, same dataset.")] = 0,
+        only: Annotated[
+            str, typer.Option(help="Comma list of splits to make (default all), to run splits in parallel.")
+        ] = "",
+        threads: Annotated[
+            int, typer.Option(help="OpenCV threads (1 when running several exports side by side).")
+        ] = 1,
     ) -> None:
         """Rectified card crops for the identity classifier (54 classes), split by design and table."""
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -67,7 +84,7 @@ def register(app: typer.Typer) -> None:
         held = _designs(test_designs) if test_designs.strip() else []
         res = _parse_counts(resolutions, "--resolutions")
         splits = standard_splits(train_designs, held)
-        n_val = int(round(n * val_frac))
+        n_val = round(n * val_frac)
         counts = {"train": n - n_val, "val": n_val}
         for s in ("test", "test_table", "test_design"):
             if s in splits:
@@ -76,32 +93,43 @@ def register(app: typer.Typer) -> None:
             keep = {x.strip() for x in only.split(",") if x.strip()}
             unknown = keep - set(counts)
             if unknown:
-                raise typer.BadParameter(f"--only: unknown split(s) {sorted(unknown)} (splits: {', '.join(counts)})")
+                raise typer.BadParameter(
+                    f"--only: unknown split(s) {sorted(unknown)} (splits: {', '.join(counts)})"
+                )
             counts = {k: v for k, v in counts.items() if k in keep}
         import cv2
 
         cv2.setNumThreads(threads)
         opt = CropOptions(size=size, min_visible=min_visible, resolutions=res)
-        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                      TimeRemainingColumn()) as bar:
+        with Progress(
+            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn()
+        ) as bar:
             tasks = {s: bar.add_task(f"crops {s:<11}", total=c) for s, c in counts.items()}
-            result = export_crops(out, counts, splits, seed, opt, progress=lambda s, k: bar.advance(tasks[s], k))
+            result = export_crops(
+                out, counts, splits, seed, opt, progress=lambda s, k: bar.advance(tasks[s], k)
+            )
         for s, c in result.items():
             typer.echo(f"{s}: {sum(c.values())} crops, {len(c)} classes, min per class {min(c.values())}")
         typer.echo(f"wrote {out} (manifest.csv has each crop's design, table, resolution, card px, jitter)")
 
     @render_app.command("frame")
     def frame(
-        out: Path = typer.Option(Path("frame.png"), "--out", help="Image file to write (PNG/JPEG)."),
-        truth: Path | None = typer.Option(None, help="Also write the ground truth JSON here."),
-        design: str = typer.Option("classic", help="Card design."),
-        table: str = typer.Option("green", help="Table style."),
-        phase: str | None = typer.Option(None, help="deal, delivered, set, showdown or scatter (default random)."),
-        resolution: str = typer.Option("1080p", help="720p, 1080p or 4k."),
-        default_camera: bool = typer.Option(False, help="Use the default overhead camera (calibration's)."),
-        effects: bool = typer.Option(True, help="Apply lighting and sensor effects."),
-        empty: bool = typer.Option(False, help="Render the bare table (no objects)."),
-        seed: int = typer.Option(0, help="Random seed."),
+        out: Annotated[Path, typer.Option("--out", help="Image file to write (PNG/JPEG).")] = Path(
+            "frame.png"
+        ),
+        truth: Annotated[Path | None, typer.Option(help="Also write the ground truth JSON here.")] = None,
+        design: Annotated[str, typer.Option(help="Card design.")] = "classic",
+        table: Annotated[str, typer.Option(help="Table style.")] = "green",
+        phase: Annotated[
+            str | None, typer.Option(help="deal, delivered, set, showdown or scatter (default random).")
+        ] = None,
+        resolution: Annotated[str, typer.Option(help="720p, 1080p or 4k.")] = "1080p",
+        default_camera: Annotated[
+            bool, typer.Option(help="Use the default overhead camera (calibration's).")
+        ] = False,
+        effects: Annotated[bool, typer.Option(help="Apply lighting and sensor effects.")] = True,
+        empty: Annotated[bool, typer.Option(help="Render the bare table (no objects).")] = False,
+        seed: Annotated[int, typer.Option(help="Random seed.")] = 0,
     ) -> None:
         """Render one random frame (and its ground truth)."""
         import json
@@ -127,28 +155,53 @@ def register(app: typer.Typer) -> None:
         f = r.render(scene, cam, Effects.random(rng) if effects else None)
         cv2.imwrite(str(out), f.image)
         if truth is not None:
-            truth.write_text(json.dumps({"camera": {"K": cam.K.tolist(), "R": cam.R.tolist(), "t": cam.t.tolist(),
-                                                    "dist": cam.dist.tolist(), "width": w, "height": h},
-                                         "objects": [o.to_json() for o in f.objects]}, indent=1))
+            truth.write_text(
+                json.dumps(
+                    {
+                        "camera": {
+                            "K": cam.K.tolist(),
+                            "R": cam.R.tolist(),
+                            "t": cam.t.tolist(),
+                            "dist": cam.dist.tolist(),
+                            "width": w,
+                            "height": h,
+                        },
+                        "objects": [o.to_json() for o in f.objects],
+                    },
+                    indent=1,
+                )
+            )
         typer.echo(f"wrote {out} ({len(f.objects)} objects)")
 
 
 def _register_detect(render_app: typer.Typer) -> None:
     @render_app.command("detect")
     def detect(
-        out: Path = typer.Option(..., "--out", help="Dataset folder (ultralytics OBB + detect layouts, COCO)."),
-        n: int = typer.Option(3000, "--n", help="Training frames."),
-        val_n: int = typer.Option(300, help="Validation frames (training designs and tables)."),
-        test_n: int = typer.Option(300, help="Frames in the held-out test split (held-out design on held-out table)."),
-        designs: str = typer.Option("classic,jumbo", help="Training card designs."),
-        test_designs: str = typer.Option(VECTOR_DECK, help="Held-out designs ('' for none)."),
-        imgsz: int = typer.Option(640, help="Long side of the saved images (labels are normalized)."),
-        resolutions: str = typer.Option("1080p:0.8,4k:0.2", help="Rendered resolutions with weights."),
-        oblique: float = typer.Option(0.35, help="Share of oblique cameras."),
-        fullres: int = typer.Option(0, help="Also keep this many full-resolution frames + truth JSON per split."),
-        only: str = typer.Option("", help="Comma list of splits to make (default train,val,test)."),
-        seed: int = typer.Option(0, help="Random seed."),
-        threads: int = typer.Option(1, help="OpenCV threads."),
+        out: Annotated[
+            Path, typer.Option("--out", help="Dataset folder (ultralytics OBB + detect layouts, COCO).")
+        ],
+        n: Annotated[int, typer.Option("--n", help="Training frames.")] = 3000,
+        val_n: Annotated[int, typer.Option(help="Validation frames (training designs and tables).")] = 300,
+        test_n: Annotated[
+            int, typer.Option(help="Frames in the held-out test split (held-out design on held-out table).")
+        ] = 300,
+        designs: Annotated[str, typer.Option(help="Training card designs.")] = "classic,jumbo",
+        test_designs: Annotated[str, typer.Option(help="Held-out designs ('' for none).")] = VECTOR_DECK,
+        imgsz: Annotated[
+            int, typer.Option(help="Long side of the saved images (labels are normalized).")
+        ] = 640,
+        resolutions: Annotated[
+            str, typer.Option(help="Rendered resolutions with weights.")
+        ] = "1080p:0.8,4k:0.2",
+        oblique: Annotated[float, typer.Option(help="Share of oblique cameras.")] = 0.35,
+        fullres: Annotated[
+            int, typer.Option(help="Also keep this many full-resolution frames + truth JSON per split.")
+        ] = 0,
+        only: Annotated[
+            str, typer.Option(help="Comma list of splits to make (default train,val,test).")
+        ] = "",
+        seed: Annotated[int, typer.Option(help="Random seed.")] = 0,
+        threads: Annotated[int, typer.Option(help="OpenCV threads.")] = 1,
     ) -> None:
         """Detection frames with oriented and axis-aligned boxes (card up/down, pile, chip, dice)."""
         import cv2
@@ -168,12 +221,35 @@ def _register_detect(render_app: typer.Typer) -> None:
             if keep - set(counts):
                 raise typer.BadParameter(f"--only: unknown split(s) {sorted(keep - set(counts))}")
             counts = {k: v for k, v in counts.items() if k in keep}
-        opt = DetectOptions(imgsz=imgsz, resolutions=_parse_counts(resolutions, "--resolutions"), oblique=oblique,
-                            fullres=fullres)
-        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                      TimeRemainingColumn()) as bar:
+        opt = DetectOptions(
+            imgsz=imgsz,
+            resolutions=_parse_counts(resolutions, "--resolutions"),
+            oblique=oblique,
+            fullres=fullres,
+        )
+        with Progress(
+            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn()
+        ) as bar:
             tasks = {s: bar.add_task(f"frames {s:<6}", total=c) for s, c in counts.items()}
-            result = export_detect(out, counts, splits, seed, opt, progress=lambda s, k: bar.advance(tasks[s], k))
+            result = export_detect(
+                out, counts, splits, seed, opt, progress=lambda s, k: bar.advance(tasks[s], k)
+            )
         for s, c in result.items():
-            typer.echo(f"{s}: {counts[s]} frames, labels: " + ", ".join(f"{k} {v}" for k, v in sorted(c.items())))
+            typer.echo(
+                f"{s}: {counts[s]} frames, labels: " + ", ".join(f"{k} {v}" for k, v in sorted(c.items()))
+            )
         typer.echo(f"wrote {out} (obb.yaml, aabb.yaml, coco_<split>.json)")
+
+
+def _register_sheet(render_app: typer.Typer) -> None:
+    @render_app.command("sheet")
+    def sheet(
+        out: Annotated[Path, typer.Option("--out", help="JPEG to write.")] = Path(
+            "docs/img/renderer_contact_sheet.jpg"
+        ),
+        seed: Annotated[int, typer.Option(help="Random seed.")] = 0,
+    ) -> None:
+        """A contact sheet of sample renders (frames, ground truth, designs, crops) for the docs."""
+        from monitor.render.contact_sheet import make_sheet
+
+        typer.echo(f"wrote {make_sheet(out, seed)}")

@@ -15,6 +15,17 @@ from monitor.geometry.layout import (
 from monitor.geometry.shapes import Circle, Polygon, Rect, Shape
 
 __all__ = [
-    "FELT", "OFF_TABLE", "Circle", "LayoutError", "Polygon", "Rect", "Seat", "Shape", "TableLayout", "Zone",
-    "default_layout", "load_layout", "parse_layout",
+    "FELT",
+    "OFF_TABLE",
+    "Circle",
+    "LayoutError",
+    "Polygon",
+    "Rect",
+    "Seat",
+    "Shape",
+    "TableLayout",
+    "Zone",
+    "default_layout",
+    "load_layout",
+    "parse_layout",
 ]

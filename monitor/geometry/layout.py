@@ -248,8 +248,14 @@ class TableLayout:
 
 def _build(spec: _LayoutSpec, source: str) -> TableLayout:
     seats = tuple(
-        Seat(s.number, s.position, s.betting_spot.build(), s.front_hand.build(), s.back_hand.build(),
-             s.area.build())
+        Seat(
+            s.number,
+            s.position,
+            s.betting_spot.build(),
+            s.front_hand.build(),
+            s.back_hand.build(),
+            s.area.build(),
+        )
         for s in sorted(spec.seats, key=lambda s: s.number)
     )
     piles = tuple(p.shape.build() for p in sorted(spec.center.piles, key=lambda p: p.number))
@@ -288,8 +294,10 @@ def _check_inside(layout: TableLayout) -> None:
     for z in layout.zones:
         cx, cy = z.shape.center
         if not bool(layout.outline.contains(np.array([[cx, cy]]))[0]):
-            raise LayoutError(f"bad table layout {layout.source}: zone {z.name} centre ({cx:.0f}, {cy:.0f}) "
-                              "is outside the table outline")
+            raise LayoutError(
+                f"bad table layout {layout.source}: zone {z.name} centre ({cx:.0f}, {cy:.0f}) "
+                "is outside the table outline"
+            )
 
 
 def load_layout(path: str | Path | None = None) -> TableLayout:

@@ -74,8 +74,9 @@ class Rect:
         uy = np.array([-math.sin(a), math.cos(a)])
         c = np.array([self.cx, self.cy])
         hw, hh = self.w / 2, self.h / 2
-        return np.stack([c - hw * ux - hh * uy, c + hw * ux - hh * uy,
-                         c + hw * ux + hh * uy, c - hw * ux + hh * uy])
+        return np.stack(
+            [c - hw * ux - hh * uy, c + hw * ux - hh * uy, c + hw * ux + hh * uy, c - hw * ux + hh * uy]
+        )
 
     def outline(self, n: int = 48) -> FloatArray:
         return self.corners()

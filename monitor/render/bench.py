@@ -58,8 +58,9 @@ def _worker(args: tuple[int, int, str, tuple[int, int], int]) -> tuple[float, fl
     return time.perf_counter() - t0, time.process_time() - c0, n
 
 
-def bench(frames: int = 40, mode: str = "dataset", resolution: tuple[int, int] = (1920, 1080),
-          seed: int = 0) -> BenchResult:
+def bench(
+    frames: int = 40, mode: str = "dataset", resolution: tuple[int, int] = (1920, 1080), seed: int = 0
+) -> BenchResult:
     import cv2
 
     from monitor.render.table_art import table_texture
@@ -89,7 +90,10 @@ def bench(frames: int = 40, mode: str = "dataset", resolution: tuple[int, int] =
     ctx = mp.get_context("spawn")
     with ctx.Pool(2) as pool:
         # both workers build their scenes first; time only the rendering, from a common start
-        res = pool.map(_worker, [(seed + 1, half, mode, resolution, 0), (seed + 2, half, mode, resolution, 0)])
+        res = pool.map(
+            _worker, [(seed + 1, half, mode, resolution, 0), (seed + 2, half, mode, resolution, 0)]
+        )
     wall2 = max(w for w, _, _ in res)
-    return BenchResult(mode, frames, cpu1 / frames, frames / wall1, 2 * half / wall2, floor, jpeg, nobj,
-                       os.getloadavg()[0])
+    return BenchResult(
+        mode, frames, cpu1 / frames, frames / wall1, 2 * half / wall2, floor, jpeg, nobj, os.getloadavg()[0]
+    )

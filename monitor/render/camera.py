@@ -42,20 +42,34 @@ class Camera:
     dist: F64 = field(default_factory=lambda: np.zeros(5))
 
     @staticmethod
-    def from_pose(width: int, height: int, hfov_deg: float, eye: tuple[float, float, float],
-                  target: tuple[float, float, float], up_hint: tuple[float, float, float] = (0.0, 1.0, 0.0),
-                  dist: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0, 0.0), principal_offset: tuple[float, float] = (0, 0),
-                  ) -> Camera:
+    def from_pose(
+        width: int,
+        height: int,
+        hfov_deg: float,
+        eye: tuple[float, float, float],
+        target: tuple[float, float, float],
+        up_hint: tuple[float, float, float] = (0.0, 1.0, 0.0),
+        dist: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0, 0.0),
+        principal_offset: tuple[float, float] = (0, 0),
+    ) -> Camera:
         fx = width / 2 / math.tan(math.radians(hfov_deg) / 2)
-        K = np.array([[fx, 0, width / 2 + principal_offset[0]], [0, fx, height / 2 + principal_offset[1]], [0, 0, 1]])
+        K = np.array(
+            [[fx, 0, width / 2 + principal_offset[0]], [0, fx, height / 2 + principal_offset[1]], [0, 0, 1]]
+        )
         e = np.asarray(eye, np.float64)
         R = look_at(e, np.asarray(target, np.float64), np.asarray(up_hint, np.float64))
         return Camera(width, height, K, R, -R @ e, np.asarray(dist, np.float64))
 
     @staticmethod
-    def overhead(resolution: tuple[int, int] = (1920, 1080), view_width_mm: float = 2700.0,
-                 height_mm: float = 2600.0, center: tuple[float, float] = (0.0, 120.0), yaw_deg: float = 0.0,
-                 tilt_deg: float = 0.0, dist: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0, 0.0)) -> Camera:
+    def overhead(
+        resolution: tuple[int, int] = (1920, 1080),
+        view_width_mm: float = 2700.0,
+        height_mm: float = 2600.0,
+        center: tuple[float, float] = (0.0, 120.0),
+        yaw_deg: float = 0.0,
+        tilt_deg: float = 0.0,
+        dist: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0, 0.0),
+    ) -> Camera:
         """A camera above ``center`` seeing ``view_width_mm`` of table across the image width.
 
         ``yaw_deg`` turns the image (0: the dealer at the bottom, seat 1 on the left); ``tilt_deg``
@@ -137,8 +151,12 @@ class Camera:
         pts = np.stack([xx.ravel(), yy.ravel()], axis=1).reshape(-1, 1, 2)
         und = cv2.undistortPoints(pts, self.K, self.dist, P=self.K).reshape(len(gy), len(gx), 2)
         size = (len(gx) * step, len(gy) * step)
-        mx = _shift_grid(cv2.resize(und[..., 0].astype(np.float32), size, interpolation=cv2.INTER_LINEAR), step)
-        my = _shift_grid(cv2.resize(und[..., 1].astype(np.float32), size, interpolation=cv2.INTER_LINEAR), step)
+        mx = _shift_grid(
+            cv2.resize(und[..., 0].astype(np.float32), size, interpolation=cv2.INTER_LINEAR), step
+        )
+        my = _shift_grid(
+            cv2.resize(und[..., 1].astype(np.float32), size, interpolation=cv2.INTER_LINEAR), step
+        )
         return mx[: self.height, : self.width].copy(), my[: self.height, : self.width].copy()
 
 

@@ -46,14 +46,34 @@ class DrawnStyle:
 
 
 STYLES: dict[str, DrawnStyle] = {
-    "classic": DrawnStyle("classic", red=(40, 25, 200), black=(25, 25, 25), font=cv2.FONT_HERSHEY_TRIPLEX,
-                          index_height_mm=7.5, index_thickness=1.35, index_suit_mm=5.2, pip_mm=10.0,
-                          court_colors=((60, 40, 180), (40, 190, 230), (190, 210, 240)),
-                          back_color=(45, 35, 170), back_accent=(235, 235, 245), back_kind="lattice"),
-    "jumbo": DrawnStyle("jumbo", red=(50, 40, 220), black=(70, 35, 20), font=cv2.FONT_HERSHEY_DUPLEX,
-                        index_height_mm=11.0, index_thickness=2.0, index_suit_mm=6.2, pip_mm=8.5,
-                        court_colors=((150, 90, 30), (60, 170, 240), (170, 200, 235)),
-                        back_color=(140, 80, 25), back_accent=(230, 220, 200), back_kind="rings"),
+    "classic": DrawnStyle(
+        "classic",
+        red=(40, 25, 200),
+        black=(25, 25, 25),
+        font=cv2.FONT_HERSHEY_TRIPLEX,
+        index_height_mm=7.5,
+        index_thickness=1.35,
+        index_suit_mm=5.2,
+        pip_mm=10.0,
+        court_colors=((60, 40, 180), (40, 190, 230), (190, 210, 240)),
+        back_color=(45, 35, 170),
+        back_accent=(235, 235, 245),
+        back_kind="lattice",
+    ),
+    "jumbo": DrawnStyle(
+        "jumbo",
+        red=(50, 40, 220),
+        black=(70, 35, 20),
+        font=cv2.FONT_HERSHEY_DUPLEX,
+        index_height_mm=11.0,
+        index_thickness=2.0,
+        index_suit_mm=6.2,
+        pip_mm=8.5,
+        court_colors=((150, 90, 30), (60, 170, 240), (170, 200, 235)),
+        back_color=(140, 80, 25),
+        back_accent=(230, 220, 200),
+        back_kind="rings",
+    ),
 }
 
 
@@ -61,7 +81,7 @@ def rounded_card_alpha(w: int, h: int, px_per_mm: float) -> Image:
     """An anti-aliased alpha mask of a card with rounded corners."""
     ss = 4
     m = np.zeros((h * ss, w * ss), np.uint8)
-    r = int(round(CORNER_R_MM * px_per_mm * ss))
+    r = round(CORNER_R_MM * px_per_mm * ss)
     cv2.rectangle(m, (r, 0), (w * ss - 1 - r, h * ss - 1), 255, -1)
     cv2.rectangle(m, (0, r), (w * ss - 1, h * ss - 1 - r), 255, -1)
     for cx, cy in ((r, r), (w * ss - 1 - r, r), (r, h * ss - 1 - r), (w * ss - 1 - r, h * ss - 1 - r)):
@@ -79,19 +99,22 @@ class _Canvas:
     def px(self, mm: float) -> float:
         return mm * self.k
 
-    def text(self, s: str, cx_mm: float, top_mm: float, height_mm: float, color: Color, font: int,
-             thick_mm: float) -> float:
+    def text(
+        self, s: str, cx_mm: float, top_mm: float, height_mm: float, color: Color, font: int, thick_mm: float
+    ) -> float:
         """Draw ``s`` centred on cx, its cap top at top_mm, cap height height_mm; returns its bottom (mm)."""
         (tw, th), _ = cv2.getTextSize(s, font, 1.0, 1)
         scale = self.px(height_mm) / th
-        thick = max(1, int(round(self.px(thick_mm))))
+        thick = max(1, round(self.px(thick_mm)))
         (tw, th), _ = cv2.getTextSize(s, font, scale, thick)
         x = self.px(cx_mm) - tw / 2
         y = self.px(top_mm) + th
-        cv2.putText(self.img, s, (int(round(x)), int(round(y))), font, scale, color, thick, cv2.LINE_AA)
+        cv2.putText(self.img, s, (round(x), round(y)), font, scale, color, thick, cv2.LINE_AA)
         return top_mm + height_mm
 
-    def suit(self, suit: str, cx_mm: float, cy_mm: float, h_mm: float, color: Color, flip: bool = False) -> None:
+    def suit(
+        self, suit: str, cx_mm: float, cy_mm: float, h_mm: float, color: Color, flip: bool = False
+    ) -> None:
         draw_suit(self.img, suit, self.px(cx_mm), self.px(cy_mm), self.px(h_mm), color, flip)
 
     def mirror_half(self) -> None:
@@ -110,7 +133,9 @@ class _Canvas:
         alpha = rounded_card_alpha(TEX_W, TEX_H, PX_PER_MM)
         # a faint printed edge line, like the slightly grey cut edge of a real card
         edge = cv2.erode(alpha, np.ones((3, 3), np.uint8))
-        ring = (alpha.astype(np.int16) - edge.astype(np.int16)).clip(0, 255).astype(np.float32)[..., None] / 255
+        ring = (alpha.astype(np.int16) - edge.astype(np.int16)).clip(0, 255).astype(np.float32)[
+            ..., None
+        ] / 255
         small = (small * (1 - 0.5 * ring) + np.array(border, np.float32) * 0.5 * ring).astype(np.uint8)
         return np.dstack([small, alpha])
 
@@ -128,8 +153,18 @@ PIP_LAYOUT: dict[int, list[tuple[float, float]]] = {
     7: [(_L, _T), (_R, _T), (_C, (_T + _M) / 2), (_L, _M), (_R, _M), (_L, _B), (_R, _B)],
     8: [(_L, _T), (_R, _T), (_C, (_T + _M) / 2), (_L, _M), (_R, _M), (_C, (_M + _B) / 2), (_L, _B), (_R, _B)],
     9: [(_L, _T), (_R, _T), (_L, _Q1), (_R, _Q1), (_C, _M), (_L, _Q3), (_R, _Q3), (_L, _B), (_R, _B)],
-    10: [(_L, _T), (_R, _T), (_C, (_T + _Q1) / 2), (_L, _Q1), (_R, _Q1), (_L, _Q3), (_R, _Q3),
-         (_C, (_Q3 + _B) / 2), (_L, _B), (_R, _B)],
+    10: [
+        (_L, _T),
+        (_R, _T),
+        (_C, (_T + _Q1) / 2),
+        (_L, _Q1),
+        (_R, _Q1),
+        (_L, _Q3),
+        (_R, _Q3),
+        (_C, (_Q3 + _B) / 2),
+        (_L, _B),
+        (_R, _B),
+    ],
 }
 
 
@@ -152,8 +187,14 @@ def _draw_pips(cv: _Canvas, st: DrawnStyle, card: Card, color: Color) -> None:
         big = 24.0 if card.suit == "s" else 16.0
         cv.suit(card.suit, 31.5, 44.0, big, color)
         if card.suit == "s" and st.name == "classic":  # the ornate ace of spades
-            cv2.circle(cv.img, (int(cv.px(31.5)), int(cv.px(44.0))), int(cv.px(15.5)), color,
-                       max(1, int(cv.px(0.5))), cv2.LINE_AA)
+            cv2.circle(
+                cv.img,
+                (int(cv.px(31.5)), int(cv.px(44.0))),
+                int(cv.px(15.5)),
+                color,
+                max(1, int(cv.px(0.5))),
+                cv2.LINE_AA,
+            )
         return
     for x, y in PIP_LAYOUT[card.rank]:
         cv.suit(card.suit, x, y, st.pip_mm, color, flip=y > _M + 0.1)
@@ -163,12 +204,20 @@ def _crown(cv: _Canvas, cx: float, base: float, w: float, kind: int, color: Colo
     """Headwear that tells the courts apart: king's 5-point crown, queen's rounded crown, jack's cap."""
     k = cv.px
     if kind == 13:
-        pts = [(cx - w / 2, base), (cx - w / 2, base - 7), (cx - w / 4, base - 3.5), (cx, base - 9),
-               (cx + w / 4, base - 3.5), (cx + w / 2, base - 7), (cx + w / 2, base)]
+        pts = [
+            (cx - w / 2, base),
+            (cx - w / 2, base - 7),
+            (cx - w / 4, base - 3.5),
+            (cx, base - 9),
+            (cx + w / 4, base - 3.5),
+            (cx + w / 2, base - 7),
+            (cx + w / 2, base),
+        ]
         fill_poly(cv.img, [(k(x), k(y)) for x, y in pts], trim)
         for x in (cx - w / 2, cx, cx + w / 2):
-            cv2.circle(cv.img, (int(k(x)), int(k(base - (9 if x == cx else 7)))), int(k(1.0)), color, -1,
-                       cv2.LINE_AA)
+            cv2.circle(
+                cv.img, (int(k(x)), int(k(base - (9 if x == cx else 7)))), int(k(1.0)), color, -1, cv2.LINE_AA
+            )
     elif kind == 12:
         pts = [(cx - w / 2, base), (cx - w / 2.4, base - 5), (cx + w / 2.4, base - 5), (cx + w / 2, base)]
         fill_poly(cv.img, [(k(x), k(y)) for x, y in pts], trim)
@@ -179,28 +228,58 @@ def _crown(cv: _Canvas, cx: float, base: float, w: float, kind: int, color: Colo
     else:
         pts = [(cx - w / 2, base), (cx - w / 3, base - 5), (cx + w / 2.2, base - 6.5), (cx + w / 2, base)]
         fill_poly(cv.img, [(k(x), k(y)) for x, y in pts], color)
-        cv2.line(cv.img, (int(k(cx + w / 2.6)), int(k(base - 6))), (int(k(cx + w / 2 + 4)), int(k(base - 11))),
-                 trim, max(1, int(k(0.9))), cv2.LINE_AA)
+        cv2.line(
+            cv.img,
+            (int(k(cx + w / 2.6)), int(k(base - 6))),
+            (int(k(cx + w / 2 + 4)), int(k(base - 11))),
+            trim,
+            max(1, int(k(0.9))),
+            cv2.LINE_AA,
+        )
 
 
 def _draw_court(cv: _Canvas, st: DrawnStyle, card: Card, color: Color) -> None:
     k = cv.px
     robe, trim, skin = st.court_colors
     x0, y0, x1, y1 = 11.0, 10.0, 52.0, 78.0
-    cv2.rectangle(cv.img, (int(k(x0)), int(k(y0))), (int(k(x1)), int(k(y1))), color, max(1, int(k(0.5))),
-                  cv2.LINE_AA)
+    cv2.rectangle(
+        cv.img, (int(k(x0)), int(k(y0))), (int(k(x1)), int(k(y1))), color, max(1, int(k(0.5))), cv2.LINE_AA
+    )
     cx = (x0 + x1) / 2
     if st.name == "classic":
         # torso and shoulders, head, headwear; a suit symbol held on the chest
-        fill_poly(cv.img, [(k(x), k(y)) for x, y in
-                           [(x0 + 2, 44), (x0 + 4, 31), (cx - 6, 27), (cx + 6, 27), (x1 - 4, 31), (x1 - 2, 44)]],
-                  robe if card.rank != 11 else trim)
-        fill_poly(cv.img, [(k(x), k(y)) for x, y in [(cx - 4, 44), (cx - 6, 28), (cx + 6, 28), (cx + 4, 44)]],
-                  color)
-        cv2.ellipse(cv.img, (int(k(cx)), int(k(21.5))), (int(k(5.2)), int(k(6.0))), 0, 0, 360, skin, -1,
-                    cv2.LINE_AA)
-        cv2.ellipse(cv.img, (int(k(cx)), int(k(21.5))), (int(k(5.2)), int(k(6.0))), 0, 0, 360, (40, 40, 40),
-                    max(1, int(k(0.3))), cv2.LINE_AA)
+        fill_poly(
+            cv.img,
+            [
+                (k(x), k(y))
+                for x, y in [
+                    (x0 + 2, 44),
+                    (x0 + 4, 31),
+                    (cx - 6, 27),
+                    (cx + 6, 27),
+                    (x1 - 4, 31),
+                    (x1 - 2, 44),
+                ]
+            ],
+            robe if card.rank != 11 else trim,
+        )
+        fill_poly(
+            cv.img, [(k(x), k(y)) for x, y in [(cx - 4, 44), (cx - 6, 28), (cx + 6, 28), (cx + 4, 44)]], color
+        )
+        cv2.ellipse(
+            cv.img, (int(k(cx)), int(k(21.5))), (int(k(5.2)), int(k(6.0))), 0, 0, 360, skin, -1, cv2.LINE_AA
+        )
+        cv2.ellipse(
+            cv.img,
+            (int(k(cx)), int(k(21.5))),
+            (int(k(5.2)), int(k(6.0))),
+            0,
+            0,
+            360,
+            (40, 40, 40),
+            max(1, int(k(0.3))),
+            cv2.LINE_AA,
+        )
         for ex in (cx - 2, cx + 2):
             cv2.circle(cv.img, (int(k(ex)), int(k(21))), max(1, int(k(0.5))), (30, 30, 30), -1, cv2.LINE_AA)
         if card.rank == 13:  # the king's beard
@@ -210,7 +289,13 @@ def _draw_court(cv: _Canvas, st: DrawnStyle, card: Card, color: Color) -> None:
         cv.text(_rank_text(card.rank), x0 + 5, 12.0, 6.0, color, st.font, 0.6)
     else:
         # geometric court: a tall shield with bands, the big letter, and the headwear
-        band = [robe, trim, robe] if card.rank == 13 else [trim, robe, trim] if card.rank == 12 else [robe, robe, trim]
+        band = (
+            [robe, trim, robe]
+            if card.rank == 13
+            else [trim, robe, trim]
+            if card.rank == 12
+            else [robe, robe, trim]
+        )
         for i, c in enumerate(band):
             yy = y0 + 4 + i * 11
             cv2.rectangle(cv.img, (int(k(x0 + 3)), int(k(yy))), (int(k(x1 - 3)), int(k(yy + 9))), c, -1)
@@ -230,23 +315,54 @@ def _draw_joker(cv: _Canvas, st: DrawnStyle) -> None:
     for ch in "JOKER":
         top = cv.text(ch, 5.6, top, 3.6, color, st.font, 0.6) + 1.0
     cv.copy_corner(10.0, top + 0.5)
-    cx, cy = 31.5, 44.0
+    cx, _cy = 31.5, 44.0
     if st.name == "classic":
         # jester: three-pointed hat with bells over a face, a star below
-        pts = [(cx - 12, 34), (cx - 17, 18), (cx - 5, 28), (cx, 14), (cx + 5, 28), (cx + 17, 18), (cx + 12, 34)]
+        pts = [
+            (cx - 12, 34),
+            (cx - 17, 18),
+            (cx - 5, 28),
+            (cx, 14),
+            (cx + 5, 28),
+            (cx + 17, 18),
+            (cx + 12, 34),
+        ]
         fill_poly(cv.img, [(k(x), k(y)) for x, y in pts], st.red)
         for x, y in ((cx - 17, 18), (cx, 14), (cx + 17, 18)):
             cv2.circle(cv.img, (int(k(x)), int(k(y))), int(k(1.8)), (30, 190, 240), -1, cv2.LINE_AA)
-        cv2.ellipse(cv.img, (int(k(cx)), int(k(41))), (int(k(8)), int(k(8.5))), 0, 0, 360, (190, 210, 240), -1,
-                    cv2.LINE_AA)
-        cv2.ellipse(cv.img, (int(k(cx)), int(k(44))), (int(k(4)), int(k(2.2))), 0, 0, 180, (40, 40, 160),
-                    max(1, int(k(0.6))), cv2.LINE_AA)
+        cv2.ellipse(
+            cv.img,
+            (int(k(cx)), int(k(41))),
+            (int(k(8)), int(k(8.5))),
+            0,
+            0,
+            360,
+            (190, 210, 240),
+            -1,
+            cv2.LINE_AA,
+        )
+        cv2.ellipse(
+            cv.img,
+            (int(k(cx)), int(k(44))),
+            (int(k(4)), int(k(2.2))),
+            0,
+            0,
+            180,
+            (40, 40, 160),
+            max(1, int(k(0.6))),
+            cv2.LINE_AA,
+        )
         star_y = 62.0
     else:
         star_y = 44.0
     r1, r2 = 11.0, 4.5
-    star = [(cx + (r1 if i % 2 == 0 else r2) * math.sin(i * math.pi / 5),
-             star_y - (r1 if i % 2 == 0 else r2) * math.cos(i * math.pi / 5)) for i in range(10)]
+    star = [
+        (
+            cx + (r1 if i % 2 == 0 else r2) * math.sin(i * math.pi / 5),
+            star_y - (r1 if i % 2 == 0 else r2) * math.cos(i * math.pi / 5),
+        )
+        for i in range(10)
+    ]
     fill_poly(cv.img, [(k(x), k(y)) for x, y in star], color)
     cv.text("JOKER", cx, 75.0 if st.name == "classic" else 64.0, 5.0, color, st.font, 0.7)
 
@@ -267,10 +383,22 @@ def _draw_back(cv: _Canvas, st: DrawnStyle) -> None:
     else:
         for yy in range(0, h + step, step):
             for xx in range(0, w + step, step):
-                cv2.circle(sub, (xx + (step // 2 if (yy // step) % 2 else 0), yy), step // 3, st.back_accent, thick,
-                           cv2.LINE_AA)
-    cv2.rectangle(sub, (int(k(1.5)), int(k(1.5))), (w - 1 - int(k(1.5)), h - 1 - int(k(1.5))), (255, 255, 255),
-                  max(1, int(k(0.8))), cv2.LINE_AA)
+                cv2.circle(
+                    sub,
+                    (xx + (step // 2 if (yy // step) % 2 else 0), yy),
+                    step // 3,
+                    st.back_accent,
+                    thick,
+                    cv2.LINE_AA,
+                )
+    cv2.rectangle(
+        sub,
+        (int(k(1.5)), int(k(1.5))),
+        (w - 1 - int(k(1.5)), h - 1 - int(k(1.5))),
+        (255, 255, 255),
+        max(1, int(k(0.8))),
+        cv2.LINE_AA,
+    )
 
 
 def draw_face(style_name: str, key: str) -> Image:

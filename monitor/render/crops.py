@@ -28,8 +28,20 @@ from monitor.render.deck import CLASS_KEYS
 from monitor.render.renderer import ObjectTruth, Renderer
 
 F64 = NDArray[np.float64]
-MANIFEST_FIELDS = ("split", "cls", "file", "design", "table", "resolution", "card_px", "visible_share", "jitter",
-                   "jpeg", "seed", "oid")
+MANIFEST_FIELDS = (
+    "split",
+    "cls",
+    "file",
+    "design",
+    "table",
+    "resolution",
+    "card_px",
+    "visible_share",
+    "jitter",
+    "jpeg",
+    "seed",
+    "oid",
+)
 
 
 @dataclass
@@ -52,8 +64,9 @@ def jitter_corners(poly: F64, rng: np.random.Generator, frac: tuple[float, float
     return p + rng.normal(0, sigma * long_side, p.shape), float(sigma)
 
 
-def jpeg_region(img: NDArray[np.uint8], box: tuple[int, int, int, int], quality: int) -> tuple[NDArray[np.uint8],
-                                                                                                 int, int]:
+def jpeg_region(
+    img: NDArray[np.uint8], box: tuple[int, int, int, int], quality: int
+) -> tuple[NDArray[np.uint8], int, int]:
     """JPEG round trip of an 8-px aligned region (same blocks as a whole-frame encode): (region, x0, y0)."""
     x0, y0, x1, y1 = box
     x0, y0 = max(0, x0 // 8 * 8), max(0, y0 // 8 * 8)
@@ -65,8 +78,9 @@ def jpeg_region(img: NDArray[np.uint8], box: tuple[int, int, int, int], quality:
     return cv2.imdecode(buf, cv2.IMREAD_COLOR), x0, y0
 
 
-def crop_card(img: NDArray[np.uint8], obj: ObjectTruth, rng: np.random.Generator, opt: CropOptions,
-              jpeg: int | None) -> tuple[NDArray[np.uint8], float]:
+def crop_card(
+    img: NDArray[np.uint8], obj: ObjectTruth, rng: np.random.Generator, opt: CropOptions, jpeg: int | None
+) -> tuple[NDArray[np.uint8], float]:
     """One training crop of a card from the final frame: jitter, optional stream JPEG, rectify."""
     corners, sigma = jitter_corners(np.asarray(obj.polygon), rng, opt.jitter)
     if rng.random() < 0.5:  # the runtime cannot tell the two upright orientations apart
@@ -81,12 +95,22 @@ def crop_card(img: NDArray[np.uint8], obj: ObjectTruth, rng: np.random.Generator
 
 def _in_frame(obj: ObjectTruth, w: int, h: int, margin: float) -> bool:
     p = np.asarray(obj.polygon)
-    return bool((p[:, 0] >= margin).all() and (p[:, 1] >= margin).all() and (p[:, 0] <= w - 1 - margin).all()
-                and (p[:, 1] <= h - 1 - margin).all())
+    return bool(
+        (p[:, 0] >= margin).all()
+        and (p[:, 1] >= margin).all()
+        and (p[:, 0] <= w - 1 - margin).all()
+        and (p[:, 1] <= h - 1 - margin).all()
+    )
 
 
-def export_crops(out: Path, counts: dict[str, int], splits: dict[str, SplitSpec], seed: int,
-                 opt: CropOptions | None = None, progress: Callable[[str, int], None] | None = None) -> dict[str, Counter[str]]:
+def export_crops(
+    out: Path,
+    counts: dict[str, int],
+    splits: dict[str, SplitSpec],
+    seed: int,
+    opt: CropOptions | None = None,
+    progress: Callable[[str, int], None] | None = None,
+) -> dict[str, Counter[str]]:
     """Write ``counts[split]`` crops per split, classes balanced by a per-class quota."""
     opt = opt or CropOptions()
     renderer = Renderer()
@@ -98,7 +122,7 @@ def export_crops(out: Path, counts: dict[str, int], splits: dict[str, SplitSpec]
         writer = csv.DictWriter(mf, fieldnames=MANIFEST_FIELDS)
         if new:
             writer.writeheader()
-        for si, (split, n) in enumerate(counts.items()):
+        for _si, (split, n) in enumerate(counts.items()):
             if n <= 0:
                 continue
             spec = splits[split]
@@ -107,9 +131,14 @@ def export_crops(out: Path, counts: dict[str, int], splits: dict[str, SplitSpec]
             quota = math.ceil(n / len(CLASS_KEYS) * 1.08)
             have: Counter[str] = Counter()
             rng = np.random.default_rng([seed, list(splits).index(split)])
-            frames = sample_frames(renderer, spec, rng, opt.resolutions,
-                                   phases={"showdown": 0.4, "scatter": 0.35, "set": 0.1, "deal": 0.1,
-                                           "delivered": 0.05}, window=opt.window)
+            frames = sample_frames(
+                renderer,
+                spec,
+                rng,
+                opt.resolutions,
+                phases={"showdown": 0.4, "scatter": 0.35, "set": 0.1, "deal": 0.1, "delivered": 0.05},
+                window=opt.window,
+            )
             total = 0
             for sample in frames:
                 if total >= n:
@@ -117,8 +146,13 @@ def export_crops(out: Path, counts: dict[str, int], splits: dict[str, SplitSpec]
                 f = sample.frame
                 h, w = f.image.shape[:2]
                 jpeg = int(rng.integers(60, 96)) if rng.random() < 0.85 else None
-                cards = [o for o in f.objects if o.kind == "card" and o.visible_share >= opt.min_visible
-                         and _in_frame(o, w, h, opt.edge_margin)]
+                cards = [
+                    o
+                    for o in f.objects
+                    if o.kind == "card"
+                    and o.visible_share >= opt.min_visible
+                    and _in_frame(o, w, h, opt.edge_margin)
+                ]
                 rng.shuffle(cards)  # type: ignore[arg-type]
                 for o in cards:
                     cls = o.identity if o.face_up else "back"
@@ -129,11 +163,22 @@ def export_crops(out: Path, counts: dict[str, int], splits: dict[str, SplitSpec]
                     cv2.imwrite(str(out / split / cls / name), crop, [cv2.IMWRITE_JPEG_QUALITY, opt.quality])
                     p = np.asarray(o.polygon)
                     card_px = float(min(np.linalg.norm(p[0] - p[1]), np.linalg.norm(p[1] - p[2])))
-                    writer.writerow({"split": split, "cls": cls, "file": f"{split}/{cls}/{name}",
-                                     "design": sample.design, "table": sample.table, "resolution": sample.resolution,
-                                     "card_px": round(card_px, 1), "visible_share": round(o.visible_share, 3),
-                                     "jitter": round(sigma, 4), "jpeg": jpeg or "", "seed": sample.seed,
-                                     "oid": o.oid})
+                    writer.writerow(
+                        {
+                            "split": split,
+                            "cls": cls,
+                            "file": f"{split}/{cls}/{name}",
+                            "design": sample.design,
+                            "table": sample.table,
+                            "resolution": sample.resolution,
+                            "card_px": round(card_px, 1),
+                            "visible_share": round(o.visible_share, 3),
+                            "jitter": round(sigma, 4),
+                            "jpeg": jpeg or "",
+                            "seed": sample.seed,
+                            "oid": o.oid,
+                        }
+                    )
                     have[cls] += 1
                     total += 1
                     if progress:

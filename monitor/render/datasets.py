@@ -14,8 +14,8 @@ from monitor.render.renderer import Frame, Renderer
 from monitor.render.scene import Scene
 from monitor.render.table_art import TEST_STYLES, TRAIN_STYLES
 
-TABLE_VARIANTS = 3  # texture variants per table style (wear, felt shade, floor)
-FRAMES_PER_TABLE = 25  # frames rendered on one table texture before switching (textures are costly)
+TABLE_VARIANTS = 2  # texture variants per table style (wear, felt shade, floor)
+FRAMES_PER_TABLE = 60  # frames rendered on one table texture before switching (textures are costly)
 
 
 @dataclass(frozen=True)
@@ -51,10 +51,19 @@ class Sample:
     seed: int
 
 
-def sample_frames(renderer: Renderer, spec: SplitSpec, rng: np.random.Generator, resolutions: dict[str, float],
-                  phases: dict[str, float] | None = None, oblique: float = 0.3, arms: float = 0.35,
-                  effects_strength: float = 1.0, card_px_1080: tuple[float, float] = (40.0, 70.0),
-                  sensor_jpeg: bool = False, window: float | None = None) -> Iterator[Sample]:
+def sample_frames(
+    renderer: Renderer,
+    spec: SplitSpec,
+    rng: np.random.Generator,
+    resolutions: dict[str, float],
+    phases: dict[str, float] | None = None,
+    oblique: float = 0.3,
+    arms: float = 0.35,
+    effects_strength: float = 1.0,
+    card_px_1080: tuple[float, float] = (40.0, 70.0),
+    sensor_jpeg: bool = False,
+    window: float | None = None,
+) -> Iterator[Sample]:
     """Endless random frames for one split; stays on one table texture for a few frames at a time.
 
     ``window`` (0..1) renders only that fraction of the frame's width and height, placed over a
@@ -64,7 +73,9 @@ def sample_frames(renderer: Renderer, spec: SplitSpec, rng: np.random.Generator,
     res_p = np.array([resolutions[k] for k in res_names], float)
     res_p /= res_p.sum()
     ph_names = list(phases) if phases else None
-    ph_p = np.array([phases[k] for k in ph_names], float) / sum(phases.values()) if phases and ph_names else None
+    ph_p = (
+        np.array([phases[k] for k in ph_names], float) / sum(phases.values()) if phases and ph_names else None
+    )
     while True:
         table = str(rng.choice(spec.tables))
         variant = int(rng.integers(TABLE_VARIANTS))

@@ -50,7 +50,9 @@ def _mips(tex: Image, levels: int = 4) -> tuple[Image, ...]:
     out = [tex]
     for _ in range(levels - 1):
         t = out[-1]
-        out.append(cv2.resize(t, (max(1, t.shape[1] // 2), max(1, t.shape[0] // 2)), interpolation=cv2.INTER_AREA))
+        out.append(
+            cv2.resize(t, (max(1, t.shape[1] // 2), max(1, t.shape[0] // 2)), interpolation=cv2.INTER_AREA)
+        )
     return tuple(out)
 
 
@@ -78,7 +80,9 @@ class CardDesign:
         if got is None:
             tex = self._make(key, variant)
             if tex.shape != (TEX_H, TEX_W, 4):
-                raise DesignError(f"design {self.name}: texture for {key} is {tex.shape}, not {(TEX_H, TEX_W, 4)}")
+                raise DesignError(
+                    f"design {self.name}: texture for {key} is {tex.shape}, not {(TEX_H, TEX_W, 4)}"
+                )
             got = _mips(tex)
             with self._lock:
                 self._cache[ck] = got
@@ -121,8 +125,11 @@ class FolderDesign(CardDesign):
                 missing.append(" or ".join(folder_filenames(key)))
             self._files[key] = found
         if missing:
-            raise DesignError(f"card design folder {self.folder} lacks {len(missing)} image(s): "
-                              + ", ".join(missing[:8]) + (" ..." if len(missing) > 8 else ""))
+            raise DesignError(
+                f"card design folder {self.folder} lacks {len(missing)} image(s): "
+                + ", ".join(missing[:8])
+                + (" ..." if len(missing) > 8 else "")
+            )
         self.variants = {k: len(v) for k, v in self._files.items() if len(v) > 1}
 
     def _make(self, key: str, variant: int) -> Image:
@@ -138,13 +145,13 @@ class FolderDesign(CardDesign):
         out = np.full((TEX_H, TEX_W, 3), 255, np.float32)
         if key == BACK:
             # The back picture fills the card inside a thin white margin.
-            m = int(round(2.5 * PX_PER_MM))
+            m = round(2.5 * PX_PER_MM)
             w, h = TEX_W - 2 * m, TEX_H - 2 * m
             x0, y0 = m, m
         else:
             # Face art keeps its aspect, fitted inside the card body and centred.
             s = min(TEX_W / art.shape[1], TEX_H / art.shape[0])
-            w, h = int(round(art.shape[1] * s)), int(round(art.shape[0] * s))
+            w, h = round(art.shape[1] * s), round(art.shape[0] * s)
             x0, y0 = (TEX_W - w) // 2, (TEX_H - h) // 2
         a = cv2.resize(art, (w, h), interpolation=cv2.INTER_AREA if w < art.shape[1] else cv2.INTER_CUBIC)
         al = a[..., 3:4].astype(np.float32) / 255

@@ -51,7 +51,12 @@ class DetectOptions:
 def _clip_poly(poly: F64, w: int, h: int) -> F64:
     """Clip a convex polygon to the frame rectangle (Sutherland-Hodgman)."""
     pts = [tuple(p) for p in poly]
-    for axis, bound, keep_less in ((0, 0.0, False), (0, float(w), True), (1, 0.0, False), (1, float(h), True)):
+    for axis, bound, keep_less in (
+        (0, 0.0, False),
+        (0, float(w), True),
+        (1, 0.0, False),
+        (1, float(h), True),
+    ):
         out: list[tuple[float, float]] = []
         n = len(pts)
         for i in range(n):
@@ -126,15 +131,31 @@ def _write_yaml(path: Path, root: Path, splits: list[str]) -> None:
 
 def _truth_json(sample: Sample) -> dict[str, Any]:
     cam = sample.frame.camera
-    return {"design": sample.design, "table": sample.table, "resolution": sample.resolution, "seed": sample.seed,
-            "camera": {"K": cam.K.tolist(), "R": cam.R.tolist(), "t": cam.t.tolist(), "dist": cam.dist.tolist(),
-                       "width": cam.width, "height": cam.height},
-            "objects": [o.to_json() for o in sample.frame.objects]}
+    return {
+        "design": sample.design,
+        "table": sample.table,
+        "resolution": sample.resolution,
+        "seed": sample.seed,
+        "camera": {
+            "K": cam.K.tolist(),
+            "R": cam.R.tolist(),
+            "t": cam.t.tolist(),
+            "dist": cam.dist.tolist(),
+            "width": cam.width,
+            "height": cam.height,
+        },
+        "objects": [o.to_json() for o in sample.frame.objects],
+    }
 
 
-def export_detect(out: Path, counts: dict[str, int], splits: dict[str, SplitSpec], seed: int,
-                  opt: DetectOptions | None = None,
-                  progress: Callable[[str, int], None] | None = None) -> dict[str, Counter[str]]:
+def export_detect(
+    out: Path,
+    counts: dict[str, int],
+    splits: dict[str, SplitSpec],
+    seed: int,
+    opt: DetectOptions | None = None,
+    progress: Callable[[str, int], None] | None = None,
+) -> dict[str, Counter[str]]:
     opt = opt or DetectOptions()
     renderer = Renderer()
     out.mkdir(parents=True, exist_ok=True)
@@ -143,15 +164,23 @@ def export_detect(out: Path, counts: dict[str, int], splits: dict[str, SplitSpec
         if n <= 0:
             continue
         spec = splits[split]
-        img_dir, lab_dir, aabb_dir = out / "images" / split, out / "labels" / split, out / "aabb" / "labels" / split
+        img_dir, lab_dir, aabb_dir = (
+            out / "images" / split,
+            out / "labels" / split,
+            out / "aabb" / "labels" / split,
+        )
         for d in (img_dir, lab_dir, aabb_dir):
             d.mkdir(parents=True, exist_ok=True)
         full_dir = out / "fullres" / split
         rng = np.random.default_rng([seed, list(splits).index(split), 7])
-        frames = sample_frames(renderer, spec, rng, opt.resolutions or {"1080p": 0.8, "4k": 0.2}, oblique=opt.oblique,
-                               arms=0.45)
-        coco: dict[str, Any] = {"images": [], "annotations": [],
-                                "categories": [{"id": i, "name": n} for i, n in enumerate(LABELS)]}
+        frames = sample_frames(
+            renderer, spec, rng, opt.resolutions or {"1080p": 0.8, "4k": 0.2}, oblique=opt.oblique, arms=0.45
+        )
+        coco: dict[str, Any] = {
+            "images": [],
+            "annotations": [],
+            "categories": [{"id": i, "name": n} for i, n in enumerate(LABELS)],
+        }
         tally: Counter[str] = Counter()
         for k in range(n):
             sample = next(frames)
@@ -162,9 +191,18 @@ def export_detect(out: Path, counts: dict[str, int], splits: dict[str, SplitSpec
             stem = f"{split}_{k:06d}"
             cv2.imwrite(str(img_dir / f"{stem}.jpg"), small, [cv2.IMWRITE_JPEG_QUALITY, opt.quality])
             obb_lines, aabb_lines = [], []
-            coco["images"].append({"id": k, "file_name": f"images/{split}/{stem}.jpg", "width": small.shape[1],
-                                   "height": small.shape[0], "source_resolution": [w, h], "design": sample.design,
-                                   "table": sample.table, "seed": sample.seed})
+            coco["images"].append(
+                {
+                    "id": k,
+                    "file_name": f"images/{split}/{stem}.jpg",
+                    "width": small.shape[1],
+                    "height": small.shape[0],
+                    "source_resolution": [w, h],
+                    "design": sample.design,
+                    "table": sample.table,
+                    "seed": sample.seed,
+                }
+            )
             for name, quad, o in labeled_objects(f, opt.min_visible):
                 c = CLASS_ID[name]
                 qn = quad / (w, h)
@@ -175,13 +213,25 @@ def export_detect(out: Path, counts: dict[str, int], splits: dict[str, SplitSpec
                 qs = quad * s
                 bx0, by0 = qs.min(axis=0)
                 bx1, by1 = qs.max(axis=0)
-                coco["annotations"].append({
-                    "id": len(coco["annotations"]), "image_id": k, "category_id": c,
-                    "bbox": [round(float(bx0), 2), round(float(by0), 2), round(float(bx1 - bx0), 2),
-                             round(float(by1 - by0), 2)],
-                    "segmentation": [[round(float(v), 2) for v in qs.ravel()]], "area": round(_area(qs), 2),
-                    "iscrowd": 0, "identity": o.identity, "visible_share": round(o.visible_share, 4),
-                    "zone": o.zone})
+                coco["annotations"].append(
+                    {
+                        "id": len(coco["annotations"]),
+                        "image_id": k,
+                        "category_id": c,
+                        "bbox": [
+                            round(float(bx0), 2),
+                            round(float(by0), 2),
+                            round(float(bx1 - bx0), 2),
+                            round(float(by1 - by0), 2),
+                        ],
+                        "segmentation": [[round(float(v), 2) for v in qs.ravel()]],
+                        "area": round(_area(qs), 2),
+                        "iscrowd": 0,
+                        "identity": o.identity,
+                        "visible_share": round(o.visible_share, 4),
+                        "zone": o.zone,
+                    }
+                )
                 tally[name] += 1
             (lab_dir / f"{stem}.txt").write_text("\n".join(obb_lines) + ("\n" if obb_lines else ""))
             (aabb_dir / f"{stem}.txt").write_text("\n".join(aabb_lines) + ("\n" if aabb_lines else ""))

@@ -44,8 +44,14 @@ class Effects:
         wb = tuple(float(x) for x in np.exp(rng.normal(0, 0.045 * s, 3)))
         glare = []
         for _ in range(int(rng.integers(0, 3))):
-            glare.append((float(rng.uniform(0.1, 0.9)), float(rng.uniform(0.1, 0.9)), float(rng.uniform(0.05, 0.25)),
-                          float(rng.uniform(20, 110) * s)))
+            glare.append(
+                (
+                    float(rng.uniform(0.1, 0.9)),
+                    float(rng.uniform(0.1, 0.9)),
+                    float(rng.uniform(0.05, 0.25)),
+                    float(rng.uniform(20, 110) * s),
+                )
+            )
         blur = None
         if rng.random() < 0.1 * s:  # camera shake; hands moving are the scripted rounds' business
             blur = (float(rng.uniform(1.5, 5)), float(rng.uniform(0, 180)))
@@ -133,12 +139,18 @@ def apply_sensor(img: Image, e: Effects) -> Image:
         out = cv2.GaussianBlur(out, (0, 0), e.defocus)
     if e.motion_blur is not None:
         length, ang = e.motion_blur
-        n = max(3, int(round(length)) | 1)
+        n = max(3, round(length) | 1)
         k = np.zeros((n, n), np.float32)
         c = n // 2
         dx, dy = math.cos(math.radians(ang)) * c, math.sin(math.radians(ang)) * c
-        cv2.line(k, (int(round(c - dx)), int(round(c - dy))), (int(round(c + dx)), int(round(c + dy))), 1.0, 1,
-                 cv2.LINE_AA)
+        cv2.line(
+            k,
+            (round(c - dx), round(c - dy)),
+            (round(c + dx), round(c + dy)),
+            1.0,
+            1,
+            cv2.LINE_AA,
+        )
         out = cv2.filter2D(out, -1, k / k.sum())
     if e.noise > 0:
         h, w = out.shape[:2]

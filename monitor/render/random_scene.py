@@ -62,8 +62,16 @@ def _rot(v: tuple[float, float], deg: float) -> tuple[float, float]:
 class SceneMaker:
     """Builds random scenes for one deck design on one table style."""
 
-    def __init__(self, rng: np.random.Generator, design: str, table_style: str, table_variant: int = 0,
-                 layout: TableLayout | None = None, arms: float = 0.35, variants: int = 1) -> None:
+    def __init__(
+        self,
+        rng: np.random.Generator,
+        design: str,
+        table_style: str,
+        table_variant: int = 0,
+        layout: TableLayout | None = None,
+        arms: float = 0.35,
+        variants: int = 1,
+    ) -> None:
         self.rng = rng
         self.design = design
         self.layout = layout or default_layout()
@@ -77,53 +85,118 @@ class SceneMaker:
         self.scene.light_dir = (0.35 * math.cos(az), 0.35 * math.sin(az), 1.0)
 
     # -- primitives --------------------------------------------------------------------------------
-    def card(self, key: str, x: float, y: float, angle: float, face_up: bool, z: float = 0.0,
-             pile: str | None = None) -> CardObj:
+    def card(
+        self,
+        key: str,
+        x: float,
+        y: float,
+        angle: float,
+        face_up: bool,
+        z: float = 0.0,
+        pile: str | None = None,
+    ) -> CardObj:
         r = self.rng
-        c = CardObj(key, x, y, angle, face_up=face_up, design=self.design, z=z, pile=pile,
-                    variant=int(r.integers(self.variants)), bend=float(r.normal(0, 0.35)) if r.random() < 0.5 else 0.0)
+        c = CardObj(
+            key,
+            x,
+            y,
+            angle,
+            face_up=face_up,
+            design=self.design,
+            z=z,
+            pile=pile,
+            variant=int(r.integers(self.variants)),
+            bend=float(r.normal(0, 0.35)) if r.random() < 0.5 else 0.0,
+        )
         self.scene.add(c)
         return c
 
-    def pile(self, x: float, y: float, n: int, angle: float, pile_id: str, face_up: bool = False,
-             z0: float = 0.0, spread_mm: float = 2.0) -> None:
+    def pile(
+        self,
+        x: float,
+        y: float,
+        n: int,
+        angle: float,
+        pile_id: str,
+        face_up: bool = False,
+        z0: float = 0.0,
+        spread_mm: float = 2.0,
+    ) -> None:
         """A squared pile as dealt: each card a little off the one below."""
         r = self.rng
         for k, key in enumerate(self.deck.draw(n)):
-            self.card(key, x + r.normal(0, spread_mm), y + r.normal(0, spread_mm), angle + r.normal(0, 2.5), face_up,
-                      z=z0 + k * CARD_THICKNESS_MM, pile=pile_id)
+            self.card(
+                key,
+                x + r.normal(0, spread_mm),
+                y + r.normal(0, spread_mm),
+                angle + r.normal(0, 2.5),
+                face_up,
+                z=z0 + k * CARD_THICKNESS_MM,
+                pile=pile_id,
+            )
 
-    def fan(self, x: float, y: float, n: int, angle: float, face_up: bool, step_mm: float, fan_deg: float,
-            z0: float = 0.0) -> None:
+    def fan(
+        self,
+        x: float,
+        y: float,
+        n: int,
+        angle: float,
+        face_up: bool,
+        step_mm: float,
+        fan_deg: float,
+        z0: float = 0.0,
+    ) -> None:
         """A hand spread sideways (along the card's own x axis), each card turned a little more."""
         r = self.rng
         for k, key in enumerate(self.deck.draw(n)):
             off = (k - (n - 1) / 2) * step_mm
             dx, dy = _rot((off, -abs(off) * 0.08 * (fan_deg / 10)), angle)
-            self.card(key, x + dx + r.normal(0, 1), y + dy + r.normal(0, 1),
-                      angle - (k - (n - 1) / 2) * fan_deg + r.normal(0, 1.5), face_up, z=z0 + k * CARD_THICKNESS_MM)
+            self.card(
+                key,
+                x + dx + r.normal(0, 1),
+                y + dy + r.normal(0, 1),
+                angle - (k - (n - 1) / 2) * fan_deg + r.normal(0, 1.5),
+                face_up,
+                z=z0 + k * CARD_THICKNESS_MM,
+            )
 
     def chips(self, x: float, y: float, radius: float) -> None:
         r = self.rng
         if r.random() < 0.7:  # stacks
             for _ in range(int(r.integers(1, 4))):
                 a, d = r.uniform(0, 2 * math.pi), r.uniform(0, radius * 0.6)
-                self.scene.add(ChipStack(x + d * math.cos(a), y + d * math.sin(a),
-                                         int(r.choice(DENOMINATIONS[:5])), int(r.integers(1, 12)),
-                                         angle_deg=float(r.uniform(0, 360))))
+                self.scene.add(
+                    ChipStack(
+                        x + d * math.cos(a),
+                        y + d * math.sin(a),
+                        int(r.choice(DENOMINATIONS[:5])),
+                        int(r.integers(1, 12)),
+                        angle_deg=float(r.uniform(0, 360)),
+                    )
+                )
         else:  # a spread of single chips, some overlapping
             den = int(r.choice(DENOMINATIONS[:5]))
             for _ in range(int(r.integers(2, 7))):
                 a, d = r.uniform(0, 2 * math.pi), r.uniform(0, radius)
-                self.scene.add(ChipStack(x + d * math.cos(a), y + d * math.sin(a), den, 1,
-                                         angle_deg=float(r.uniform(0, 360))))
+                self.scene.add(
+                    ChipStack(
+                        x + d * math.cos(a), y + d * math.sin(a), den, 1, angle_deg=float(r.uniform(0, 360))
+                    )
+                )
 
     def dice(self) -> None:
         r = self.rng
         cx, cy = self.layout.dice.center
         for _ in range(3):
-            self.scene.add(Die(cx + r.uniform(-60, 60), cy + r.uniform(-45, 45), int(r.integers(1, 7)),
-                               float(r.uniform(0, 90)), roll=int(r.integers(4))))
+            self.scene.add(
+                Die(
+                    cx + r.uniform(-60, 60),
+                    cy + r.uniform(-45, 45),
+                    int(r.integers(1, 7)),
+                    float(r.uniform(0, 90)),
+                    roll=int(r.integers(4)),
+                )
+            )
 
     def arm(self, start: tuple[float, float], target: tuple[float, float]) -> None:
         r = self.rng
@@ -163,7 +236,13 @@ class SceneMaker:
         full = int(r.integers(0, 8))
         for p in range(1, 8):
             c = lay.pile(p).center
-            n = 7 if p <= full else int(r.integers(0, 8)) if p == full + 1 else int(r.integers(max(0, 6 - full), 7))
+            n = (
+                7
+                if p <= full
+                else int(r.integers(0, 8))
+                if p == full + 1
+                else int(r.integers(max(0, 6 - full), 7))
+            )
             n = min(n, self.deck.left)
             if n:
                 self.pile(c[0], c[1], n, r.normal(0, 4), f"pile{p}")
@@ -172,8 +251,13 @@ class SceneMaker:
             self.fan(c[0], c[1], min(4, self.deck.left), r.normal(0, 5), False, float(r.uniform(0, 15)), 0.0)
         if self.deck.left and r.random() < 0.4:  # an exposed card
             c = lay.center_area.center
-            self.card(self.deck.draw(1)[0], c[0] + r.uniform(-400, 400), c[1] + r.uniform(-60, 60),
-                      float(r.uniform(0, 360)), True)
+            self.card(
+                self.deck.draw(1)[0],
+                c[0] + r.uniform(-400, 400),
+                c[1] + r.uniform(-60, 60),
+                float(r.uniform(0, 360)),
+                True,
+            )
 
     def _delivered(self, bets: list[int]) -> None:
         r = self.rng
@@ -186,8 +270,14 @@ class SceneMaker:
             else:
                 seat = self.layout.seat(s)
                 c = seat.front_hand.center
-                self.pile(c[0] + r.normal(0, 15), c[1] + r.normal(0, 15), 7,
-                          _seat_angle(self.layout, s) + r.normal(0, 8), f"seat{s}", spread_mm=3.0)
+                self.pile(
+                    c[0] + r.normal(0, 15),
+                    c[1] + r.normal(0, 15),
+                    7,
+                    _seat_angle(self.layout, s) + r.normal(0, 8),
+                    f"seat{s}",
+                    spread_mm=3.0,
+                )
 
     def _set(self, bets: list[int]) -> None:
         self._hands(bets, face_up_prob=0.1)
@@ -237,14 +327,26 @@ class SceneMaker:
             self.card(key, x, y, float(r.uniform(0, 360)), bool(r.random() < 0.85), z=float(r.uniform(0, 1)))
 
 
-def random_scene(rng: np.random.Generator, design: str, table_style: str, table_variant: int = 0,
-                 phase: str | None = None, arms: float = 0.35, variants: int = 1) -> Scene:
+def random_scene(
+    rng: np.random.Generator,
+    design: str,
+    table_style: str,
+    table_variant: int = 0,
+    phase: str | None = None,
+    arms: float = 0.35,
+    variants: int = 1,
+) -> Scene:
     return SceneMaker(rng, design, table_style, table_variant, arms=arms, variants=variants).build(phase)
 
 
-def random_camera(rng: np.random.Generator, resolution: tuple[int, int] = (1920, 1080),
-                  card_px_1080: tuple[float, float] = (40.0, 70.0), oblique: float = 0.3, distortion: float = 0.5,
-                  yaw_spread: float = 35.0) -> Camera:
+def random_camera(
+    rng: np.random.Generator,
+    resolution: tuple[int, int] = (1920, 1080),
+    card_px_1080: tuple[float, float] = (40.0, 70.0),
+    oblique: float = 0.3,
+    distortion: float = 0.5,
+    yaw_spread: float = 35.0,
+) -> Camera:
     """A camera over a random part of the table; a card is ``card_px_1080`` px wide scaled to the width."""
     w, h = resolution
     card_px = rng.uniform(*card_px_1080) * w / 1920
@@ -267,7 +369,12 @@ def random_camera(rng: np.random.Generator, resolution: tuple[int, int] = (1920,
     hfov = math.degrees(2 * math.atan(view_w / 2 / dist_mm))
     dist = (0.0, 0.0, 0.0, 0.0, 0.0)
     if rng.random() < distortion:
-        dist = (float(rng.uniform(-0.22, 0.05)), float(rng.uniform(-0.02, 0.06)), float(rng.normal(0, 0.001)),
-                float(rng.normal(0, 0.001)), 0.0)
+        dist = (
+            float(rng.uniform(-0.22, 0.05)),
+            float(rng.uniform(-0.02, 0.06)),
+            float(rng.normal(0, 0.001)),
+            float(rng.normal(0, 0.001)),
+            0.0,
+        )
     off = (float(rng.normal(0, w * 0.01)), float(rng.normal(0, h * 0.01)))
     return Camera.from_pose(w, h, hfov, eye, (tx, ty, 0.0), up, dist, off)

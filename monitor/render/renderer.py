@@ -104,16 +104,23 @@ class _Canvas:
         self.gloss = np.zeros((h, w), np.uint8)  # 255 where a glossy card is on top (for glare)
 
     def roi(self, pts: F64, pad: int = 2) -> tuple[int, int, int, int] | None:
-        x0 = max(0, int(math.floor(pts[:, 0].min())) - pad)
-        y0 = max(0, int(math.floor(pts[:, 1].min())) - pad)
-        x1 = min(self.w, int(math.ceil(pts[:, 0].max())) + pad + 1)
-        y1 = min(self.h, int(math.ceil(pts[:, 1].max())) + pad + 1)
+        x0 = max(0, math.floor(pts[:, 0].min()) - pad)
+        y0 = max(0, math.floor(pts[:, 1].min()) - pad)
+        x1 = min(self.w, math.ceil(pts[:, 0].max()) + pad + 1)
+        y1 = min(self.h, math.ceil(pts[:, 1].max()) + pad + 1)
         if x1 <= x0 or y1 <= y0:
             return None
         return x0, y0, x1, y1
 
-    def blit(self, mips: tuple[Image, ...], quad: F64, oid: int, shade: NDArray[np.float32] | float = 1.0,
-             bend: float = 0.0, glossy: bool = False) -> None:
+    def blit(
+        self,
+        mips: tuple[Image, ...],
+        quad: F64,
+        oid: int,
+        shade: NDArray[np.float32] | float = 1.0,
+        bend: float = 0.0,
+        glossy: bool = False,
+    ) -> None:
         """Warp a BGRA texture onto the image quad (its corners TL, TR, BR, BL) and composite it."""
         r = self.roi(quad)
         if r is None:
@@ -127,16 +134,26 @@ class _Canvas:
         src = np.array([[-0.5, -0.5], [tw - 0.5, -0.5], [tw - 0.5, th - 0.5], [-0.5, th - 0.5]], np.float32)
         dst = (quad - (x0, y0)).astype(np.float32)
         M = cv2.getPerspectiveTransform(src, dst)
-        warped = cv2.warpPerspective(tex, M, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
-                                     borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
+        warped = cv2.warpPerspective(
+            tex,
+            M,
+            (x1 - x0, y1 - y0),
+            flags=cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_CONSTANT,
+            borderValue=(0, 0, 0, 0),
+        )
         a = warped[..., 3].astype(np.float32) * (1.0 / 255)
         col = warped[..., :3].astype(np.float32)
         if bend != 0.0:
             # A bowed card catches the light along its length: a smooth gain across the texture's v axis.
             g = (1.0 + bend * 0.18 * np.cos(np.linspace(0, math.pi, 16))).astype(np.float32)[:, None]
-            gain = cv2.warpPerspective(np.repeat(g, 2, axis=1), cv2.getPerspectiveTransform(
-                np.array([[0, 0], [2, 0], [2, 16], [0, 16]], np.float32), dst), (x1 - x0, y1 - y0),
-                flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+            gain = cv2.warpPerspective(
+                np.repeat(g, 2, axis=1),
+                cv2.getPerspectiveTransform(np.array([[0, 0], [2, 0], [2, 16], [0, 16]], np.float32), dst),
+                (x1 - x0, y1 - y0),
+                flags=cv2.INTER_LINEAR,
+                borderMode=cv2.BORDER_REPLICATE,
+            )
             col *= gain[..., None]
         if not isinstance(shade, float) or shade != 1.0:
             col *= shade
@@ -190,15 +207,17 @@ class Renderer:
         return d
 
     # ---- lens ----------------------------------------------------------------------------------
-    def _ideal_camera(self, cam: Camera) -> tuple[Camera, tuple[NDArray[np.float32], NDArray[np.float32]] | None]:
+    def _ideal_camera(
+        self, cam: Camera
+    ) -> tuple[Camera, tuple[NDArray[np.float32], NDArray[np.float32]] | None]:
         if not cam.distorted:
             return cam, None
         key = (cam.width, cam.height, tuple(cam.K.ravel()), tuple(cam.dist))
         got = self._lens.get(key)
         if got is None:
             mx, my = cam.distortion_maps()
-            px = int(math.ceil(max(0.0, -float(mx.min()), float(mx.max()) - cam.width + 1))) + 2
-            py = int(math.ceil(max(0.0, -float(my.min()), float(my.max()) - cam.height + 1))) + 2
+            px = math.ceil(max(0.0, -float(mx.min()), float(mx.max()) - cam.width + 1)) + 2
+            py = math.ceil(max(0.0, -float(my.min()), float(my.max()) - cam.height + 1)) + 2
             # fixed-point maps make remap() about twice as fast
             m1, m2 = cv2.convertMaps(mx + px, my + py, cv2.CV_16SC2)
             got = (px, py, m1, m2)
@@ -217,14 +236,27 @@ class Renderer:
         ppm = 1.0 / cam.mm_per_px(0.0, 0.0)
         # the texture level nearest the view (the felt is smooth: a little magnification is invisible)
         tex_ppm = 2.0 if ppm > 1.5 else 1.0 if ppm > 0.6 else 0.5
-        key = (scene.table_style, scene.table_variant, tex_ppm, cam.width, cam.height, tuple(cam.K.ravel()),
-               tuple(cam.R.ravel()), tuple(cam.t))
+        key = (
+            scene.table_style,
+            scene.table_variant,
+            tex_ppm,
+            cam.width,
+            cam.height,
+            tuple(cam.K.ravel()),
+            tuple(cam.R.ravel()),
+            tuple(cam.t),
+        )
         got = self._bg.get(key)
         if got is None:
             tex = table_texture(scene.layout, scene.table_style, tex_ppm, scene.table_variant)
             H = cam.plane_homography(0.0) @ np.linalg.inv(tex.table_to_tex())
-            got = cv2.warpPerspective(tex.image, H, (cam.width, cam.height), flags=cv2.INTER_LINEAR,
-                                      borderMode=cv2.BORDER_REPLICATE)
+            got = cv2.warpPerspective(
+                tex.image,
+                H,
+                (cam.width, cam.height),
+                flags=cv2.INTER_LINEAR,
+                borderMode=cv2.BORDER_REFLECT_101,
+            )
             self._bg[key] = got
             if len(self._bg) > 3:
                 self._bg.popitem(last=False)
@@ -236,7 +268,7 @@ class Renderer:
         d = self.design(card.design)
         mips = d.mips(card.key if card.face_up else BACK, card.variant)
         if card.z > 0.5:  # a card lying on others throws a thin shadow on them (too small to blur)
-            cv.shadow(quad + (0.8, 1.2), 0.15, 0.0)
+            cv.shadow((*quad, 0.8, 1.2), 0.15, 0.0)
         cv.blit(mips, quad, oid, bend=card.bend, glossy=True)
         return _shoelace(quad) * CARD_FILL
 
@@ -246,12 +278,17 @@ class Renderer:
         ring = np.stack([st.x + r * np.cos(t), st.y + r * np.sin(t)], axis=1)
         ztop = st.z + st.height
         # contact shadow: the footprint pushed away from the light, soft
-        sh = ring + (-light[0] / light[2] * st.height * 0.7, -light[1] / light[2] * st.height * 0.7)
-        cv.shadow(cam.project_ideal(np.column_stack([sh, np.full(len(sh), st.z)])), 0.45,
-                  max(1.0, 3.0 / cam.mm_per_px(st.x, st.y)))
+        sh = (*ring, -light[0] / light[2] * st.height * 0.7, -light[1] / light[2] * st.height * 0.7)
+        cv.shadow(
+            cam.project_ideal(np.column_stack([sh, np.full(len(sh), st.z)])),
+            0.45,
+            max(1.0, 3.0 / cam.mm_per_px(st.x, st.y)),
+        )
         bottom = cam.project_ideal(np.column_stack([ring, np.full(len(ring), st.z)]))
         top = cam.project_ideal(np.column_stack([ring, np.full(len(ring), ztop)]))
-        hull = cv2.convexHull(np.concatenate([bottom, top]).astype(np.float32)).reshape(-1, 2).astype(np.float64)
+        hull = (
+            cv2.convexHull(np.concatenate([bottom, top]).astype(np.float32)).reshape(-1, 2).astype(np.float64)
+        )
         base = np.array(CHIP_COLORS[st.denomination], float)
         cv.fill(hull, tuple(base * 0.7), oid)
         # edge spots on the side, where the side shows (oblique views, image edges): all spot quads of
@@ -289,7 +326,9 @@ class Renderer:
         h = die.size / 2
         center = np.array([die.x, die.y, h])
         eye = cam.center
-        sh = np.array([[die.x - h, die.y - h], [die.x + h, die.y - h], [die.x + h, die.y + h], [die.x - h, die.y + h]])
+        sh = np.array(
+            [[die.x - h, die.y - h], [die.x + h, die.y - h], [die.x + h, die.y + h], [die.x - h, die.y + h]]
+        )
         cv.shadow(cam.project_ideal(np.column_stack([sh - light[:2] / light[2] * h, np.zeros(4)])), 0.45, 2.0)
         corners = []
         for value, n in sorted(DIE_NORMALS.items()):
@@ -300,7 +339,9 @@ class Renderer:
             # face square: two in-face axes from the die frame, rotated with it
             a1 = R @ np.array(_FACE_AXES[value][0], float)
             a2 = R @ np.array(_FACE_AXES[value][1], float)
-            sq = np.array([fc - a1 * h - a2 * h, fc + a1 * h - a2 * h, fc + a1 * h + a2 * h, fc - a1 * h + a2 * h])
+            sq = np.array(
+                [fc - a1 * h - a2 * h, fc + a1 * h - a2 * h, fc + a1 * h + a2 * h, fc - a1 * h + a2 * h]
+            )
             quad = cam.project_ideal(sq)
             corners.append(quad)
             lam = float(np.clip(np.dot(nn, light / np.linalg.norm(light)), 0, 1))
@@ -362,8 +403,9 @@ class Renderer:
         objects = self._truth(scene, camera, ideal, counts, areas)
         return Frame(img, objects, camera, ids)
 
-    def _truth(self, scene: Scene, cam: Camera, ideal: Camera, counts: NDArray[np.int64],
-               areas: dict[int, float]) -> list[ObjectTruth]:
+    def _truth(
+        self, scene: Scene, cam: Camera, ideal: Camera, counts: NDArray[np.int64], areas: dict[int, float]
+    ) -> list[ObjectTruth]:
         lay = scene.layout
         out: list[ObjectTruth] = []
         piles: dict[str, list[int]] = {}
@@ -373,51 +415,105 @@ class Renderer:
             share = float(min(1.0, vis / area))
             if isinstance(obj, CardObj):
                 poly = cam.project(obj.corners())
-                out.append(ObjectTruth(i, "card", "card_face_up" if obj.face_up else "card_face_down", obj.key,
-                                       poly.tolist(), (obj.x, obj.y), "", share, vis, area,
-                                       face_up=obj.face_up, design=obj.design, pile=obj.pile))
+                out.append(
+                    ObjectTruth(
+                        i,
+                        "card",
+                        "card_face_up" if obj.face_up else "card_face_down",
+                        obj.key,
+                        poly.tolist(),
+                        (obj.x, obj.y),
+                        "",
+                        share,
+                        vis,
+                        area,
+                        face_up=obj.face_up,
+                        design=obj.design,
+                        pile=obj.pile,
+                    )
+                )
                 if obj.pile is not None:
                     piles.setdefault(obj.pile, []).append(i)
             elif isinstance(obj, ChipStack):
                 r = CHIP_DIAMETER_MM / 2
                 t = np.linspace(0, 2 * math.pi, 24, endpoint=False)
                 ring = np.stack([obj.x + r * np.cos(t), obj.y + r * np.sin(t)], axis=1)
-                pts = np.concatenate([np.column_stack([ring, np.full(24, obj.z)]),
-                                      np.column_stack([ring, np.full(24, obj.z + obj.height)])])
+                pts = np.concatenate(
+                    [
+                        np.column_stack([ring, np.full(24, obj.z)]),
+                        np.column_stack([ring, np.full(24, obj.z + obj.height)]),
+                    ]
+                )
                 poly = cv2.convexHull(cam.project(pts).astype(np.float32)).reshape(-1, 2).astype(np.float64)
-                out.append(ObjectTruth(i, "chips", "chip", str(obj.denomination), poly.tolist(), (obj.x, obj.y),
-                                       "", share, vis, area, count=obj.count))
+                out.append(
+                    ObjectTruth(
+                        i,
+                        "chips",
+                        "chip",
+                        str(obj.denomination),
+                        poly.tolist(),
+                        (obj.x, obj.y),
+                        "",
+                        share,
+                        vis,
+                        area,
+                        count=obj.count,
+                    )
+                )
             elif isinstance(obj, Die):
                 h = obj.size / 2
-                cube = np.array([[obj.x + sx * h * 1.0, obj.y + sy * h, sz * obj.size] for sx in (-1, 1)
-                                 for sy in (-1, 1) for sz in (0, 1)])
+                cube = np.array(
+                    [
+                        [obj.x + sx * h * 1.0, obj.y + sy * h, sz * obj.size]
+                        for sx in (-1, 1)
+                        for sy in (-1, 1)
+                        for sz in (0, 1)
+                    ]
+                )
                 c = np.array([obj.x, obj.y, 0.0])
                 a = math.radians(obj.angle_deg)
                 rot = np.array([[math.cos(a), -math.sin(a), 0], [math.sin(a), math.cos(a), 0], [0, 0, 1]])
                 cube = (cube - c) @ rot.T + c
                 poly = cv2.convexHull(cam.project(cube).astype(np.float32)).reshape(-1, 2).astype(np.float64)
-                out.append(ObjectTruth(i, "die", "dice", str(obj.value), poly.tolist(), (obj.x, obj.y),
-                                       "", share, vis, area))
+                out.append(
+                    ObjectTruth(
+                        i, "die", "dice", str(obj.value), poly.tolist(), (obj.x, obj.y), "", share, vis, area
+                    )
+                )
             else:
                 poly = cam.project(obj.points)
                 cx, cy = float(obj.points[:, 0].mean()), float(obj.points[:, 1].mean())
-                out.append(ObjectTruth(i, "arm", "arm", "arm", poly.tolist(), (cx, cy), "", share,
-                                       vis, area))
+                out.append(ObjectTruth(i, "arm", "arm", "arm", poly.tolist(), (cx, cy), "", share, vis, area))
         base = len(scene.objects)
         for n, (pid, members) in enumerate(sorted(piles.items()), start=1):
             if len(members) < 2:
                 continue
             polys = [np.asarray(out[m - 1].polygon) for m in members]
             hull = cv2.convexHull(np.concatenate(polys).astype(np.float32)).reshape(-1, 2).astype(np.float64)
-            ipolys = [ideal.project_ideal(scene.objects[m - 1].corners()) for m in members  # type: ignore[union-attr]
-                      ]
+            ipolys = [
+                ideal.project_ideal(scene.objects[m - 1].corners())
+                for m in members  # type: ignore[union-attr]
+            ]
             union = _union_area(ipolys)
             vis = int(sum(counts[m] for m in members))
             xs = [out[m - 1].table_xy for m in members]
             cx, cy = float(np.mean([p[0] for p in xs])), float(np.mean([p[1] for p in xs]))
-            out.append(ObjectTruth(base + n, "pile", "pile", pid, hull.tolist(), (cx, cy), "",
-                                   float(min(1.0, vis / max(union, 1e-6))), vis, union, members=members,
-                                   count=len(members)))
+            out.append(
+                ObjectTruth(
+                    base + n,
+                    "pile",
+                    "pile",
+                    pid,
+                    hull.tolist(),
+                    (cx, cy),
+                    "",
+                    float(min(1.0, vis / max(union, 1e-6))),
+                    vis,
+                    union,
+                    members=members,
+                    count=len(members),
+                )
+            )
         if out:  # one vectorized zone lookup for every object
             for o, z in zip(out, lay.zones_at(np.array([o.table_xy for o in out])), strict=True):
                 o.zone = z
@@ -437,5 +533,11 @@ def _union_area(polys: list[F64]) -> float:
 
 
 DIE_NORMALS = {1: (0, 0, 1), 6: (0, 0, -1), 2: (0, 1, 0), 5: (0, -1, 0), 3: (1, 0, 0), 4: (-1, 0, 0)}
-_FACE_AXES = {1: ((1, 0, 0), (0, 1, 0)), 6: ((1, 0, 0), (0, -1, 0)), 2: ((1, 0, 0), (0, 0, 1)),
-              5: ((1, 0, 0), (0, 0, -1)), 3: ((0, 1, 0), (0, 0, 1)), 4: ((0, 1, 0), (0, 0, -1))}
+_FACE_AXES = {
+    1: ((1, 0, 0), (0, 1, 0)),
+    6: ((1, 0, 0), (0, -1, 0)),
+    2: ((1, 0, 0), (0, 0, 1)),
+    5: ((1, 0, 0), (0, 0, -1)),
+    3: ((0, 1, 0), (0, 0, 1)),
+    4: ((0, 1, 0), (0, 0, -1)),
+}

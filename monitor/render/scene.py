@@ -51,8 +51,12 @@ class CardObj:
         ux = np.array([math.cos(a), math.sin(a)])  # card's +x (to its right as printed)
         uy = np.array([-math.sin(a), math.cos(a)])  # card's "up" as printed
         c = np.array([self.x, self.y])
-        pts = [c - w / 2 * ux + h / 2 * uy, c + w / 2 * ux + h / 2 * uy, c + w / 2 * ux - h / 2 * uy,
-               c - w / 2 * ux - h / 2 * uy]
+        pts = [
+            c - w / 2 * ux + h / 2 * uy,
+            c + w / 2 * ux + h / 2 * uy,
+            c + w / 2 * ux - h / 2 * uy,
+            c - w / 2 * ux - h / 2 * uy,
+        ]
         return np.array([[p[0], p[1], self.z] for p in pts])
 
 
@@ -96,8 +100,14 @@ def _cube_rotations() -> list[F64]:
 
 CUBE_ROTATIONS = _cube_rotations()
 # Face value -> outward normal in the die's own frame; opposite faces sum to 7.
-DIE_FACES: dict[int, tuple[float, float, float]] = {1: (0, 0, 1), 6: (0, 0, -1), 2: (0, 1, 0), 5: (0, -1, 0),
-                                                    3: (1, 0, 0), 4: (-1, 0, 0)}
+DIE_FACES: dict[int, tuple[float, float, float]] = {
+    1: (0, 0, 1),
+    6: (0, 0, -1),
+    2: (0, 1, 0),
+    5: (0, -1, 0),
+    3: (1, 0, 0),
+    4: (-1, 0, 0),
+}
 
 
 @dataclass
@@ -154,8 +164,13 @@ class Scene:
         return [o for o in self.objects if isinstance(o, CardObj)]
 
 
-def arm_outline(start: tuple[float, float, float], end: tuple[float, float, float], width: float = 85.0,
-                hand_len: float = 150.0, spread: float = 0.5) -> tuple[F64, F64]:
+def arm_outline(
+    start: tuple[float, float, float],
+    end: tuple[float, float, float],
+    width: float = 85.0,
+    hand_len: float = 150.0,
+    spread: float = 0.5,
+) -> tuple[F64, F64]:
     """An arm from ``start`` (shoulder side, mm) reaching so the hand's centre is at ``end``.
 
     Returns (outline of arm + hand, outline of the sleeve on the forearm) as (N, 3) arrays.
@@ -200,7 +215,11 @@ def arm_outline(start: tuple[float, float, float], end: tuple[float, float, floa
     outline2 = [left[0], left[1], *hand, right[0], right[1]]
     pts = [(float(p[0]), float(p[1]), z_at(np.asarray(p))) for p in outline2]
     sleeve_end = s[:2] + u * length * 0.55
-    sl = [s[:2] + n * w0 * 1.08, sleeve_end + n * w0 * 0.95,
-          sleeve_end - n * w0 * 0.95, s[:2] - n * w0 * 1.08]
+    sl = [
+        s[:2] + n * w0 * 1.08,
+        sleeve_end + n * w0 * 0.95,
+        sleeve_end - n * w0 * 0.95,
+        s[:2] - n * w0 * 1.08,
+    ]
     sleeve = [(float(p[0]), float(p[1]), z_at(np.asarray(p)) + 4) for p in sl]
     return np.array(pts), np.array(sleeve)

@@ -47,9 +47,13 @@ def _symbol_parts() -> dict[str, list[NDArray[np.float64]]]:
         inward = -mid / (np.linalg.norm(mid) + 1e-9) * 0.06
         for tt in t[:-1]:
             dpts.append(a * (1 - tt) ** 2 + 2 * (mid + inward) * tt * (1 - tt) + b * tt * tt)
-    club = [_circle(0, -6.2, 5.2), _circle(-6.0, 2.8, 5.2), _circle(6.0, 2.8, 5.2),
-            np.array([[-2.6, -2.0], [2.6, -2.0], [3.4, 3.5], [-3.4, 3.5]]),
-            np.array([[0.0, 1.0], [-4.5, 13.5], [4.5, 13.5]])]
+    club = [
+        _circle(0, -6.2, 5.2),
+        _circle(-6.0, 2.8, 5.2),
+        _circle(6.0, 2.8, 5.2),
+        np.array([[-2.6, -2.0], [2.6, -2.0], [3.4, 3.5], [-3.4, 3.5]]),
+        np.array([[0.0, 1.0], [-4.5, 13.5], [4.5, 13.5]]),
+    ]
     return {
         "h": _normalize([heart]),
         "s": _normalize([spade_body, stem]),
@@ -62,8 +66,15 @@ _PARTS = _symbol_parts()
 SUIT_ASPECT = {k: float(np.ptp(np.concatenate(v)[:, 0])) for k, v in _PARTS.items()}  # width / height
 
 
-def draw_suit(img: NDArray[np.uint8], suit: str, cx: float, cy: float, height: float, color: Color,
-              upside_down: bool = False) -> None:
+def draw_suit(
+    img: NDArray[np.uint8],
+    suit: str,
+    cx: float,
+    cy: float,
+    height: float,
+    color: Color,
+    upside_down: bool = False,
+) -> None:
     """Fill suit ``suit`` ('c', 'd', 'h', 's') centred at (cx, cy) px, ``height`` px tall."""
     sign = -1.0 if upside_down else 1.0
     polys = [np.round((p * height * sign + (cx, cy)) * _ONE).astype(np.int32) for p in _PARTS[suit]]
@@ -71,6 +82,8 @@ def draw_suit(img: NDArray[np.uint8], suit: str, cx: float, cy: float, height: f
         cv2.fillPoly(img, [p], color, lineType=cv2.LINE_AA, shift=_SHIFT)
 
 
-def fill_poly(img: NDArray[np.uint8], pts: NDArray[np.float64] | list[tuple[float, float]], color: Color) -> None:
+def fill_poly(
+    img: NDArray[np.uint8], pts: NDArray[np.float64] | list[tuple[float, float]], color: Color
+) -> None:
     p = np.round(np.asarray(pts, dtype=np.float64) * _ONE).astype(np.int32)
     cv2.fillPoly(img, [p], color, lineType=cv2.LINE_AA, shift=_SHIFT)

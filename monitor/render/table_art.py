@@ -34,18 +34,37 @@ class TableStyle:
     print_piles: bool = True
 
 
-TABLE_STYLES: dict[str, TableStyle] = {s.name: s for s in [
-    TableStyle("green", (40, 105, 25), (90, 200, 235), (25, 30, 40), (40, 45, 90), "PAI GOW POKER", "train"),
-    TableStyle("forest", (35, 70, 20), (230, 235, 235), (20, 20, 25), (60, 50, 45), "DOUBLE HAND POKER", "train",
-               False),
-    TableStyle("blue", (120, 60, 20), (80, 200, 240), (30, 25, 30), (35, 35, 70), "PAI GOW", "train"),
-    TableStyle("red", (35, 30, 150), (60, 190, 230), (20, 25, 35), (50, 40, 40), "CARDROOM", "train"),
-    TableStyle("grey", (95, 95, 90), (40, 200, 250), (25, 25, 25), (30, 60, 100), "PAI GOW POKER", "train", False),
-    TableStyle("tan", (95, 140, 170), (40, 40, 120), (30, 40, 60), (40, 40, 40), "HOUSE WAY", "train"),
-    # held out: a felt hue and print style no training image has
-    TableStyle("purple", (110, 40, 90), (220, 220, 210), (25, 20, 25), (50, 70, 70), "DOUBLE HAND", "test"),
-    TableStyle("teal", (100, 110, 20), (60, 130, 250), (20, 25, 20), (45, 40, 70), "PAI GOW POKER", "test", False),
-]}
+TABLE_STYLES: dict[str, TableStyle] = {
+    s.name: s
+    for s in [
+        TableStyle(
+            "green", (40, 105, 25), (90, 200, 235), (25, 30, 40), (40, 45, 90), "PAI GOW POKER", "train"
+        ),
+        TableStyle(
+            "forest",
+            (35, 70, 20),
+            (230, 235, 235),
+            (20, 20, 25),
+            (60, 50, 45),
+            "DOUBLE HAND POKER",
+            "train",
+            False,
+        ),
+        TableStyle("blue", (120, 60, 20), (80, 200, 240), (30, 25, 30), (35, 35, 70), "PAI GOW", "train"),
+        TableStyle("red", (35, 30, 150), (60, 190, 230), (20, 25, 35), (50, 40, 40), "CARDROOM", "train"),
+        TableStyle(
+            "grey", (95, 95, 90), (40, 200, 250), (25, 25, 25), (30, 60, 100), "PAI GOW POKER", "train", False
+        ),
+        TableStyle("tan", (95, 140, 170), (40, 40, 120), (30, 40, 60), (40, 40, 40), "HOUSE WAY", "train"),
+        # held out: a felt hue and print style no training image has
+        TableStyle(
+            "purple", (110, 40, 90), (220, 220, 210), (25, 20, 25), (50, 70, 70), "DOUBLE HAND", "test"
+        ),
+        TableStyle(
+            "teal", (100, 110, 20), (60, 130, 250), (20, 25, 20), (45, 40, 70), "PAI GOW POKER", "test", False
+        ),
+    ]
+}
 TRAIN_STYLES = tuple(n for n, s in TABLE_STYLES.items() if s.split == "train")
 TEST_STYLES = tuple(n for n, s in TABLE_STYLES.items() if s.split == "test")
 
@@ -67,22 +86,32 @@ class TableTexture:
 
 
 def _lowfreq(rng: np.random.Generator, h: int, w: int, cells: int, amp: float) -> NDArray[np.float32]:
-    small = rng.normal(0, 1, (max(2, h * cells // max(h, w)), max(2, w * cells // max(h, w)))).astype(np.float32)
+    small = rng.normal(0, 1, (max(2, h * cells // max(h, w)), max(2, w * cells // max(h, w)))).astype(
+        np.float32
+    )
     return cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC) * amp
 
 
-def _text(img: Image, text: str, center: tuple[float, float], height_px: float, angle_deg: float, color: BGR,
-          thick_px: float, font: int = cv2.FONT_HERSHEY_DUPLEX) -> None:
+def _text(
+    img: Image,
+    text: str,
+    center: tuple[float, float],
+    height_px: float,
+    angle_deg: float,
+    color: BGR,
+    thick_px: float,
+    font: int = cv2.FONT_HERSHEY_DUPLEX,
+) -> None:
     """Draw rotated text by rendering a patch and blending it in with its own mask."""
     (tw, th), base = cv2.getTextSize(text, font, 1.0, 1)
     scale = height_px / th
-    thick = max(1, int(round(thick_px)))
+    thick = max(1, round(thick_px))
     (tw, th), base = cv2.getTextSize(text, font, scale, thick)
     pad = thick + 4
     patch = np.zeros((th + base + 2 * pad, tw + 2 * pad), np.uint8)
     cv2.putText(patch, text, (pad, pad + th), font, scale, 255, thick, cv2.LINE_AA)
     ph, pw = patch.shape
-    r = int(math.ceil(math.hypot(pw, ph) / 2)) + 1
+    r = math.ceil(math.hypot(pw, ph) / 2) + 1
     x0, y0 = max(0, int(center[0]) - r), max(0, int(center[1]) - r)
     x1, y1 = min(img.shape[1], int(center[0]) + r), min(img.shape[0], int(center[1]) + r)
     if x1 <= x0 or y1 <= y0:
@@ -103,16 +132,23 @@ def _shape_px(shape: Shape, tex: TableTexture) -> NDArray[np.int32]:
 
 
 def _stroke(img: Image, shape: Shape, tex: TableTexture, color: BGR, width_mm: float) -> None:
-    cv2.polylines(img, [_shape_px(shape, tex)], True, color, max(1, int(round(width_mm * tex.px_per_mm))),
-                  cv2.LINE_AA, shift=4)
+    cv2.polylines(
+        img,
+        [_shape_px(shape, tex)],
+        True,
+        color,
+        max(1, round(width_mm * tex.px_per_mm)),
+        cv2.LINE_AA,
+        shift=4,
+    )
 
 
 def render_table_texture(layout: TableLayout, style: TableStyle, px_per_mm: float, seed: int) -> TableTexture:
     rng = np.random.default_rng(seed)
     xmin, ymin, xmax, ymax = layout.bounds
     x0, y1 = xmin - MARGIN_MM, ymax + MARGIN_MM
-    w = int(math.ceil((xmax - xmin + 2 * MARGIN_MM) * px_per_mm))
-    h = int(math.ceil((ymax - ymin + 2 * MARGIN_MM) * px_per_mm))
+    w = math.ceil((xmax - xmin + 2 * MARGIN_MM) * px_per_mm)
+    h = math.ceil((ymax - ymin + 2 * MARGIN_MM) * px_per_mm)
     tex = TableTexture(np.zeros((1, 1, 3), np.uint8), px_per_mm, x0, y1)  # for coordinates while drawing
     s = px_per_mm
 
@@ -139,9 +175,6 @@ def render_table_texture(layout: TableLayout, style: TableStyle, px_per_mm: floa
     rm = cv2.GaussianBlur(ring, (3, 3), 0)[..., None]
     img = img * (1 - rm) + rail_col * rm
     out = cv2.resize(np.clip(img, 0, 255).astype(np.uint8), (w, h), interpolation=cv2.INTER_LINEAR)
-    # fine felt grain at full resolution, one cheap saturating add
-    grain = rng.normal(0, 2.0, (h // 4 + 1, w // 4 + 1)).astype(np.float32)
-    out = cv2.add(out, cv2.merge([cv2.resize(grain, (w, h), interpolation=cv2.INTER_NEAREST)] * 3), dtype=cv2.CV_8U)
 
     line = style.line
     lw = 3.0
@@ -160,8 +193,15 @@ def render_table_texture(layout: TableLayout, style: TableStyle, px_per_mm: floa
                 cx, cy = area.cx - off * math.sin(a) * -1 * 1, area.cy + off * math.cos(a)
                 u, v = (cx - x0) * s, (y1 - cy) * s
                 _text(out, label, (u, v), 9 * s, area.angle_deg + 180, line, 1.2 * s)
-        _text(out, str(seat.number), ((seat.betting_spot.center[0] - x0) * s, (y1 - seat.betting_spot.center[1]) * s),
-              40 * s, _seat_angle(seat.betting_spot.center) + 180, line, 3 * s)
+        _text(
+            out,
+            str(seat.number),
+            ((seat.betting_spot.center[0] - x0) * s, (y1 - seat.betting_spot.center[1]) * s),
+            40 * s,
+            _seat_angle(seat.betting_spot.center) + 180,
+            line,
+            3 * s,
+        )
     if style.print_piles:
         for p in layout.piles:
             _stroke(out, p, tex, line, 1.5)
@@ -186,8 +226,14 @@ def _seat_angle(p: tuple[float, float]) -> float:
 
 
 # Chip colours by denomination (BGR): white 1, red 5, green 25, black 100, purple 500, yellow 1000.
-CHIP_COLORS: dict[int, BGR] = {1: (225, 225, 225), 5: (40, 40, 190), 25: (50, 140, 40), 100: (30, 30, 30),
-                               500: (120, 40, 110), 1000: (40, 200, 230)}
+CHIP_COLORS: dict[int, BGR] = {
+    1: (225, 225, 225),
+    5: (40, 40, 190),
+    25: (50, 140, 40),
+    100: (30, 30, 30),
+    500: (120, 40, 110),
+    1000: (40, 200, 230),
+}
 
 
 def _draw_tray(out: Image, layout: TableLayout, tex: TableTexture, rng: np.random.Generator) -> None:
@@ -216,10 +262,26 @@ def _draw_tray(out: Image, layout: TableLayout, tex: TableTexture, rng: np.rando
         out[v0:v1, u0:u1] = (col * shade * stripes).clip(0, 255).astype(np.uint8)
 
 
-@lru_cache(maxsize=8)
-def table_texture(layout: TableLayout, style_name: str, px_per_mm: float, variant: int) -> TableTexture:
-    """A cached table texture (a dataset reuses a few variants per style)."""
+@lru_cache(maxsize=12)
+def _base_texture(layout: TableLayout, style_name: str, variant: int) -> TableTexture:
     if style_name not in TABLE_STYLES:
         raise KeyError(f"no table style {style_name!r} (styles: {', '.join(TABLE_STYLES)})")
     seed = zlib.crc32(f"{style_name}:{variant}".encode())  # stable across processes, unlike hash()
-    return render_table_texture(layout, TABLE_STYLES[style_name], px_per_mm, seed=seed)
+    return render_table_texture(layout, TABLE_STYLES[style_name], 1.0, seed=seed)
+
+
+@lru_cache(maxsize=6)
+def _scaled_texture(layout: TableLayout, style_name: str, px_per_mm: float, variant: int) -> TableTexture:
+    base = _base_texture(layout, style_name, variant)
+    h, w = base.image.shape[:2]
+    size = (round(w * px_per_mm), round(h * px_per_mm))
+    interp = cv2.INTER_AREA if px_per_mm < 1 else cv2.INTER_CUBIC
+    return TableTexture(cv2.resize(base.image, size, interpolation=interp), px_per_mm, base.x0, base.y1)
+
+
+def table_texture(layout: TableLayout, style_name: str, px_per_mm: float, variant: int) -> TableTexture:
+    """A cached table texture. It is drawn once at 1 px/mm per style and variant (drawing costs
+    seconds) and rescaled for other levels (the felt is smooth; lines soften a little at 2 px/mm)."""
+    if px_per_mm == 1.0:
+        return _base_texture(layout, style_name, variant)
+    return _scaled_texture(layout, style_name, px_per_mm, variant)

@@ -1,0 +1,117 @@
+"""Dataset exporters and card designs: layouts, labels, crops that show the right card."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from monitor.render.camera import Camera
+from monitor.render.crops import CropOptions, crop_card, export_crops
+from monitor.render.datasets import standard_splits
+from monitor.render.deck import CLASS_KEYS, DesignError, FolderDesign, folder_filenames, load_design
+from monitor.render.detect_export import export_detect
+from monitor.render.renderer import Renderer
+from monitor.render.scene import CardObj, Scene
+
+
+def test_class_keys_and_folder_names() -> None:
+    assert len(CLASS_KEYS) == 54 and CLASS_KEYS[-2:] == ("Jk", "back") and len(set(CLASS_KEYS)) == 54
+    assert folder_filenames("Td") == ["10_of_diamonds.png"]
+    assert folder_filenames("Qs") == ["queen_of_spades.png"]
+    assert folder_filenames("Jk") == ["black_joker.png", "red_joker.png"]
+
+
+def test_folder_design_reports_missing_files(tmp_path: Path) -> None:
+    img = np.zeros((323, 222, 4), np.uint8)
+    img[20:300, 20:200] = (0, 0, 200, 255)
+    for name in ("ace_of_spades.png", "back.png"):
+        cv2.imwrite(str(tmp_path / name), img)
+    with pytest.raises(DesignError, match=r"lacks 52 image\(s\): 2_of_clubs.png"):
+        FolderDesign(tmp_path)
+    with pytest.raises(DesignError, match="neither a drawn design"):
+        load_design(str(tmp_path / "nope"))
+
+
+def test_folder_design_draws_the_card_body(tmp_path: Path) -> None:
+    art = np.zeros((323, 222, 4), np.uint8)  # transparent except a red square in the middle
+    art[140:180, 90:130] = (0, 0, 220, 255)
+    for key in CLASS_KEYS:
+        cv2.imwrite(str(tmp_path / folder_filenames(key)[-1]), art)
+    d = FolderDesign(tmp_path)
+    t = d.texture("7h")
+    assert t.shape == (440, 315, 4)
+    assert tuple(t[20, 20, :3]) == (255, 255, 255) and t[220, 157, 2] > 200 and t[220, 157, 0] < 40
+    assert t[0, 0, 3] == 0 and t[220, 157, 3] == 255  # rounded corner transparent, body opaque
+    assert d.variants == {}
+
+
+@pytest.mark.parametrize("design", ["classic", "jumbo"])
+def test_crop_of_a_rendered_card_shows_that_card(design: str) -> None:
+    r = Renderer()
+    scene = Scene(table_style="grey")
+    scene.add(CardObj("Qh", 0, 0, 27, design=design))
+    cam = Camera.overhead((1280, 720), view_width_mm=900, height_mm=2000, center=(0, 0))
+    frame = r.render(scene, cam)
+    crop, _ = crop_card(
+        frame.image, frame.objects[0], np.random.default_rng(0), CropOptions(jitter=(0.0, 0.0)), None
+    )
+    assert crop.shape == (96, 96, 3)
+    tex = cv2.resize(load_design(design).texture("Qh")[..., :3], (96, 96), interpolation=cv2.INTER_AREA)
+    err = min(float(np.abs(crop.astype(int) - t.astype(int)).mean()) for t in (tex, tex[::-1, ::-1]))
+    other = cv2.resize(load_design(design).texture("4c")[..., :3], (96, 96), interpolation=cv2.INTER_AREA)
+    err_other = min(
+        float(np.abs(crop.astype(int) - t.astype(int)).mean()) for t in (other, other[::-1, ::-1])
+    )
+    assert err < 25 and err < err_other / 2
+
+
+def test_export_crops_layout_and_manifest(tmp_path: Path) -> None:
+    splits = standard_splits(["classic"], [])
+    opt = CropOptions(resolutions={"720p": 1.0})
+    got = export_crops(tmp_path, {"train": 40}, splits, seed=3, opt=opt)
+    files = sorted(tmp_path.glob("train/*/*.jpg"))
+    assert len(files) == 40 == sum(got["train"].values())
+    assert {f.parent.name for f in files} <= set(CLASS_KEYS)
+    assert cv2.imread(str(files[0])).shape == (96, 96, 3)
+    rows = list(csv.DictReader((tmp_path / "manifest_train.csv").open()))
+    assert len(rows) == 40 and all((tmp_path / r["file"]).exists() for r in rows)
+    assert all(r["design"] == "classic" and float(r["visible_share"]) >= 0.6 for r in rows)
+    assert json.loads((tmp_path / "classes.json").read_text()) == list(CLASS_KEYS)
+
+
+def test_export_detect_labels(tmp_path: Path) -> None:
+    from monitor.render.detect_export import DetectOptions
+
+    splits = standard_splits(["jumbo"], [])
+    got = export_detect(
+        tmp_path,
+        {"train": 2, "val": 1},
+        splits,
+        seed=4,
+        opt=DetectOptions(imgsz=320, resolutions={"720p": 1.0}, fullres=1),
+    )
+    assert sum(got["train"].values()) > 5
+    for split, n in (("train", 2), ("val", 1)):
+        imgs = sorted((tmp_path / "images" / split).glob("*.jpg"))
+        assert len(imgs) == n and max(cv2.imread(str(imgs[0])).shape[:2]) == 320
+        coco = json.loads((tmp_path / f"coco_{split}.json").read_text())
+        nlines = 0
+        for img in imgs:
+            obb = (tmp_path / "labels" / split / f"{img.stem}.txt").read_text().split("\n")
+            aabb = (tmp_path / "aabb" / "labels" / split / f"{img.stem}.txt").read_text().split("\n")
+            obb, aabb = [x for x in obb if x], [x for x in aabb if x]
+            assert len(obb) == len(aabb)
+            nlines += len(obb)
+            for line in obb:
+                v = line.split()
+                assert len(v) == 9 and 0 <= int(v[0]) <= 4
+                assert all(-1e-6 <= float(x) <= 1 + 1e-6 for x in v[1:])
+        assert len(coco["annotations"]) == nlines and len(coco["images"]) == n
+        assert (tmp_path / "fullres" / split / f"{split}_000000.json").exists()
+    assert "names:" in (tmp_path / "obb.yaml").read_text()
+    assert (tmp_path / "aabb" / "images" / "train").is_dir()
