@@ -268,7 +268,7 @@ class Renderer:
         d = self.design(card.design)
         mips = d.mips(card.key if card.face_up else BACK, card.variant)
         if card.z > 0.5:  # a card lying on others throws a thin shadow on them (too small to blur)
-            cv.shadow((*quad, 0.8, 1.2), 0.15, 0.0)
+            cv.shadow(quad + np.array([0.8, 1.2]), 0.15, 0.0)
         cv.blit(mips, quad, oid, bend=card.bend, glossy=True)
         return _shoelace(quad) * CARD_FILL
 
@@ -278,7 +278,7 @@ class Renderer:
         ring = np.stack([st.x + r * np.cos(t), st.y + r * np.sin(t)], axis=1)
         ztop = st.z + st.height
         # contact shadow: the footprint pushed away from the light, soft
-        sh = (*ring, -light[0] / light[2] * st.height * 0.7, -light[1] / light[2] * st.height * 0.7)
+        sh = ring + np.array([-light[0], -light[1]]) / light[2] * st.height * 0.7
         cv.shadow(
             cam.project_ideal(np.column_stack([sh, np.full(len(sh), st.z)])),
             0.45,
