@@ -244,3 +244,17 @@ def test_script_from_a_recordings_events(tmp_path: Path) -> None:
     path.write_text('{"type": "dice_rolled"}\n')
     with pytest.raises(ValueError, match=r"events\.jsonl line 1"):
         script_from_events(path)
+
+
+def test_script_repeats_with_a_looping_video(rig: Rig) -> None:
+    sim, reader, _ = rig
+    clock = [0.0]
+    sim.play([(1.0, (2, 2, 3))], clock=lambda: clock[0], repeat_every_s=10.0)
+    clock[0] = 1.5
+    first = reader.get(timeout=5)
+    clock[0] = 11.2  # second pass of a 10 s video
+    second = reader.get(timeout=5)
+    assert first is not None and second is not None
+    assert (first.values, second.values, second.seq) == ((2, 2, 3), (2, 2, 3), first.seq + 1)
+    with pytest.raises(ValueError, match="repeat_every_s must be positive"):
+        sim.play([], clock=lambda: 0.0, repeat_every_s=0)

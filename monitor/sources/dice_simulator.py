@@ -51,6 +51,9 @@ class DiceSimulator:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._script: list[tuple[float, tuple[int, int, int]]] = []
+        self._template: list[tuple[float, tuple[int, int, int]]] = []
+        self._repeat: float | None = None
+        self._passes = 0
         self._clock: Callable[[], float] | None = None
         self.unsent_bytes = 0  # dropped because nobody read the port and its buffer filled
 
@@ -98,14 +101,26 @@ class DiceSimulator:
             self.send_line(f"DICE,{seq},{dice[0]},{dice[1]},{dice[2]}", bad_checksum=bad_checksum)
         return seq, dice
 
-    def play(self, script: list[tuple[float, tuple[int, int, int]]], clock: Callable[[], float]) -> None:
+    def play(
+        self,
+        script: list[tuple[float, tuple[int, int, int]]],
+        clock: Callable[[], float],
+        repeat_every_s: float | None = None,
+    ) -> None:
         """Roll each (time, dice) of ``script`` when ``clock()`` reaches its time.
 
         With the camera source's ``media_time_now`` as the clock, a scripted recording and its
-        dice stay in step however fast or slow the video plays (the demo).
+        dice stay in step however fast or slow the video plays (the demo). ``repeat_every_s``
+        (the recording's length) plays the script again on each loop of a looping video, whose
+        media time keeps counting up.
         """
+        if repeat_every_s is not None and repeat_every_s <= 0:
+            raise ValueError(f"repeat_every_s must be positive, got {repeat_every_s}")
         with self._lock:
             self._script = sorted(script, key=lambda item: item[0])
+            self._template = list(self._script)
+            self._repeat = repeat_every_s
+            self._passes = 0
             self._clock = clock
 
     @property
@@ -208,6 +223,10 @@ class DiceSimulator:
             while self._script and self._script[0][0] <= now:
                 _, dice = self._script.pop(0)
                 self.roll(dice)
+                if not self._script and self._repeat is not None and self._template:
+                    self._passes += 1
+                    shift = self._passes * self._repeat
+                    self._script = [(t + shift, d) for t, d in self._template]
 
 
 def load_script(path: str | Path) -> list[tuple[float, tuple[int, int, int]]]:
