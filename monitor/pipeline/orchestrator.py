@@ -1,0 +1,263 @@
+"""The live run: camera -> perception -> table state -> events -> procedure monitor -> store and push.
+
+Threads, each behind a bounded queue so a slow stage never blocks capture:
+
+- capture (the :class:`~monitor.sources.VideoSource`'s own thread): live sources drop the oldest
+  frame, and perception takes the newest;
+- perception: frame -> detections (models, or oracle truth), keeps a small copy for snapshots;
+- table state: detections -> placed, tracked objects -> events (:class:`TableChain`), with the
+  outside events merged in as they come: the dice reader's rolls, camera and reader faults
+  (``device_lost`` / ``device_recovered``) and the dealer's console;
+- the sink: event batches -> the API's ingest (store, procedure monitor, WebSocket push).
+
+A camera that drops or a video that breaks becomes a device alert and the run goes on: the
+dice reader, the console and the API keep working; a live camera is reconnected by its source.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+from monitor.calibration import TableCalibration
+from monitor.events.schema import EventBase, parse_event
+from monitor.perception.detections import Detections
+from monitor.pipeline.chain import TableChain
+from monitor.pipeline.extract import EventExtractor, ExtractorSettings
+from monitor.pipeline.perceive import Perception
+from monitor.pipeline.snapshots import FrameRing
+from monitor.sources.frame import Frame
+from monitor.sources.policy import BoundedBuffer, ConsumePolicy, FillPolicy
+from monitor.sources.state import SourceState
+from monitor.sources.to_events import SourceEventMapper
+
+log = logging.getLogger(__name__)
+
+
+class EventSink(Protocol):
+    def put(self, events: list[EventBase]) -> None: ...
+
+
+@dataclass
+class RunStats:
+    frames_in: int = 0
+    frames_perceived: int = 0
+    frames_dropped: int = 0
+    events_out: int = 0
+    perceive_ms: deque[float] = field(default_factory=lambda: deque(maxlen=500))
+    state_ms: deque[float] = field(default_factory=lambda: deque(maxlen=500))
+    started: float = field(default_factory=time.monotonic)
+
+    def fps(self) -> float:
+        return self.frames_perceived / max(time.monotonic() - self.started, 1e-9)
+
+
+class ConsoleReplay:
+    """The dealer's console played from a recording's event log against the media clock (the demo).
+
+    Round start (with the banker's seat), no more bets, misdeal and round end are button presses
+    at a real table; in a recording they are lines of its ``events.jsonl``.
+    """
+
+    def __init__(self, events: list[dict[str, Any]], clock: Callable[[], float],
+                 deliver: Callable[[dict[str, Any]], None]) -> None:
+        self.pending = deque(sorted(events, key=lambda e: e["media_time"]))
+        self.clock = clock
+        self.deliver = deliver
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="console-replay", daemon=True)
+
+    def start(self) -> ConsoleReplay:
+        self._thread.start()
+        return self
+
+    def _run(self) -> None:
+        while self.pending and not self._stop.is_set():
+            if self.clock() >= self.pending[0]["media_time"]:
+                self.deliver(self.pending.popleft())
+            else:
+                self._stop.wait(0.02)
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(2)
+
+
+class LiveRun:
+    """One table, one camera (and optionally one dice reader): see the module doc."""
+
+    def __init__(
+        self,
+        calibration: TableCalibration,
+        source: Any,  # a VideoSource (not started)
+        perception: Perception,
+        sink: EventSink,
+        ring: FrameRing | None = None,
+        first_seq: int = 0,
+        settings: ExtractorSettings | None = None,
+        dice: Any | None = None,  # a DiceReader (not started)
+        queue_size: int = 4,
+    ) -> None:
+        self.calibration = calibration
+        self.table_id = calibration.table
+        self.source = source
+        self.perception = perception
+        self.sink = sink
+        self.ring = ring or FrameRing()
+        self.dice = dice
+        self.stats = RunStats()
+        self._seq = itertools.count(first_seq)
+        self._seq_lock = threading.Lock()
+        self.extractor = EventExtractor(self.table_id, settings, next_seq=self.next_seq,
+                                        wall_time=lambda _t: datetime.now(UTC))
+        self.chain = TableChain(calibration, self.extractor, fps=30.0)
+        # perception -> table state: in order, bounded; a lagging table state loses the oldest frame
+        self._detected: BoundedBuffer[tuple[Frame, Detections, tuple[str, ...] | None]] = BoundedBuffer(
+            queue_size, FillPolicy.DROP_OLDEST if source.live or source.realtime else FillPolicy.WAIT,
+            ConsumePolicy.LAZY, on_drop=lambda _item: self._dropped())
+        self._outside: deque[EventBase] = deque()
+        self._outside_lock = threading.Lock()
+        self.mapper = SourceEventMapper(self.table_id, self.media_now, next_seq=self.next_seq)
+        self._stop = threading.Event()
+        self._threads: list[threading.Thread] = []
+        self.console: ConsoleReplay | None = None
+        self.errors: list[str] = []
+
+    # ---- clocks and counters ---------------------------------------------------------------------
+
+    def next_seq(self) -> int:
+        with self._seq_lock:
+            return next(self._seq)
+
+    def media_now(self) -> float:
+        return float(self.source.media_time_now())
+
+    def _dropped(self) -> None:
+        self.stats.frames_dropped += 1
+
+    # ---- outside events --------------------------------------------------------------------------
+
+    def outside(self, event: EventBase | None) -> None:
+        """An event from the dice reader, a source's status or the console (any thread)."""
+        if event is None:
+            return
+        with self._outside_lock:
+            self._outside.append(event)
+
+    def console_event(self, raw: dict[str, Any]) -> None:
+        """A console event from a log: re-stamped for this table, this run's sequence and now."""
+        data = {**raw, "table_id": self.table_id, "seq": self.next_seq(), "media_time": self.media_now(),
+                "wall_time": datetime.now(UTC).isoformat()}
+        data.pop("frame", None)
+        self.outside(parse_event(data))
+
+    def replay_console(self, events: list[dict[str, Any]]) -> None:
+        self.console = ConsoleReplay(events, self.media_now, self.console_event)
+
+    def _drain_outside(self) -> None:
+        with self._outside_lock:
+            items = list(self._outside)
+            self._outside.clear()
+        if not items:
+            return
+        items.sort(key=lambda e: e.seq)
+        for e in items:
+            self.extractor.note(e)
+        self.stats.events_out += len(items)
+        self.sink.put(items)
+
+    # ---- the stages ------------------------------------------------------------------------------
+
+    def start(self) -> LiveRun:
+        self.source.add_status_handler(lambda status: self.outside(self.mapper.from_source(status)))
+        if self.dice is not None:
+            self.dice.add_handler(lambda event: self.outside(self.mapper.from_dice(event)))
+            self.dice.start()
+        self.source.start()
+        for name, target in (("perception", self._perceive_loop), ("table-state", self._state_loop)):
+            t = threading.Thread(target=self._guard(target), name=name, daemon=True)
+            t.start()
+            self._threads.append(t)
+        if self.console is not None:
+            self.console.start()
+        return self
+
+    def _guard(self, target: Callable[[], None]) -> Callable[[], None]:
+        def run() -> None:
+            try:
+                target()
+            except Exception as e:  # a bug in a stage is logged and the others keep going
+                log.exception("pipeline stage failed")
+                self.errors.append(f"{type(e).__name__}: {e}")
+                self._detected.close()
+        return run
+
+    def _perceive_loop(self) -> None:
+        while not self._stop.is_set():
+            frame = self.source.read(timeout=0.2)
+            if frame is None:
+                if self.source.state.is_terminal:
+                    break
+                continue
+            self.stats.frames_in += 1
+            t = time.perf_counter()
+            detections, tracks = self.perception.see(frame.index, frame.image)
+            self.stats.perceive_ms.append((time.perf_counter() - t) * 1000)
+            self.ring.add(frame.media_time_s, frame.index, frame.image)
+            self._detected.put((frame, detections, tracks), cancelled=self._stop.is_set)
+        self._detected.close()
+
+    def _state_loop(self) -> None:
+        while True:
+            self._drain_outside()
+            item = self._detected.get(timeout=0.1)
+            if item is None:
+                if self._detected.closed and len(self._detected) == 0:
+                    break
+                continue
+            frame, detections, tracks = item
+            t = time.perf_counter()
+            events = self.chain.step(frame.index, frame.media_time_s, detections, tracks)
+            self.stats.state_ms.append((time.perf_counter() - t) * 1000)
+            self.stats.frames_perceived += 1
+            self._drain_outside()  # a roll read before this frame goes before the frame's events
+            if events:
+                self.stats.events_out += len(events)
+                self.sink.put(events)
+        self._drain_outside()
+
+    # ---- life cycle ------------------------------------------------------------------------------
+
+    @property
+    def finished(self) -> bool:
+        return all(not t.is_alive() for t in self._threads)
+
+    @property
+    def source_state(self) -> SourceState:
+        return self.source.state  # type: ignore[no-any-return]
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Until the source ended and every frame went through (or ``timeout``); True if finished."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        for t in self._threads:
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            t.join(left)
+        return self.finished
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self.console is not None:
+            self.console.stop()
+        self.source.stop()
+        for t in self._threads:
+            t.join(5)
+        if self.dice is not None:
+            self.dice.stop()
+        self._drain_outside()

@@ -1,0 +1,89 @@
+"""Choosing the perception for a run: the trained models, the classical finder, or oracle ground truth.
+
+- ``models``: ``models/detector.onnx`` and ``models/cards.onnx`` through ONNX Runtime / OpenVINO
+  (:class:`monitor.perception.pipeline.Perceiver`); without the detector the classical card finder
+  stands in; without the classifier no card is read (said at start-up: identity-based rules such as
+  an exposed ace cannot fire).
+- ``oracle``: a rendered recording's ``truth.jsonl`` replayed as detections, frame by frame, with the
+  truth's track ids. For testing the chain downstream of perception, and labelled so everywhere.
+- ``auto``: oracle when a truth file is given, else models.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal, Protocol
+
+import numpy as np
+
+from monitor.perception.detections import Detections
+from monitor.pipeline.oracle import OracleOptions, oracle_frame, read_truth
+
+log = logging.getLogger(__name__)
+Choice = Literal["auto", "models", "oracle"]
+
+
+class PerceptionError(ValueError):
+    """Perception cannot start as asked; the message says what is missing."""
+
+
+class Perception(Protocol):
+    label: str
+
+    def see(self, index: int, image: np.ndarray) -> tuple[Detections, tuple[str, ...] | None]:
+        """Detections of one frame and, for oracle perception, the truth's track id of each."""
+        ...
+
+
+@dataclass
+class OraclePerception:
+    rows: list[dict]  # type: ignore[type-arg]
+    size: tuple[int, int]
+    options: OracleOptions
+    label: str = "ORACLE (ground truth replayed; not a model)"
+
+    @classmethod
+    def load(cls, truth: Path, size: tuple[int, int], options: OracleOptions | None = None) -> OraclePerception:
+        rows = list(read_truth(truth))
+        if not rows:
+            raise PerceptionError(f"ground truth {truth} has no frames")
+        return cls(rows, size, options or OracleOptions())
+
+    def see(self, index: int, image: np.ndarray) -> tuple[Detections, tuple[str, ...] | None]:
+        if not 0 <= index < len(self.rows):
+            return Detections(image.shape[1], image.shape[0], ()), ()
+        h, w = image.shape[:2]
+        fr = oracle_frame(self.rows[index], (w, h), self.options)
+        return fr.detections, fr.tracks
+
+
+class ModelPerception:
+    def __init__(self, models_dir: Path, threads: int = 2) -> None:
+        from monitor.perception.pipeline import Perceiver
+
+        self.perceiver = Perceiver.from_models(models_dir, threads=threads)
+        parts = []
+        parts.append("detector.onnx" if self.perceiver.detector is not None else "classical card finder (no detector)")
+        if self.perceiver.classifier is None:
+            parts.append("NO card classifier: cards are not read, identity rules (exposed ace, duplicates, "
+                         "fouls) cannot fire")
+        else:
+            parts.append("cards.onnx")
+        self.label = "models: " + ", ".join(parts)
+        self.warnings = [p for p in parts if p.startswith("NO") or "no detector" in p]
+
+    def see(self, index: int, image: np.ndarray) -> tuple[Detections, tuple[str, ...] | None]:
+        return self.perceiver.perceive(image), None
+
+
+def choose(choice: Choice, truth: Path | None, size: tuple[int, int], models_dir: Path,
+           threads: int = 2) -> Perception:
+    if choice == "oracle" or (choice == "auto" and truth is not None):
+        if truth is None:
+            raise PerceptionError("oracle perception needs the recording's ground truth (--truth truth.jsonl)")
+        if not truth.exists():
+            raise PerceptionError(f"ground truth file {truth} does not exist")
+        return OraclePerception.load(truth, size)
+    return ModelPerception(models_dir, threads)

@@ -1,0 +1,144 @@
+"""The API and dashboard served in-process, with the pipeline pushing events straight into its ingest.
+
+``ApiServer`` runs uvicorn on a thread of its own event loop; :class:`ApiSink` hands event batches to
+the app's ingest pipeline (the same group commit, store, procedure monitor and live push as the
+HTTP ingest) from any thread, through a bounded queue so a slow store never blocks the chain.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from monitor.events.schema import EventBase
+from monitor.pipeline.snapshots import FrameRing, SnapshotFeed
+
+log = logging.getLogger(__name__)
+
+
+class ApiServer:
+    """``create_app`` served on ``host:port`` in a background thread (port 0: any free port)."""
+
+    def __init__(self, settings: Any, ring: FrameRing | None = None, log_level: str = "warning") -> None:
+        import uvicorn
+
+        from monitor.api.app import create_app
+        from monitor.api.procedure_adapter import StreamFeedAdapter
+
+        self.settings = settings
+        self.ring = ring or FrameRing()
+        folder = Path(settings.snapshot_dir) if settings.snapshot_dir else None
+
+        def feed() -> Any:
+            inner = StreamFeedAdapter()
+            return SnapshotFeed(inner, self.ring, folder) if folder is not None else inner
+
+        self.app = create_app(settings, feed_factory=feed)
+        config = uvicorn.Config(self.app, host=settings.host, port=settings.port, log_level=log_level,
+                                access_log=False, ws_max_size=1 << 20, timeout_graceful_shutdown=3)
+        self.server = uvicorn.Server(config)
+        self.loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._serve, name="api-server", daemon=True)
+        self.error: BaseException | None = None
+
+    def _serve(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        try:
+            self.loop.run_until_complete(self.server.serve())
+        except BaseException as e:  # reported to the starter, not lost in a thread
+            self.error = e
+
+    def start(self, timeout: float = 30.0) -> ApiServer:
+        self._thread.start()
+        deadline = time.monotonic() + timeout
+        while not self.server.started:
+            if self.error is not None or not self._thread.is_alive():
+                raise RuntimeError(f"the API server did not start: {self.error or 'it exited'}")
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the API server did not start within {timeout:.0f} s")
+            time.sleep(0.05)
+        return self
+
+    @property
+    def port(self) -> int:
+        for s in self.server.servers:
+            for sock in s.sockets:
+                return int(sock.getsockname()[1])
+        return int(self.settings.port)
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.settings.host}:{self.port}"
+
+    @property
+    def services(self) -> Any:
+        return self.app.state.services
+
+    def call(self, fn: Callable[[], Any], timeout: float = 30.0) -> Any:
+        """Run a coroutine factory on the server's loop and wait for its result."""
+        return asyncio.run_coroutine_threadsafe(fn(), self.loop).result(timeout)
+
+    def next_seq(self, table_id: str) -> int:
+        """The first sequence number a new run of ``table_id`` may use (after everything stored)."""
+        from sqlalchemy import func, select
+
+        from monitor.store.models import EventRow
+
+        with self.services.sessions() as session:
+            top = session.execute(select(func.max(EventRow.seq)).where(EventRow.table_id == table_id)).scalar()
+        return 0 if top is None else int(top) + 1
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self._thread.join(10)
+
+
+class ApiSink:
+    """Event batches -> the app's ingest, in order, on a thread of their own."""
+
+    def __init__(self, server: ApiServer, capacity: int = 10_000) -> None:
+        self.server = server
+        self._queue: queue.Queue[list[EventBase] | None] = queue.Queue(capacity)
+        self._thread = threading.Thread(target=self._run, name="event-sink", daemon=True)
+        self.sent = 0
+        self.alerts = 0
+        self.failures = 0
+        self.dropped = 0
+        self._thread.start()
+
+    def put(self, events: list[EventBase]) -> None:
+        if not events:
+            return
+        try:
+            self._queue.put_nowait(events)
+        except queue.Full:
+            self.dropped += len(events)
+            log.error("event sink full: %d events dropped", len(events))
+
+    def _run(self) -> None:
+        pipeline = self.server.services.pipeline
+        while True:
+            batch = self._queue.get()
+            if batch is None:
+                return
+            for attempt in range(5):
+                try:
+                    result = self.server.call(lambda b=batch: pipeline.submit(b))  # type: ignore[misc]
+                    self.sent += result.accepted
+                    self.alerts += len(result.alerts)
+                    break
+                except Exception as e:  # the store could not commit: it asks for a resend
+                    self.failures += 1
+                    log.warning("ingest failed (%s); retrying", e)
+                    time.sleep(0.2 * (attempt + 1))
+
+    def close(self, timeout: float = 30.0) -> None:
+        """Send what is queued, then stop."""
+        self._queue.put(None)
+        self._thread.join(timeout)

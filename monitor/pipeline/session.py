@@ -1,0 +1,137 @@
+"""A whole monitoring session wired up: API + store, camera, dice reader (or its simulator), the run.
+
+``table-monitor run`` and ``table-monitor demo`` (and the end-to-end tests and the benchmark) all
+build one :class:`Session` from :class:`SessionOptions`, start it, wait, and close it.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from monitor.calibration import load_table
+from monitor.pipeline.extract import ExtractorSettings
+from monitor.pipeline.orchestrator import LiveRun
+from monitor.pipeline.perceive import Choice, choose
+from monitor.pipeline.scripted import CONSOLE_TYPES
+from monitor.pipeline.server import ApiServer, ApiSink
+from monitor.pipeline.snapshots import FrameRing
+
+log = logging.getLogger(__name__)
+DEFAULT_MODELS = Path(__file__).resolve().parents[2] / "models"
+
+
+@dataclass
+class SessionOptions:
+    table: Path
+    camera: str | int
+    db_url: str
+    snapshot_dir: Path
+    tokens: str = ""  # name:role:token entries
+    host: str = "127.0.0.1"
+    port: int = 8000
+    dice_port: str | None = None
+    simulate_dice: Path | None = None  # events.jsonl whose dice_reader rolls a pty simulator plays
+    console_log: Path | None = None  # events.jsonl whose console events are replayed
+    perception: Choice = "auto"
+    truth: Path | None = None
+    models: Path = DEFAULT_MODELS
+    realtime: bool = True  # a file played as a live camera (newest frame wins)
+    banker_seat: int | None = None
+    extractor: ExtractorSettings | None = None
+    source_options: Any = None  # a SourceOptions to use instead of the defaults
+    backend_factory: Any = None  # tests: a capture backend in place of OpenCV
+    log_level: str = "warning"
+
+
+@dataclass
+class Session:
+    options: SessionOptions
+    server: ApiServer
+    run: LiveRun
+    sink: ApiSink
+    perception_label: str
+    simulator: Any = None
+    warnings: list[str] = field(default_factory=list)
+
+    def wait(self, duration: float | None = None) -> bool:
+        """Until the camera's recording ended (or ``duration`` s); True if it ended."""
+        return self.run.wait(duration)
+
+    def close(self, settle_s: float = 0.5) -> None:
+        self.run.stop()
+        time.sleep(settle_s)  # a last dice line or status in flight
+        self.sink.close()
+        # held-back events (a gap in sequence) and open rounds: flushed into the store
+        self.server.call(lambda: self.server.services.pipeline.submit([]))
+        if self.simulator is not None:
+            self.simulator.stop()
+        self.server.stop()
+
+
+def _events(path: Path) -> list[dict[str, Any]]:
+    out = []
+    with path.open(encoding="utf-8") as f:
+        for n, line in enumerate(f, start=1):
+            if line.strip():
+                try:
+                    out.append(json.loads(line))
+                except json.JSONDecodeError as e:
+                    raise ValueError(f"{path} line {n}: not JSON ({e.msg})") from None
+    return out
+
+
+def open_session(opts: SessionOptions) -> Session:
+    """Build and start everything; raises ValueError with a clear message on bad input."""
+    from monitor.api.settings import Settings
+    from monitor.sources.dice_reader import DiceReader
+    from monitor.sources.video_source import SourceOptions, VideoSource, open_source
+
+    calibration = load_table(opts.table)
+    perception = choose(opts.perception, opts.truth, calibration.image_size, opts.models)
+    warnings = list(getattr(perception, "warnings", []))
+    settings = Settings(db_url=opts.db_url, host=opts.host, port=opts.port, snapshot_dir=opts.snapshot_dir,
+                        tokens=opts.tokens or None)  # type: ignore[arg-type]
+    ring = FrameRing()
+    server = ApiServer(settings, ring, log_level=opts.log_level).start()
+    simulator = None
+    try:
+        source_opts = opts.source_options
+        if source_opts is None and opts.realtime and not isinstance(opts.camera, int) \
+                and not str(opts.camera).startswith(("rtsp://", "rtsps://", "http")) \
+                and not str(opts.camera).isdigit():
+            source_opts = SourceOptions.live_playback()
+        if opts.backend_factory is not None:
+            from monitor.sources.backend import SourceSpec
+
+            source = VideoSource(SourceSpec.parse(opts.camera), source_opts, backend_factory=opts.backend_factory)
+        else:
+            source = open_source(int(opts.camera) if str(opts.camera).isdigit() else opts.camera, source_opts)
+        dice = None
+        dice_port = opts.dice_port
+        if opts.simulate_dice is not None:
+            from monitor.sources.dice_simulator import DiceSimulator, script_from_events
+
+            simulator = DiceSimulator(heartbeat_s=0.5).start()
+            simulator.play(script_from_events(opts.simulate_dice), clock=source.media_time_now)
+            dice_port = simulator.device_path
+        if dice_port is not None:
+            dice = DiceReader(dice_port)
+        settings_x = opts.extractor or ExtractorSettings(round_from_vision=opts.console_log is None,
+                                                         banker_seat=opts.banker_seat)
+        sink = ApiSink(server)
+        run = LiveRun(calibration, source, perception, sink, ring, first_seq=server.next_seq(calibration.table),
+                      settings=settings_x, dice=dice)
+        if opts.console_log is not None:
+            run.replay_console([e for e in _events(opts.console_log) if e.get("type") in CONSOLE_TYPES])
+        run.start()
+    except BaseException:
+        if simulator is not None:
+            simulator.stop()
+        server.stop()
+        raise
+    return Session(opts, server, run, sink, perception.label, simulator, warnings)
