@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from monitor.sources import ConsumePolicy, FillPolicy, SourceState, SourceStateError, VideoSource
-from monitor.sources.backend import OpenError, SourceKind, SourceSpec
+from monitor.sources.backend import OpenCVCapture, OpenError, SourceKind, SourceSpec
 from monitor.sources.backoff import Backoff
 from monitor.sources.policy import BoundedBuffer
 from monitor.sources.status import (
@@ -345,3 +345,44 @@ def test_file_played_as_a_live_camera_accounts_for_every_frame(tmp_path: Path) -
     m = source.metrics()
     assert seen == sorted(set(seen)) and seen[-1] == 19  # newest wins, never goes back, ends at the end
     assert m.captured == 20 and m.consumed + m.dropped == 20 and m.consumed == len(seen)
+
+
+@pytest.mark.parametrize("fourcc", ["MJPG", "mp4v"])
+def test_resume_from_a_frame(tmp_path: Path, fourcc: str) -> None:
+    name = f"r.{'avi' if fourcc == 'MJPG' else 'mp4'}"
+    path = write_video(tmp_path / name, frames=40, fps=25.0, fourcc=fourcc)
+    with VideoSource(SourceSpec.parse(str(path))) as full:
+        reference = {f.index: f.image for f in full}
+    source = VideoSource(SourceSpec.parse(str(path)), SourceOptions(start_frame=25))
+    with source:
+        frames = list(source)
+    assert [f.index for f in frames] == list(range(25, 40))  # indices stay the file's frame numbers
+    assert frames[0].media_time_s == pytest.approx(1.0)
+    # the same picture as frame 25 of a full read (lossy codecs decode identically from a keyframe seek)
+    assert np.abs(frames[0].image.astype(int) - reference[25].astype(int)).mean() < 2.0
+    assert source.state is SourceState.ENDED
+
+
+def test_resume_decodes_forward_when_the_backend_cannot_seek(tmp_path: Path) -> None:
+    path = write_video(tmp_path / "n.avi", frames=12)
+    spec = SourceSpec.parse(str(path))
+
+    class NoSeek:  # the protocol's required parts only
+        def __init__(self) -> None:
+            self.inner = OpenCVCapture(spec)
+
+        def open(self) -> None:
+            self.inner.open()
+
+        def read(self) -> np.ndarray | None:
+            return self.inner.read()
+
+        def close(self) -> None:
+            self.inner.close()
+
+        fps = property(lambda self: self.inner.fps)
+        frame_count = property(lambda self: self.inner.frame_count)
+
+    source = VideoSource(spec, SourceOptions(start_frame=9), backend_factory=NoSeek)
+    with source:
+        assert [f.index for f in source] == [9, 10, 11]

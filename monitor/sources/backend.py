@@ -147,6 +147,17 @@ class OpenCVCapture:
             raise ReadError(str(exc).strip().splitlines()[-1]) from exc
         return image if ok and image is not None else None
 
+    def seek(self, frame: int) -> bool:
+        """Position a file so the next read returns frame number ``frame``; False if it cannot."""
+        import cv2
+
+        cap = self._cap
+        if not isinstance(cap, cv2.VideoCapture) or self.spec.kind is not SourceKind.FILE:
+            return False
+        if not cap.set(cv2.CAP_PROP_POS_FRAMES, frame):
+            return False
+        return round(cap.get(cv2.CAP_PROP_POS_FRAMES)) == frame
+
     def close(self) -> None:
         import cv2
 

@@ -106,7 +106,7 @@ class VideoBroken(SourceStatus):
         of = f" of {self.expected_frames}" if self.expected_frames is not None else ""
         return (
             f"video file {self.path} is corrupt or truncated: decoding broke at frame "
-            f"{self.frame_index}{of} ({self.detail}); frames 0..{self.frame_index - 1} were kept"
+            f"{self.frame_index}{of} ({self.detail}); the frames before it were kept"
         )
 
 

@@ -61,6 +61,8 @@ class SourceOptions:
     fallback_fps: float = 30.0
     # consecutive empty reads before a live source counts as lost (USB cameras hiccup)
     failures_before_lost: int = 3
+    # files: begin at this frame number (resuming an interrupted review); indices stay file frame numbers
+    start_frame: int = 0
 
     @classmethod
     def live_playback(cls, loop: bool = False, buffer_size: int = 2) -> SourceOptions:
@@ -248,7 +250,8 @@ class VideoSource:
                 return  # stopped while connecting
             attempts = 0
             fps = backend.fps or self.options.fallback_fps
-            outcome, detail, played = self._pump(backend, media_offset)
+            first = self._skip_to_start(backend) if not self.live and self._next_index == 0 else 0
+            outcome, detail, played = self._pump(backend, media_offset, first)
             backend.close()
             if outcome is _Outcome.STOPPED:
                 return
@@ -277,13 +280,26 @@ class VideoSource:
             self._stop.wait(self.options.backoff.delay(0))
             attempts = 1
 
+    def _skip_to_start(self, backend: CaptureBackend) -> int:
+        """Seek a file to ``start_frame`` (decoding forward if the container cannot seek)."""
+        start = self.options.start_frame
+        if start <= 0:
+            return 0
+        seek = getattr(backend, "seek", None)
+        if not (callable(seek) and seek(start)):
+            for skipped in range(start):
+                if self._stop.is_set() or backend.read() is None:
+                    return skipped
+        self._next_index = start
+        return start
+
     def _pump(
-        self, backend: CaptureBackend, media_offset: float
+        self, backend: CaptureBackend, media_offset: float, first: int = 0
     ) -> tuple[_Outcome, VideoBroken | str | None, int]:
         fps = backend.fps or self.options.fallback_fps
         expected = backend.frame_count if not self.live else None
-        paced_from = time.monotonic()
-        played = 0
+        played = first
+        paced_from = time.monotonic() - first / fps
         failures = 0
         while not self._stop.is_set():
             try:
