@@ -1,135 +1,134 @@
-"""``table-monitor demo``: a sample Pai Gow round, judged and settled, printed readably.
+"""``table-monitor demo``: the whole product on the sample recording, with no hardware.
 
-The round itself comes from :func:`monitor.rules.paigow.round.sample_round`; this module only prints it.
+The sample recording (rendered on first use by the rounds' ``sample-recording``) plays as a live
+camera; its dice rolls come from the simulated dice reader on a pseudo-terminal; the dealer's
+console presses (round start with the banker's seat, no more bets, misdeal, round end) are replayed
+from its log; the monitor, the store (SQLite) and the dashboard run at http://127.0.0.1:8000, where
+the scripted faults appear as alerts, each with a snapshot, while the video plays.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import tempfile
+import time
+from pathlib import Path
+from typing import Annotated
 
 import typer
 
-if TYPE_CHECKING:
-    from monitor.rules.paigow.round import Round
+TABLE = Path(__file__).resolve().parents[2] / "calibration" / "default-table.yaml"
 
 
-def money(cents: int) -> str:
-    sign = "-" if cents < 0 else ""
-    return f"{sign}${abs(cents) // 100:,}.{abs(cents) % 100:02d}"
+def ensure_recording(folder: Path) -> None:
+    """Render the sample recording into ``folder`` if it is not there yet (a few minutes, once)."""
+    if (folder / "video.mp4").exists() and (folder / "events.jsonl").exists():
+        return
+    from rich.progress import Progress
+
+    from monitor.render.rounds.sample import sample_rounds
+    from monitor.render.rounds.video import RenderOptions, total_frames, write_recording
+
+    typer.echo(f"the sample recording is not in {folder}: rendering it once (table-monitor sample-recording)")
+    rounds = sample_rounds()
+    opts = RenderOptions(resolution="720p", fps=30, crf=30)
+    with Progress() as bar:
+        task = bar.add_task("rendering the sample recording", total=total_frames(rounds, opts.fps))
+        write_recording(rounds, folder, opts, progress=lambda n: bar.advance(task, n))
 
 
-def render_round(rnd: Round) -> None:
-    """Print a round with rich: deal, settings, showdown, and the ledger in action order."""
-    from rich.console import Console
-    from rich.panel import Panel
-    from rich.table import Table
+def watch_alerts(db_file: Path, seen: set[str]) -> list[str]:
+    """One line per alert stored since the last call."""
+    import sqlite3
 
-    from monitor.rules.cards import format_cards
-    from monitor.rules.hands import evaluate_five, evaluate_two
-
-    con = Console()
-    p = rnd.profile
-    con.print(Panel.fit(
-        f"[bold]Pai Gow Poker - one hand judged and settled[/]\n"
-        f"profile [cyan]{p.name}[/]: table limits {money(p.table_min)}-{money(p.table_max)}, "
-        f"house way [cyan]{rnd.house_way.title}[/], hand {rnd.hand_number_in_game} of the game\n"
-        f"collection per bet: "
-        + ", ".join(
-            f"{money(t.fee)} up to {money(t.up_to)}" if t.up_to is not None else f"{money(t.fee)} above"
-            for t in p.collection
-        ),
-        title="table-monitor demo",
-    ))
-
-    deal = Table(title="The deal (seed 000 rules 6-9, 55)", show_lines=False)
-    deal.add_column("pile", justify="right")
-    deal.add_column("cards")
-    deal.add_column("to seat", justify="right")
-    for pile, cards in enumerate(rnd.piles, start=1):
-        mark = " [bold yellow](action)[/]" if pile == rnd.action_pile else ""
-        deal.add_row(str(pile), format_cards(cards) + mark, str(rnd.delivery[pile]))
-    con.print(deal)
-    con.print(
-        f"stub: {format_cards(rnd.stub)} ({len(rnd.stub)} cards)   dice: {' + '.join(map(str, rnd.dice))} = "
-        f"{sum(rnd.dice)}, counted {p.dice_direction.value} from the banker at seat {rnd.banker_seat} "
-        f"(banker is 1, 8, 15) -> action pile {rnd.action_pile} to seat {rnd.action_seat}"
-    )
-    if rnd.dead_seats:
-        con.print(f"no wager at seat(s) {', '.join(map(str, rnd.dead_seats))}: hands collected (rule 9)")
-
-    bank = rnd.banker.setting
-    bf, bb = bank.values(p)
-    con.print(Panel.fit(
-        f"seat {rnd.banker_seat}, {money(rnd.banker_wager.amount)} in action (rule 13)\n"
-        f"dealt {format_cards(rnd.hands[rnd.banker_seat])}\n"
-        f"set   [bold]{format_cards(bank.front)}[/] ({bf.name})  /  "
-        f"[bold]{format_cards(bank.back)}[/] ({bb.name})\n"
-        f"how   {rnd.banker_rule}",
-        title=f"Banker: {rnd.banker_wager.bettor}",
-    ))
-
-    spots = Table(title="Spots against the banker (rules 2, 49, 50, 62)")
-    for col in ("seat", "bettors", "dealt", "front", "back", "set by", "result"):
-        spots.add_column(col)
-    for seat, st in sorted(rnd.settings.items()):
-        res = rnd.results[seat]
-        bettors = ", ".join(f"{b.bettor} {money(b.amount)}" for b in rnd.bets if b.seat == seat)
-        front = format_cards(st.front)
-        back = format_cards(st.back)
-        if res.foul is None:
-            front += f"\n{evaluate_two(st.front, p).name}"
-            back += f"\n{evaluate_five(st.back, p).name}"
-            cmp = res.comparison
-            detail = ""
-            if cmp is not None and (cmp.front_copy or cmp.back_copy):
-                detail = " (copy to banker, rule 62)"
-            result = f"[bold]{res.outcome.value}[/]{detail}"
-        else:
-            hw = res.house_way_setting
-            result = f"[red]FOUL[/] - {res.foul.rule}: {res.foul.message}; loses (rule 49)"
-            if hw is not None:
-                result += (
-                    f"\nbackline settled on house way {format_cards(hw.front)} / {format_cards(hw.back)}: "
-                    f"[bold]{res.backline_outcome.value}[/]"
-                )
-        spots.add_row(str(seat), bettors, format_cards(rnd.hands[seat]), front, back, st.how, result)
-    con.print(spots)
-
-    ledger = Table(title="Settlement in action order (rules 13, 16, 19, 21, 23, 26, 28, 49)")
-    cols = ("#", "party", "seat", "role", "wager", "collected", "no action", "returned", "in action",
-            "won", "lost", "result", "net", "bank left")
-    for col in cols:
-        ledger.add_column(col, justify="right" if col not in ("party", "role", "result") else "left")
-    s = rnd.settlement
-    for ln in (*s.lines, s.banker, s.house):
-        ledger.add_row(
-            str(ln.order or ""), ln.party, str(ln.seat or ""), ln.role.value, money(ln.wager),
-            money(ln.collected), money(ln.no_action), money(ln.returned), money(ln.action),
-            money(ln.won), money(ln.lost), ln.result.value, money(ln.net), money(ln.banker_left),
-        )
-    con.print(ledger)
-    total = s.total()
-    con.print(f"sum of every party's net: {money(total)} " + ("[green](money conserved)[/]" if total == 0 else
-                                                            "[red](NOT CONSERVED)[/]"))
+    if not db_file.exists():
+        return []
+    try:
+        with sqlite3.connect(f"file:{db_file}?mode=ro", uri=True, timeout=1) as con:
+            rows = con.execute("SELECT id, severity, code, message, media_trigger, snapshot FROM alerts "
+                               "ORDER BY raised_at").fetchall()
+    except sqlite3.Error:
+        return []
+    out = []
+    for aid, severity, code, message, trigger, snapshot in rows:
+        if aid in seen:
+            continue
+        seen.add(aid)
+        at = f"{trigger:7.2f}s" if trigger is not None else "      -"
+        pic = " [snapshot]" if snapshot else ""
+        out.append(f"  ALERT {at} [{severity}] {code}: {message}{pic}")
+    return out
 
 
 def register(app: typer.Typer) -> None:
     @app.command()
     def demo(
-        seed: int = typer.Option(43, help="Seed of the shuffle, dice and action pile."),
-        house_way: str = typer.Option(
-            "trump_plaza", help="Built-in house way: trump_plaza, foxwoods, golden_nugget."
-        ),
+        recording: Annotated[Path, typer.Option(
+            help="sample recording folder (rendered here if missing)")] = Path("sample-recording"),
+        port: Annotated[int, typer.Option(help="dashboard port")] = 8000,
+        host: Annotated[str, typer.Option(help="interface to listen on")] = "127.0.0.1",
+        data: Annotated[Path | None, typer.Option(
+            help="folder for the store and snapshots (default: a new temporary folder)")] = None,
+        perception: Annotated[str, typer.Option(
+            help="oracle (the recording's ground truth, to show the chain after perception), models, "
+                 "or auto (oracle when the ground truth is there)")] = "auto",
+        once: Annotated[bool, typer.Option("--once", help="exit when the recording ends")] = False,
+        duration: Annotated[float | None, typer.Option(help="exit after this many seconds")] = None,
+        keep_serving: Annotated[bool, typer.Option(
+            help="after the video, keep the dashboard up until Ctrl-C")] = True,
     ) -> None:
-        """Print a sample Pai Gow round: the deal, the settings (a foul among them), the banker's
-        house-way setting, each spot's outcome and the settlement ledger in action order."""
-        from monitor.rules.errors import RulesError
-        from monitor.rules.paigow.round import sample_round
-        from monitor.rules.profile import PaiGowProfile
+        """Play the sample recording as a live camera through the whole monitor, with the dashboard."""
+        from monitor.api.auth import new_token
+        from monitor.pipeline.perceive import PerceptionError
+        from monitor.pipeline.session import SessionOptions, open_session
 
+        if perception not in ("auto", "oracle", "models"):
+            typer.echo(f"unknown perception {perception!r}: auto, oracle or models", err=True)
+            raise typer.Exit(2)
+        ensure_recording(recording)
+        folder = data or Path(tempfile.mkdtemp(prefix="table-monitor-demo-"))
+        folder.mkdir(parents=True, exist_ok=True)
+        token = new_token()
+        truth = recording / "truth.jsonl"
+        opts = SessionOptions(
+            table=TABLE, camera=str(recording / "video.mp4"), db_url=f"sqlite:///{folder / 'store.db'}",
+            snapshot_dir=folder / "snapshots", tokens=f"demo:viewer:{token}", host=host, port=port,
+            simulate_dice=recording / "events.jsonl", console_log=recording / "events.jsonl",
+            perception=perception,  # type: ignore[arg-type]
+            truth=truth if truth.exists() and perception != "models" else None,
+        )
         try:
-            rnd = sample_round(seed, PaiGowProfile(table_max=50_000, house_way=house_way))
-        except RulesError as e:
-            typer.echo(f"error: {e}", err=True)
+            session = open_session(opts)
+        except (PerceptionError, ValueError, OSError, RuntimeError) as e:
+            typer.echo(f"table-monitor demo: {e}", err=True)
             raise typer.Exit(2) from None
-        render_round(rnd)
+        typer.echo(f"dashboard: {session.server.url}/   viewer token: {token}")
+        typer.echo(f"perception: {session.perception_label}")
+        for w in session.warnings:
+            typer.echo(f"WARNING: {w}")
+        typer.echo(f"camera: {opts.camera} played as a live camera; dice reader: simulator on "
+                   f"{session.simulator.device_path if session.simulator else '-'}; store: {folder}")
+        seen: set[str] = set()
+        start = time.monotonic()
+        try:
+            while True:
+                ended = session.wait(1.0)
+                for line in watch_alerts(folder / "store.db", seen):
+                    typer.echo(line)
+                if duration is not None and time.monotonic() - start >= duration:
+                    break
+                if ended:
+                    typer.echo("the recording ended")
+                    if once or not keep_serving:
+                        break
+                    typer.echo("dashboard still up; Ctrl-C to stop")
+                    while True:
+                        time.sleep(1.0)
+        except KeyboardInterrupt:
+            pass
+        finally:
+            session.close()
+        for line in watch_alerts(folder / "store.db", seen):
+            typer.echo(line)
+        st = session.run.stats
+        typer.echo(f"frames {st.frames_perceived} processed ({st.frames_dropped} dropped), "
+                   f"{session.sink.sent} events stored, {len(seen)} alerts; store and snapshots in {folder}")

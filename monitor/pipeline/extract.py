@@ -130,6 +130,7 @@ class EventExtractor:
         self._wall = wall_time or (lambda t: EPOCH + timedelta(seconds=t))
         self.tracks: dict[str, _Track] = {}
         self.round_open = not self.s.round_from_vision
+        self.banker_seat = self.s.banker_seat
         self.deal = _Deal()
         self.bets_closed = False
         self.bets: dict[int, _Count] = {}
@@ -149,6 +150,7 @@ class EventExtractor:
         if t == "round_started":
             self._new_round()
             self.round_open = True
+            self.banker_seat = getattr(event, "banker_seat", None) or self.s.banker_seat
         elif t == "round_ended":
             self.round_open = False
         elif t == "misdeal_declared":
@@ -331,7 +333,10 @@ class EventExtractor:
             elif not st.opened and (st.reported_set is None
                                     or (len(key[0]), len(key[1])) != tuple(map(len, st.reported_set))):
                 st.reported_set = key
-                self._emit("hand_set", conf, seat=seat, front=list(key[0]), back=list(key[1]))
+                # Once the banker's hand is exposed the dealer sets the hands left, house way (rule 37);
+                # vision cannot tell whose hand moved the cards, so it says what the rule says.
+                self._emit("hand_set", conf, seat=seat, front=list(key[0]), back=list(key[1]),
+                           house_way=d.banker_exposed)
 
     # ---- the banker's hand -----------------------------------------------------------------------
 
@@ -349,6 +354,11 @@ class EventExtractor:
             return
         conf = min(o.confidence for o in row)
         if not d.banker_exposed:
+            # all the banker's cards in view, or (a short hand) the row settled for longer
+            pile = next((p for p, s in d.delivered.items() if s == self.banker_seat), None)
+            full = d.counts[pile] if pile is not None else None
+            if len(cards) != full and not d.banker_row.held(self._now, 3 * self.s.stable_s):
+                return
             d.banker_exposed = True
             d.banker_count = len(cards)
             self._emit("banker_hand_exposed", conf, cards=sorted(cards))

@@ -45,7 +45,8 @@ class OraclePerception:
     label: str = "ORACLE (ground truth replayed; not a model)"
 
     @classmethod
-    def load(cls, truth: Path, size: tuple[int, int], options: OracleOptions | None = None) -> OraclePerception:
+    def load(cls, truth: Path, size: tuple[int, int],
+             options: OracleOptions | None = None) -> OraclePerception:
         rows = list(read_truth(truth))
         if not rows:
             raise PerceptionError(f"ground truth {truth} has no frames")
@@ -64,8 +65,8 @@ class ModelPerception:
         from monitor.perception.pipeline import Perceiver
 
         self.perceiver = Perceiver.from_models(models_dir, threads=threads)
-        parts = []
-        parts.append("detector.onnx" if self.perceiver.detector is not None else "classical card finder (no detector)")
+        has_detector = self.perceiver.detector is not None
+        parts = ["detector.onnx" if has_detector else "classical card finder (no detector)"]
         if self.perceiver.classifier is None:
             parts.append("NO card classifier: cards are not read, identity rules (exposed ace, duplicates, "
                          "fouls) cannot fire")
@@ -82,7 +83,8 @@ def choose(choice: Choice, truth: Path | None, size: tuple[int, int], models_dir
            threads: int = 2) -> Perception:
     if choice == "oracle" or (choice == "auto" and truth is not None):
         if truth is None:
-            raise PerceptionError("oracle perception needs the recording's ground truth (--truth truth.jsonl)")
+            raise PerceptionError("oracle perception needs the recording's ground truth "
+                                  "(--truth truth.jsonl)")
         if not truth.exists():
             raise PerceptionError(f"ground truth file {truth} does not exist")
         return OraclePerception.load(truth, size)

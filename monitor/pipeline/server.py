@@ -91,7 +91,8 @@ class ApiServer:
         from monitor.store.models import EventRow
 
         with self.services.sessions() as session:
-            top = session.execute(select(func.max(EventRow.seq)).where(EventRow.table_id == table_id)).scalar()
+            query = select(func.max(EventRow.seq)).where(EventRow.table_id == table_id)
+            top = session.execute(query).scalar()
         return 0 if top is None else int(top) + 1
 
     def stop(self) -> None:

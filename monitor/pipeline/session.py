@@ -108,7 +108,8 @@ def open_session(opts: SessionOptions) -> Session:
         if opts.backend_factory is not None:
             from monitor.sources.backend import SourceSpec
 
-            source = VideoSource(SourceSpec.parse(opts.camera), source_opts, backend_factory=opts.backend_factory)
+            source = VideoSource(SourceSpec.parse(opts.camera), source_opts,
+                                 backend_factory=opts.backend_factory)
         else:
             source = open_source(int(opts.camera) if str(opts.camera).isdigit() else opts.camera, source_opts)
         dice = None
@@ -124,8 +125,8 @@ def open_session(opts: SessionOptions) -> Session:
         settings_x = opts.extractor or ExtractorSettings(round_from_vision=opts.console_log is None,
                                                          banker_seat=opts.banker_seat)
         sink = ApiSink(server)
-        run = LiveRun(calibration, source, perception, sink, ring, first_seq=server.next_seq(calibration.table),
-                      settings=settings_x, dice=dice)
+        run = LiveRun(calibration, source, perception, sink, ring,
+                      first_seq=server.next_seq(calibration.table), settings=settings_x, dice=dice)
         if opts.console_log is not None:
             run.replay_console([e for e in _events(opts.console_log) if e.get("type") in CONSOLE_TYPES])
         run.start()

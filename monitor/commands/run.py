@@ -1,0 +1,74 @@
+"""``table-monitor run``: a live table: camera and dice reader in, alerts out, dashboard and API served."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    @app.command()
+    def run(
+        table: Annotated[Path, typer.Option(help="table file (calibration/default-table.yaml)", exists=True,
+                                            dir_okay=False)],
+        camera: Annotated[str, typer.Option(help="USB index (0), rtsp://... or a video file")],
+        dice: Annotated[str | None, typer.Option(help="dice reader serial port, e.g. /dev/ttyUSB0")] = None,
+        db: Annotated[str, typer.Option(help="database URL", envvar="TABLE_MONITOR_DB_URL")] = (
+            "sqlite:///table-monitor.db"),
+        snapshot_dir: Annotated[Path, typer.Option(help="where alert snapshots are written")] = Path(
+            "snapshots"),
+        host: Annotated[str, typer.Option(help="interface to listen on")] = "127.0.0.1",
+        port: Annotated[int, typer.Option(help="dashboard / API port")] = 8000,
+        tokens: Annotated[str | None, typer.Option(envvar="TABLE_MONITOR_TOKENS",
+                                                   help="name:role:token entries, comma-separated")] = None,
+        perception: Annotated[str, typer.Option(help="auto, models or oracle (needs --truth)")] = "auto",
+        truth: Annotated[Path | None, typer.Option(help="a rendered recording's truth (oracle)")] = None,
+        models: Annotated[Path | None, typer.Option(help="folder with detector.onnx / cards.onnx")] = None,
+        console_log: Annotated[Path | None, typer.Option(
+            help="events.jsonl whose console events (round start, no more bets, misdeal, round end) are "
+                 "replayed; without it rounds open and close as the table fills and clears")] = None,
+        banker_seat: Annotated[int | None, typer.Option(min=1, max=10, help="the Player-Dealer's seat "
+                                                        "for rounds opened by vision")] = None,
+        review: Annotated[bool, typer.Option(help="a file as fast as possible, not paced")] = False,
+        duration: Annotated[float | None, typer.Option(help="stop after this many seconds")] = None,
+    ) -> None:
+        """Watch a table live: events to the procedure monitor, alerts stored and pushed to the dashboard."""
+        from monitor.calibration import CalibrationError
+        from monitor.pipeline.perceive import PerceptionError
+        from monitor.pipeline.session import DEFAULT_MODELS, SessionOptions, open_session
+
+        if perception not in ("auto", "oracle", "models"):
+            typer.echo(f"unknown perception {perception!r}: auto, models or oracle", err=True)
+            raise typer.Exit(2)
+        opts = SessionOptions(
+            table=table, camera=camera, db_url=db, snapshot_dir=snapshot_dir, tokens=tokens or "", host=host,
+            port=port, dice_port=dice, console_log=console_log, perception=perception,  # type: ignore[arg-type]
+            truth=truth, models=models or DEFAULT_MODELS, realtime=not review, banker_seat=banker_seat,
+        )
+        try:
+            session = open_session(opts)
+        except (CalibrationError, PerceptionError, ValueError, OSError, RuntimeError) as e:
+            typer.echo(f"table-monitor run: {e}", err=True)
+            raise typer.Exit(2) from None
+        typer.echo(f"table {session.run.table_id}: dashboard and API at {session.server.url}/")
+        typer.echo(f"perception: {session.perception_label}")
+        for w in session.warnings:
+            typer.echo(f"WARNING: {w}")
+        if not tokens:
+            typer.echo("WARNING: no tokens configured (--tokens or TABLE_MONITOR_TOKENS): the API refuses "
+                       "every request but /health; make one with `table-monitor token new`")
+        start = time.monotonic()
+        try:
+            while not session.wait(1.0):
+                if duration is not None and time.monotonic() - start >= duration:
+                    break
+        except KeyboardInterrupt:
+            pass
+        finally:
+            session.close()
+        st = session.run.stats
+        typer.echo(f"frames {st.frames_perceived} processed ({st.frames_dropped} dropped), "
+                   f"{session.sink.sent} events stored, {session.sink.alerts} alerts")
