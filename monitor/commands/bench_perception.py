@@ -16,6 +16,22 @@ import typer
 DEFAULT_FRAME = Path("tests/data/perception/table_1080p.jpg")
 
 
+def _time_detector(path: Path, backend: str, threads: int, frame: object, runs: int) -> float:
+    import time
+
+    from monitor.perception.detector import Detector
+
+    det = Detector(path, backend, threads)
+    for _ in range(3):
+        det.detect(frame)  # type: ignore[arg-type]
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        det.detect(frame)  # type: ignore[arg-type]
+        times.append((time.perf_counter() - t) * 1000)
+    return statistics.median(times)
+
+
 def register(app: typer.Typer) -> None:
     @app.command("bench-perception")
     def bench_perception(
@@ -25,6 +41,8 @@ def register(app: typer.Typer) -> None:
         threads: Annotated[int, typer.Option(min=1)] = 2,
         classical: Annotated[str, typer.Option(help="auto, full, refine or off")] = "auto",
         out: Annotated[Path | None, typer.Option(help="write the figures as JSON")] = None,
+        time_detector: Annotated[Path | None, typer.Option(
+            help="also time this detector .onnx alone on the frame (e.g. one not yet shipped)")] = None,
     ) -> None:
         """Time detection + rectification + identity on one frame with ONNX Runtime and OpenVINO."""
         from rich.console import Console
@@ -53,6 +71,9 @@ def register(app: typer.Typer) -> None:
                 for k, v in dets.timings_ms.items():
                     samples.setdefault(k, []).append(v)
             results[backend] = {k: statistics.median(v) for k, v in samples.items()}
+            if time_detector is not None:
+                results[backend]["detector model alone"] = _time_detector(time_detector, backend, threads,
+                                                                          frame, runs)
             results[backend]["p90_total"] = sorted(samples["total"])[int(0.9 * (runs - 1))]
             counts[backend] = sum(1 for d in dets.cards if d.is_known_card)
             counts[backend + "_cards"] = len(dets.cards)

@@ -25,8 +25,10 @@ def register(app: typer.Typer) -> None:
         test_crops: Annotated[int, typer.Option(min=54, help="held-out crops (unseen tables)")] = 1620,
         epochs: Annotated[int, typer.Option(min=1)] = 4,
         base: Annotated[Path, typer.Option(help="checkpoint to fine-tune")] = Path("models/cards.pt"),
-        threads: Annotated[int, typer.Option(min=1)] = 2,
+        imgsz: Annotated[int, typer.Option(help="classifier input size (the shipped model's)")] = 64,
+        threads: Annotated[int, typer.Option(min=1)] = 1,
         seed: Annotated[int, typer.Option()] = 0,
+        reuse_crops: Annotated[bool, typer.Option(help="reuse OUT/crops if already rendered")] = False,
         install: Annotated[Path | None, typer.Option(
             help="copy the enrolled cards.onnx/.json here (e.g. a site's models folder)")] = None,
     ) -> None:
@@ -49,20 +51,25 @@ def register(app: typer.Typer) -> None:
         n_val = max(54, crops // 10)
         counts = {"train": crops - n_val, "val": n_val, "test_table": test_crops}
         splits = standard_splits([str(deck.resolve())], [])
-        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                      TimeRemainingColumn()) as bar:
-            tasks = {s: bar.add_task(f"render {s:<10}", total=c) for s, c in counts.items()}
-            export_crops(data, counts, splits, seed, progress=lambda s, k: bar.advance(tasks[s], k))
+        if reuse_crops and (data / "train").is_dir():
+            typer.echo(f"reusing the crops already rendered in {data}")
+        else:
+            with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                          TimeRemainingColumn()) as bar:
+                tasks = {s: bar.add_task(f"render {s:<10}", total=c) for s, c in counts.items()}
+                export_crops(data, counts, splits, seed, progress=lambda s, k: bar.advance(tasks[s], k))
 
         from monitor.training.cards import train_cards
         from monitor.training.evaluate_cards import calibrate_and_evaluate
         from monitor.training.export import export_onnx, model_names
 
         name = deck.resolve().name
-        run = train_cards(data, out / "runs", name, epochs, base=str(base), lr0=0.0005, threads=threads)
+        run = train_cards(data, out / "runs", name, epochs, imgsz=imgsz, base=str(base), lr0=0.0005,
+                          threads=threads)
         ckpt = run / "weights" / "best.pt"
-        onnx_path = export_onnx(ckpt, run / "export" / "cards.onnx", 96)
-        result = calibrate_and_evaluate(onnx_path, model_names(ckpt), 96, data, run / "eval", ("test_table",))
+        onnx_path = export_onnx(ckpt, run / "export" / "cards.onnx", imgsz)
+        result = calibrate_and_evaluate(onnx_path, model_names(ckpt), imgsz, data, run / "eval",
+                                        ("test_table",))
         m = result["test_table"]
         typer.echo(f"enrolled deck {name}: held-out (unseen tables) n={m['n']} top-1={m['top1']:.4f} "
                    f"accepted={m['accepted_share']:.4f} false-identity={m['false_identity_rate']:.4f}")
