@@ -111,6 +111,31 @@ class VideoBroken(SourceStatus):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class PictureProblem(SourceStatus):
+    """A connected live camera whose picture is unusable (frozen or blind); frames still flow."""
+
+    problem: str
+
+    @property
+    def is_fault(self) -> bool:
+        return True
+
+    @property
+    def message(self) -> str:
+        return f"camera {self.source_id} shows no usable picture: {self.problem}"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PictureRestored(SourceStatus):
+    problem: str
+    duration_s: float
+
+    @property
+    def message(self) -> str:
+        return f"camera {self.source_id} picture is back after {self.duration_s:.1f} s ({self.problem})"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class FrameDropped(SourceStatus):
     frame_index: int
 

@@ -16,7 +16,15 @@ from typing import Any
 from monitor.events.schema import Device, DeviceLost, DeviceRecovered, DiceRolled, Source
 from monitor.sources.dice_events import DiceEvent, InvalidDice, ReaderFailed, ReaderLost, ReaderRecovered
 from monitor.sources.dice_events import DiceRolled as DiceReading
-from monitor.sources.status import SourceFailed, SourceLost, SourceRecovered, SourceStatus, VideoBroken
+from monitor.sources.status import (
+    PictureProblem,
+    PictureRestored,
+    SourceFailed,
+    SourceLost,
+    SourceRecovered,
+    SourceStatus,
+    VideoBroken,
+)
 
 ContractEvent = DiceRolled | DeviceLost | DeviceRecovered
 
@@ -57,7 +65,9 @@ class SourceEventMapper:
             return self._lost(Device.CAMERA, status.source_id, status.reason, status.wall_time)
         if isinstance(status, VideoBroken):
             return self._lost(Device.CAMERA, status.source_id, status.message, status.wall_time)
-        if isinstance(status, SourceRecovered):
+        if isinstance(status, PictureProblem):
+            return self._lost(Device.CAMERA, status.source_id, status.problem, status.wall_time)
+        if isinstance(status, SourceRecovered | PictureRestored):
             return self._recovered(Device.CAMERA, status.source_id, status.wall_time)
         return None
 

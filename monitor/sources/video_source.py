@@ -17,14 +17,19 @@ from dataclasses import dataclass, field
 from enum import Enum
 from types import TracebackType
 
+import numpy as np
+
 from monitor.sources.backend import CaptureBackend, OpenCVCapture, OpenError, ReadError, SourceSpec
 from monitor.sources.backoff import Backoff
 from monitor.sources.frame import Frame
+from monitor.sources.picture_health import PictureHealth
 from monitor.sources.policy import BoundedBuffer, ConsumePolicy, FillPolicy
 from monitor.sources.state import READ_ALLOWED, START_ALLOWED, SourceState, StateMachine
 from monitor.sources.status import (
     Counters,
     FrameDropped,
+    PictureProblem,
+    PictureRestored,
     SourceEnded,
     SourceFailed,
     SourceLost,
@@ -63,6 +68,10 @@ class SourceOptions:
     failures_before_lost: int = 3
     # files: begin at this frame number (resuming an interrupted review); indices stay file frame numbers
     start_frame: int = 0
+    # live sources: report a frozen or blind picture (None: on for live sources, off for files)
+    picture_check: bool | None = None
+    frozen_after_s: float = 10.0
+    blind_after_s: float = 5.0
 
     @classmethod
     def live_playback(cls, loop: bool = False, buffer_size: int = 2) -> SourceOptions:
@@ -119,6 +128,8 @@ class VideoSource:
         self._next_index = 0
         self._started_at = 0.0
         self._last_media_time = 0.0
+        check = opts.picture_check if opts.picture_check is not None else live
+        self._picture = PictureHealth(opts.frozen_after_s, opts.blind_after_s) if check else None
         self.error: str | None = None
 
     # -- public API -------------------------------------------------------------------
@@ -249,6 +260,8 @@ class VideoSource:
                 backend.close()
                 return  # stopped while connecting
             attempts = 0
+            if self._picture is not None:  # a new connection is judged afresh
+                self._picture = PictureHealth(self.options.frozen_after_s, self.options.blind_after_s)
             fps = backend.fps or self.options.fallback_fps
             first = self._skip_to_start(backend) if not self.live and self._next_index == 0 else 0
             outcome, detail, played = self._pump(backend, media_offset, first)
@@ -338,11 +351,23 @@ class VideoSource:
             )
             self._next_index += 1
             self._last_media_time = media_time
+            if self._picture is not None:
+                self._check_picture(image, media_time)
             played += 1
             self._counters.add("captured")
             if not self._buffer.put(frame, cancelled=self._stop.is_set):
                 return _Outcome.STOPPED, None, played
         return _Outcome.STOPPED, None, played
+
+    def _check_picture(self, image: np.ndarray, media_time: float) -> None:
+        assert self._picture is not None
+        was, since = self._picture.problem, self._picture.problem_since
+        verdict = self._picture.update(image, media_time)
+        if verdict == "ok" and was is not None:
+            duration = media_time - (since if since is not None else media_time)
+            self._emit(PictureRestored(source_id=self.source_id, problem=was, duration_s=duration))
+        elif verdict is not None and verdict != "ok":
+            self._emit(PictureProblem(source_id=self.source_id, problem=verdict))
 
     def _broken(self, played: int, expected: int | None, detail: str) -> VideoBroken:
         return VideoBroken(
