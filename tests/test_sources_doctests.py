@@ -13,9 +13,11 @@ MODULES = [
     "monitor.sources.backoff",
     "monitor.sources.dice_protocol",
     "monitor.sources.dice_sequence",
+    "monitor.sources.picture_health",
     "monitor.calibration.polygons",
     "monitor.calibration.zones",
     "monitor.calibration.fitting",
+    "monitor.calibration.lens",
 ]
 
 
