@@ -55,7 +55,7 @@ def rig(tmp_path: Path) -> Iterator[tuple[DiceSimulator, DiceReader, Events]]:
     events = Events()
     reader = DiceReader(
         sim.device_path,
-        heartbeat_timeout_s=1.0,
+        heartbeat_timeout_s=2.0,  # generous: a loaded CI machine may stall the simulator briefly
         backoff=Backoff(initial_s=0.02, factor=2.0, maximum_s=0.1),
         handlers=[events],
         poll_s=0.02,
