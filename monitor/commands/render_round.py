@@ -127,9 +127,10 @@ def register(app: typer.Typer) -> None:
         out: Annotated[
             Path, typer.Option("--out", help="Output folder (video.mp4 and its ground truth, events, alerts)")
         ] = Path("sample-recording"),
-        resolution: Annotated[str, typer.Option(help="720p, 1080p or WIDTHxHEIGHT")] = "720p",
+        resolution: Annotated[str, typer.Option(help="720p, 1080p or WIDTHxHEIGHT")] = "1080p",
         fps: Annotated[int, typer.Option(min=1, max=60)] = 30,
         crf: Annotated[int, typer.Option(min=0, max=51)] = 30,
+        gzip_truth: Annotated[bool, typer.Option(help="write truth.jsonl.gz instead of truth.jsonl")] = False,
     ) -> None:
         """The demo's sample recording: a clean round and faulty ones on one table, reproducible."""
         from rich.progress import Progress
@@ -146,7 +147,7 @@ def register(app: typer.Typer) -> None:
                 out,
                 RenderOptions(resolution, fps, True, crf),
                 lambda k: bar.advance(task, k),
-                gzip_truth=True,
+                gzip_truth=gzip_truth,
             )
         size = (out / "video.mp4").stat().st_size / 1e6
         typer.echo(

@@ -8,6 +8,8 @@ so the whole recording raises only the scripted faults.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from monitor.render.rounds.play import PlayedRound, play_many
 from monitor.render.rounds.script import Bet, RoundStart, Script, load_script, shipped_scripts
 
@@ -41,3 +43,9 @@ def sample_scripts() -> list[tuple[Script, str]]:
 
 def sample_rounds() -> list[PlayedRound]:
     return play_many(sample_scripts(), gap=1.5)
+
+
+def sample_recording_dir() -> Path:
+    """Where the rendered sample recording ships (video.mp4, events.jsonl, alerts.jsonl, check.json,
+    truth.jsonl.gz), made by ``table-monitor sample-recording --out`` this folder."""
+    return Path(__file__).with_name("sample_recording")
