@@ -255,7 +255,8 @@ class Renderer:
                 H,
                 (cam.width, cam.height),
                 flags=cv2.INTER_LINEAR,
-                borderMode=cv2.BORDER_REFLECT_101,
+                borderMode=cv2.BORDER_CONSTANT,
+                borderValue=tex.floor,
             )
             self._bg[key] = got
             if len(self._bg) > 3:

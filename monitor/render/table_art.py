@@ -78,6 +78,7 @@ class TableTexture:
     px_per_mm: float
     x0: float  # table mm at texture column 0
     y1: float  # table mm at texture row 0 (rows go toward -y)
+    floor: tuple[int, int, int] = (40, 40, 40)  # plain floor colour beyond the texture
 
     def table_to_tex(self) -> NDArray[np.float64]:
         """3x3 matrix: table (x, y, 1) mm -> texture (u, v, 1) px."""
@@ -163,6 +164,14 @@ def render_table_texture(layout: TableLayout, style: TableStyle, px_per_mm: floa
 
     floor = np.array(style.floor, np.float32) + rng.normal(0, 8, 3).astype(np.float32)
     img = floor + _lowfreq(rng, hh, hw, 60, 10.0)[..., None]
+    # fade the carpet to its plain colour toward the texture's edge: beyond it the renderer fills the
+    # floor with that colour (an oblique camera sees past any margin), so there is no seam
+    yy, xx = np.mgrid[0:hh, 0:hw].astype(np.float32)
+    edge = np.minimum(np.minimum(xx, hw - 1 - xx), np.minimum(yy, hh - 1 - yy)) / (
+        MARGIN_MM * px_per_mm / 2 * 0.6
+    )
+    k = np.clip(edge, 0, 1)[..., None]
+    img = img * k + floor * (1 - k)
     felt = np.array(style.felt, np.float32) * rng.uniform(0.9, 1.1) + rng.normal(0, 5, 3).astype(np.float32)
     felt_img = felt + _lowfreq(rng, hh, hw, 8, 6.0)[..., None]
     tm = table_mask[..., None].astype(np.float32) / 255
@@ -218,7 +227,7 @@ def render_table_texture(layout: TableLayout, style: TableStyle, px_per_mm: floa
         _stroke(out, Circle(ex, -60, 80), tex, line, 1.5)
         _text(out, "7", ((ex - x0) * s, (y1 + 60) * s), 80 * s, 0, line, 7 * s)
     _draw_tray(out, layout, tex, rng)
-    return TableTexture(out, px_per_mm, x0, y1)
+    return TableTexture(out, px_per_mm, x0, y1, (int(floor[0]), int(floor[1]), int(floor[2])))
 
 
 def _seat_angle(p: tuple[float, float]) -> float:
@@ -276,7 +285,9 @@ def _scaled_texture(layout: TableLayout, style_name: str, px_per_mm: float, vari
     h, w = base.image.shape[:2]
     size = (round(w * px_per_mm), round(h * px_per_mm))
     interp = cv2.INTER_AREA if px_per_mm < 1 else cv2.INTER_CUBIC
-    return TableTexture(cv2.resize(base.image, size, interpolation=interp), px_per_mm, base.x0, base.y1)
+    return TableTexture(
+        cv2.resize(base.image, size, interpolation=interp), px_per_mm, base.x0, base.y1, base.floor
+    )
 
 
 def table_texture(layout: TableLayout, style_name: str, px_per_mm: float, variant: int) -> TableTexture:
