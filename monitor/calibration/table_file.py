@@ -46,7 +46,8 @@ _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml parses a tabl
 OUTLINE_TOLERANCE_MM = 25.0
 MIN_SINGULARITY = 1e-9
 KNOWN_FIELDS = frozenset(
-    {"version", "table", "layout", "image_size", "homography", "lens", "outline", "zones", "calibration"}
+    {"version", "table", "layout", "image_size", "homography", "lens", "outline", "zones", "calibration",
+     "reference_image"}
 )
 
 Point = tuple[float, float]
@@ -93,6 +94,14 @@ class TableCalibration:
     info: CalibrationInfo = field(default_factory=CalibrationInfo)
     source: str = field(default="<memory>", compare=False)
     lens: Lens | None = field(default=None, compare=False)  # None: a pinhole camera
+    # the frame the calibration was made on (relative to the table file), for the camera-moved check
+    reference_image: str | None = field(default=None, compare=False)
+
+    def reference_path(self) -> Path | None:
+        if self.reference_image is None:
+            return None
+        base = Path(self.source).parent if self.source not in ("", "<memory>", "<data>") else Path(".")
+        return base / self.reference_image
 
     @cached_property
     def inverse(self) -> NDArray[np.float64]:
@@ -165,6 +174,7 @@ class TableCalibration:
             "image_size": [int(self.image_size[0]), int(self.image_size[1])],
             "homography": [[_num(v, 12) for v in row] for row in self.homography],
             **lens,
+            **({"reference_image": self.reference_image} if self.reference_image else {}),
             "outline": [[_num(x, 1), _num(y, 1)] for x, y in self.outline.points],
             "zones": {
                 name: [[_num(x, 1), _num(y, 1)] for x, y in poly.points] for name, poly in self.zones.items()
@@ -299,11 +309,15 @@ def parse_table(data: Any, source: str = "<data>") -> TableCalibration:
         if missing:
             problems.append(Problem("zones", f"missing required zone(s): {', '.join(missing)}"))
     info = _info(data.get("calibration"), problems)
+    reference = data.get("reference_image")
+    if reference is not None and (not isinstance(reference, str) or not reference.strip()):
+        problems.append(Problem("reference_image", f"must be a file name, got {reference!r}"))
+        reference = None
     if problems or h is None or outline is None or size is None:
         raise CalibrationError(source, problems or [Problem("", "incomplete table file")])
     return TableCalibration(
         table=str(table), layout=str(layout), image_size=size, homography=h, outline=outline, zones=zones,
-        info=info, source=source, lens=lens,
+        info=info, source=source, lens=lens, reference_image=reference,
     )
 
 

@@ -11,6 +11,7 @@ if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
 
+    from monitor.calibration import TableCalibration
     from monitor.geometry import TableLayout
 
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"}
@@ -73,10 +74,17 @@ def register(app: typer.Typer) -> None:
         except (FitError, LensError) as exc:
             _fail(str(exc))
         typer.echo(result.report())
-        path = result.calibration.save(out, header=f"calibrated from {image} ({method})")
+        import dataclasses
+
+        reference = out.with_name(out.stem + ".reference.jpg")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        cv2.imwrite(str(reference), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        calibration = dataclasses.replace(result.calibration, reference_image=reference.name)
+        path = calibration.save(out, header=f"calibrated from {image} ({method})")
         overlay_path = overlay or out.with_suffix(".png")
         cv2.imwrite(str(overlay_path), draw_overlay(img, result.calibration, result.pairs))
-        typer.echo(f"wrote {path} and {overlay_path} (check that the zones sit on the printed ones)")
+        typer.echo(f"wrote {path}, {reference.name} (for the camera-moved check) and {overlay_path} "
+                   "(check that the zones sit on the printed ones)")
 
     @app.command("calibration-sheet")
     def calibration_sheet(
@@ -189,6 +197,7 @@ def register(app: typer.Typer) -> None:
             target = overlay or file.with_suffix(".check.png")
             cv2.imwrite(str(target), draw_overlay(img, cal))
             typer.echo(f"wrote {target}")
+            _check_drift(cal, img)
         if truth is not None:
             from monitor.tablestate.truth_check import zone_agreement
 
@@ -201,6 +210,31 @@ def register(app: typer.Typer) -> None:
                            f"({agreement.share(kind):.2%})")
             for (kind, want, got), n in agreement.confusions.most_common(5):
                 typer.echo(f"  {n:5d} x {kind} truly in {want} placed in {got}")
+
+
+def _check_drift(cal: TableCalibration, frame: NDArray[np.uint8]) -> None:
+    """Compare the frame with the calibration's reference frame: has the camera moved?"""
+    import cv2
+    import numpy as np
+
+    from monitor.calibration.drift import DriftCheck, DriftError
+
+    ref_path = cal.reference_path()
+    if ref_path is None:
+        return
+    reference = cv2.imread(str(ref_path))
+    if reference is None:
+        typer.echo(f"warning: reference frame {ref_path} is missing or unreadable: no camera-moved check",
+                   err=True)
+        return
+    try:
+        drift = DriftCheck(np.asarray(reference, dtype=np.uint8), cal).check(frame)
+    except DriftError as exc:
+        typer.echo(f"warning: camera-moved check not possible: {exc}", err=True)
+        return
+    typer.echo(drift.message)
+    if drift.moved:
+        raise typer.Exit(3)
 
 
 def _fail(message: str) -> NoReturn:
