@@ -124,6 +124,24 @@ def refine_quad_full_resolution(frame: npt.NDArray[np.uint8], quad: F64, felt: n
     return refine_corners(c, quad)
 
 
+def is_card_like_quad(q: F64, min_angle: float = 40.0, min_side_ratio: float = 0.5) -> bool:
+    """A rectangle under a table camera's perspective: opposite sides of similar length, no sharp angle.
+
+    Rejects lettering and glyphs printed on the felt whose outline happens to have four vertices.
+    """
+    sides = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
+    if min(sides[0], sides[2]) < min_side_ratio * max(sides[0], sides[2]):
+        return False
+    if min(sides[1], sides[3]) < min_side_ratio * max(sides[1], sides[3]):
+        return False
+    for i in range(4):
+        a, b = q[i - 1] - q[i], q[(i + 1) % 4] - q[i]
+        cos = float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b) + 1e-9))
+        if abs(cos) > np.cos(np.radians(min_angle)):
+            return False
+    return True
+
+
 def card_quad_of(contour: npt.NDArray[np.int32]) -> F64 | None:
     """Four corners approximating a blob's outline, or None if it is not four-sided.
 
@@ -177,7 +195,7 @@ def find_card_quads(frame: npt.NDArray[np.uint8], min_area_px: float = 250.0,
         ordered = order_card_corners(approx)
         sides = np.linalg.norm(ordered - np.roll(ordered, -1, axis=0), axis=1)
         short, long = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
-        if short <= 0 or not MIN_ASPECT <= long / short <= MAX_ASPECT:
+        if short <= 0 or not MIN_ASPECT <= long / short <= MAX_ASPECT or not is_card_like_quad(ordered):
             continue
         if scale < 1.0:
             refined = refine_quad_full_resolution(frame, ordered / scale, felt)
