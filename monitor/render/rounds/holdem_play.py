@@ -12,7 +12,7 @@ from typing import ClassVar
 from monitor.geometry import TableLayout
 from monitor.render.rounds import script as S
 from monitor.render.rounds.play_base import CARD_THICK, MUCK, EventLog, Player, along, key_of, seat_angle
-from monitor.render.rounds.timeline import ArmTrack, Pose, Track, follow
+from monitor.render.rounds.timeline import Pose, Track
 from monitor.rules.cards import STANDARD_52, parse_card
 
 STREETS = {"flop": (3, (2, 3, 4)), "turn": (1, (5,)), "river": (1, (6,))}
@@ -84,17 +84,8 @@ class HoldemPlayer(Player):
                 self.holes.setdefault(seat, []).append(tr)
                 dealt.append(tr)
                 self.ev("hole_dealt", t0 + 0.75 * ct, seat=seat, face_up=up, card=key_of(tr) if up else None)
-        total = k * ct
-        start = t
-
-        def hand(tt: float) -> tuple[float, float, float]:
-            j = min(int((tt - start) / ct), len(dealt) - 1)
-            return follow(dealt[j])(tt)
-
-        from monitor.render.rounds.play_base import DEALER_RIGHT
-
-        self.tl.arm(ArmTrack(t, t + total, DEALER_RIGHT, hand, skin=(110, 140, 190), sleeve=(25, 25, 25)))
-        return total + 0.3
+        self.dealing_hand(t, ct, dealt)
+        return k * ct + 0.3
 
     def act_burn(self, a: S.BurnCard, t: float, d: float) -> None:
         tr = self.draw()

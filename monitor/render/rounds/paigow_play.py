@@ -15,7 +15,8 @@ from monitor.procedure.paigow import serpentine_pile
 from monitor.procedure.paigow_rules import PaiGowRules, cards
 from monitor.render.rounds import script as S
 from monitor.render.rounds.play_base import CARD_THICK, MUCK, EventLog, Player, along, key_of, seat_angle
-from monitor.render.rounds.timeline import Pose, Track, follow
+from monitor.render.rounds.timeline import Pose, Track
+from monitor.render.scene import Die
 from monitor.rules.cards import PAI_GOW_53
 from monitor.rules.paigow.setting import Setting, all_settings, is_foul
 from monitor.rules.paigow.settlement import BankerWager, Bet, settle
@@ -147,17 +148,8 @@ class PaiGowPlayer(Player):
             if up:
                 self.exposed.append((pile, tr))
             self.ev("card_dealt", t1, pile=pile, face_up=up, card=key_of(tr) if up else None)
-        total = a.cards * ct
-
-        def hand(tt: float) -> tuple[float, float, float]:
-            k = min(int((tt - t) / ct), len(dealt) - 1)
-            return follow(dealt[k])(tt)
-
-        from monitor.render.rounds.play_base import DEALER_RIGHT
-        from monitor.render.rounds.timeline import ArmTrack
-
-        self.tl.arm(ArmTrack(t, t + total, DEALER_RIGHT, hand, skin=(110, 140, 190), sleeve=(25, 25, 25)))
-        return total + 0.3
+        self.dealing_hand(t, ct, dealt)
+        return a.cards * ct + 0.3
 
     def act_count_stub(self, a: S.CountStub, t: float, d: float) -> None:
         x, y = self.deck_spot()
@@ -240,8 +232,6 @@ class PaiGowPlayer(Player):
         self.ev("action_pile_chosen", t + 0.5 * d, pile=a.pile)
 
     def act_roll_dice(self, a: S.RollDice, t: float, d: float) -> None:
-        from monitor.render.scene import Die
-
         for tr in self.dice_tracks:
             tr.end = t
         cx, cy = self.layout.dice.center

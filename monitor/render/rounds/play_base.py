@@ -18,7 +18,7 @@ import numpy as np
 from monitor.geometry import Rect, TableLayout
 from monitor.procedure.synth import EPOCH
 from monitor.render.rounds.script import Action, ScriptError, Shuffle
-from monitor.render.rounds.timeline import ArmTrack, Pose, Timeline, Track, path
+from monitor.render.rounds.timeline import ArmTrack, Pose, Timeline, Track, follow, path
 from monitor.render.scene import CardObj, ChipStack
 from monitor.rules.cards import Card
 
@@ -139,6 +139,21 @@ class Player:
                 path(points),
                 skin=(110, 140, 190),
                 sleeve=(25, 25, 25),
+            )
+        )
+
+    def dealing_hand(self, t: float, card_time: float, dealt: list[Track]) -> None:
+        """The dealer's right hand carrying each card of a deal in turn (one every ``card_time`` s)."""
+        if not dealt:
+            return
+
+        def hand(tt: float) -> tuple[float, float, float]:
+            k = min(int((tt - t) / card_time), len(dealt) - 1)
+            return follow(dealt[k])(tt)
+
+        self.tl.arm(
+            ArmTrack(
+                t, t + len(dealt) * card_time, DEALER_RIGHT, hand, skin=(110, 140, 190), sleeve=(25, 25, 25)
             )
         )
 
