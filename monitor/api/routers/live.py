@@ -70,27 +70,26 @@ async def live_ws(ws: WebSocket, tables: TablesQuery = None) -> None:
                                                              "role": principal.role.value}}))
 
     async def drain_incoming() -> None:  # notice a client that went away; ignore what it says
-        with contextlib.suppress(WebSocketDisconnect):
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError):
             while True:
                 await ws.receive_text()
 
-    reader = asyncio.create_task(drain_incoming())
-    try:
+    async def send_pushed() -> None:
+        # One plain await per message: this loop runs for every client and every alert.
         while True:
-            getter = asyncio.ensure_future(sub.queue.get())
-            done, _ = await asyncio.wait({getter, reader}, return_when=asyncio.FIRST_COMPLETED)
-            if getter not in done:
-                getter.cancel()
-                break
-            item = getter.result()
+            item = await sub.queue.get()
             if item is CLOSE:
                 await ws.close(CLOSE_TOO_SLOW, FELL_BEHIND)
-                break
+                return
             await ws.send_text(item)
-    except (WebSocketDisconnect, RuntimeError):
-        pass
+
+    reader = asyncio.create_task(drain_incoming())
+    sender = asyncio.create_task(send_pushed())
+    try:
+        await asyncio.wait({reader, sender}, return_when=asyncio.FIRST_COMPLETED)
     finally:
-        reader.cancel()
+        for task in (reader, sender):
+            task.cancel()  # not awaited: the handler may itself be being cancelled
         services.hub.unsubscribe(sub)
         services.metrics.live_clients.dec()
 
