@@ -48,6 +48,7 @@ class ExtractorSettings:
     settle_frames: int = 3  # observations still, in one zone, before an object counts as resting
     still_mm: float = 2.0  # moved less than this since the previous observation: still
     stable_s: float = 0.3  # a count must hold this long before it is reported
+    row_stable_s: float = 0.1  # face-up cards read in a row: the dealer may move them again soon
     deal_idle_s: float = 0.4  # no card for this long after the last one: the deal may be over
     gone_s: float = 0.6  # a delivered hand not seen at its seat this long: collected
     hold_s: float = 1.5  # chips that vanish at rest are taken as hidden (an arm) this long
@@ -350,14 +351,14 @@ class EventExtractor:
         row = sorted(up, key=lambda o: o.x)
         cards = tuple(o.card for o in row if o.card is not None)
         d.banker_row.update(cards, self._now)
-        if not d.banker_row.held(self._now, self.s.stable_s):
+        if not d.banker_row.held(self._now, self.s.row_stable_s):
             return
         conf = min(o.confidence for o in row)
         if not d.banker_exposed:
             # all the banker's cards in view, or (a short hand) the row settled for longer
             pile = next((p for p, s in d.delivered.items() if s == self.banker_seat), None)
             full = d.counts[pile] if pile is not None else None
-            if len(cards) != full and not d.banker_row.held(self._now, 3 * self.s.stable_s):
+            if len(cards) != full and not d.banker_row.held(self._now, 1.0):
                 return
             d.banker_exposed = True
             d.banker_count = len(cards)

@@ -1,0 +1,153 @@
+"""The event extractor as a pure state machine: tracked objects in, contract events out (no pixels)."""
+
+from __future__ import annotations
+
+from monitor.pipeline.extract import EventExtractor, ExtractorSettings
+from monitor.pipeline.observe import Seen
+
+FPS = 30.0
+
+
+class Table:
+    """Drives an extractor frame by frame with objects held on a 'table'."""
+
+    def __init__(self, **settings: object) -> None:
+        self.x = EventExtractor("T1", ExtractorSettings(**settings))  # type: ignore[arg-type]
+        self.objects: dict[str, Seen] = {}
+        self.frame = 0
+        self.events: list = []
+
+    def put(self, track: str, kind: str, zone: str, x: float = 0.0, y: float = 0.0, **kw: object) -> None:
+        self.objects[track] = Seen(track, kind, zone, x, y, **kw)  # type: ignore[arg-type]
+
+    def take(self, track: str) -> None:
+        self.objects.pop(track, None)
+
+    def run(self, seconds: float, hide: tuple[str, ...] = ()) -> list:
+        out = []
+        for _ in range(round(seconds * FPS)):
+            seen = [o for t, o in self.objects.items() if t not in hide]
+            out += self.x.frame(self.frame, self.frame / FPS, seen)
+            self.frame += 1
+        self.events += out
+        return out
+
+
+def types(events: list) -> list[str]:
+    return [e.type for e in events]
+
+
+def test_a_card_counts_once_it_rests_and_a_passing_card_does_not() -> None:
+    t = Table()
+    t.put("c1", "card", "pile3")
+    t.run(0.05)  # one frame or two: passing over, not resting
+    t.take("c1")
+    assert t.run(0.2) == []
+    t.put("c1", "card", "pile3")
+    out = t.run(0.3)
+    assert types(out) == ["card_dealt"]
+    assert (out[0].pile, out[0].face_up, out[0].card, out[0].frame) == (3, False, None, out[0].frame)
+    assert out[0].frame is not None and out[0].media_time == out[0].frame / FPS
+    assert t.run(1.0) == []  # resting on: counted once
+
+
+def test_an_exposed_card_is_reported_with_its_identity_and_the_deal_ends_with_the_stub_spread() -> None:
+    t = Table()
+    for n, pile in enumerate([1, 2, 3], start=1):
+        t.put(f"c{n}", "card", f"pile{pile}", face_up=(n == 2), card="9h" if n == 2 else None)
+        t.run(0.3)
+    dealt = [e for e in t.events if e.type == "card_dealt"]
+    assert [(e.pile, e.face_up, e.card) for e in dealt] == [(1, False, None), (2, True, "9h"), (3, False, None)]
+    for i in range(4):  # the dealer spreads the stub: four cards side by side
+        t.put(f"s{i}", "card", "stub", x=500 + 24 * i)
+    out = t.run(1.0)
+    assert types(out) == ["piles_complete", "stub_counted"]
+    assert out[0].counts == [1, 1, 1, 0, 0, 0, 0] and out[1].n == 4
+
+
+def test_delivery_names_the_action_pile_first_and_a_dead_hand_is_collected() -> None:
+    t = Table(gone_s=0.6)
+    for pile in (3, 4):
+        t.put(f"p{pile}", "card", f"pile{pile}")
+    t.run(0.5)
+    t.put("p3", "card", "seat6", x=470, y=220)
+    out = t.run(0.3)
+    assert types(out) == ["piles_complete", "action_pile_chosen", "pile_delivered"]
+    assert out[1].pile == 3 and (out[2].pile, out[2].seat) == (3, 6)
+    t.put("p4", "card", "seat7", x=680, y=110)
+    out = t.run(0.3)
+    assert types(out) == ["pile_delivered"] and (out[0].pile, out[0].seat) == (4, 7)
+    t.take("p3")  # swept off to the dealer
+    out = t.run(1.0)
+    assert types(out) == ["dead_hand_collected"] and out[0].seat == 6
+
+
+def test_chips_placed_changed_and_an_arm_over_them_is_not_a_change() -> None:
+    t = Table()
+    t.put("a", "chips", "seat2.bet", value=2500)
+    t.put("b", "chips", "seat2.bet", x=42, value=1500)
+    out = t.run(0.6)
+    assert [(e.type, e.seat, e.amount) for e in out] == [("bet_placed", 2, 4000)]
+    assert t.run(1.0, hide=("a",)) == []  # hidden for a second under a player's arm
+    t.run(0.3)
+    t.take("a")
+    t.take("b")
+    t.put("c", "chips", "seat2.bet", value=8000)  # swapped for a bigger stack
+    out = t.run(0.6)
+    assert [(e.type, e.before, e.after) for e in out] == [("bet_changed", 4000, 8000)]
+
+
+def test_dice_are_read_once_they_rest_with_the_same_faces() -> None:
+    t = Table()
+    for i, v in enumerate((3, 1, 4)):
+        t.put(f"d{i}", "die", "dice", x=i * 55.0, value=v)
+    t.run(0.1)
+    for i, v in enumerate((2, 5, 6)):  # tumbling: new faces before they settle
+        t.put(f"d{i}", "die", "dice", x=i * 55.0 + 30, value=v)
+    out = t.run(0.8)
+    assert [(e.type, e.values, e.source.value) for e in out] == [("dice_rolled", [2, 5, 6], "vision")]
+
+
+def test_rounds_open_and_close_with_the_table_when_there_is_no_console() -> None:
+    t = Table(round_from_vision=True, banker_seat=4, clear_s=1.0)
+    assert t.run(0.5) == []
+    t.put("a", "chips", "seat1.bet", value=2500)
+    out = t.run(0.5)
+    assert types(out) == ["round_started", "bet_placed"] and out[0].banker_seat == 4
+    t.take("a")
+    out = t.run(1.5)
+    assert "round_ended" in types(out)
+
+
+def test_the_banker_hand_exposed_then_set_in_two_groups() -> None:
+    t = Table()
+    cards = ["As", "Kd", "Qh", "7c", "7d", "3s", "2h"]
+    for i, c in enumerate(cards):
+        t.put(f"b{i}", "card", "banker", x=-132 + 44 * i, face_up=True, card=c)
+    out = t.run(2.0)
+    assert types(out) == ["banker_hand_exposed"] and sorted(out[0].cards) == sorted(cards)
+    for i, c in enumerate(cards[:5]):  # back hand on one side, front hand apart on the other
+        t.put(f"b{i}", "card", "banker", x=-132 + 36 * i, face_up=True, card=c)
+    for i, c in enumerate(cards[5:]):
+        t.put(f"b{5 + i}", "card", "banker", x=120 + 40 * i, face_up=True, card=c)
+    out = t.run(1.0)
+    assert types(out) == ["banker_hand_set"]
+    assert out[0].front == ["3s", "2h"] and out[0].back == ["As", "Kd", "Qh", "7c", "7d"]
+
+
+def test_console_events_steer_the_phase() -> None:
+    from datetime import UTC, datetime
+
+    from monitor.events.schema import MisdealDeclared
+
+    t = Table()
+    t.put("c1", "card", "pile1")
+    t.run(0.3)
+    t.x.note(MisdealDeclared(table_id="T1", seq=99, media_time=1.0, wall_time=datetime.now(UTC),
+                             source="operator"))  # type: ignore[arg-type]
+    t.take("c1")
+    t.run(0.1)
+    t.put("c2", "card", "pile1")
+    out = t.run(0.3)
+    assert types(out) == ["card_dealt"]  # the redeal counts afresh
+    assert t.x.deal.counts[1] == 1

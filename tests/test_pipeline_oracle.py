@@ -1,0 +1,104 @@
+"""Oracle perception on scripted rounds: the extractor's events make the procedure monitor raise exactly
+the script's expected alerts, each within a second of when the true events raise it."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from monitor.calibration import TableCalibration, load_table
+from monitor.pipeline.oracle import OracleOptions, oracle_frame, read_truth, timeline_truth
+from monitor.pipeline.scripted import check_rounds
+from monitor.render.rounds.play import PlayedRound, play_script
+from monitor.render.rounds.script import load_script, shipped_scripts
+
+TABLE = Path(__file__).resolve().parents[1] / "calibration" / "default-table.yaml"
+
+
+@cache
+def calibration() -> TableCalibration:
+    return load_table(TABLE)
+
+
+@cache
+def played(name: str) -> PlayedRound:
+    return play_script(load_script(shipped_scripts()[name]), f"{name}.yaml")
+
+
+@cache
+def checked(name: str):  # type: ignore[no-untyped-def]
+    return check_rounds([played(name)], calibration(), name, stride=2)
+
+
+# 15 frames a second: a card rests at least 0.3 s, so the debounce still sees it several times
+@pytest.mark.parametrize("name", ["paigow_exposed_ace", "paigow_stub_three", "paigow_wrong_seat"])
+def test_fault_scripts_raise_their_alerts_from_oracle_detections(name: str) -> None:
+    check = checked(name)
+    assert check.ok, check.explain()
+    assert check.expected  # a fault script: something had to be raised
+    assert check.max_delay < 1.0, check.timing
+    dealt = [e for e in check.events if e.type == "card_dealt"]
+    assert dealt and all(e.frame is not None and e.source.value == "vision" for e in dealt)
+
+
+def test_deal_counts_card_by_card_and_the_stub_count_come_from_the_table() -> None:
+    check = checked("paigow_stub_three")
+    dealt = [e for e in check.events if e.type == "card_dealt"]
+    assert len(dealt) == 49
+    stub = [e for e in check.events if e.type == "stub_counted"]
+    assert [e.n for e in stub] == [3]
+    assert [e.counts for e in check.events if e.type == "piles_complete"] == [[7] * 7]
+
+
+def test_noisy_detections_with_dropouts_still_raise_the_alert() -> None:
+    noisy = OracleOptions(dropout=0.05, jitter_px=0.5, seed=3)
+    check = check_rounds([played("paigow_exposed_ace")], calibration(), "noisy", stride=2, oracle=noisy)
+    assert check.ok, check.explain()
+
+
+def test_fast_truth_matches_the_renderers_truth() -> None:
+    """The timeline truth used by the tests agrees with the textured render's own ground truth."""
+    from monitor.render.rounds.video import RenderOptions, frames
+
+    rnd = played("paigow_exposed_ace")
+    frame_no = 12 * 30  # mid deal: cards in flight, on piles and in the deck, an arm over them
+    rendered = next(frames([rnd], RenderOptions(resolution="1080p", effects=False), only=[frame_no]))
+    fast = next(r for r in timeline_truth([rnd], stride=1) if r["frame"] == frame_no)
+    true = {o["track"]: o for o in rendered.truth["objects"] if o["kind"] != "arm"}
+    mine = {o["track"]: o for o in fast["objects"] if o["kind"] != "arm"}
+    assert set(true) == set(mine)
+    for track, o in true.items():
+        assert np.allclose(np.asarray(o["polygon"])[:4], np.asarray(mine[track]["polygon"])[:4], atol=2.0) \
+            or o["kind"] != "card"
+        assert (o["visible_share"] >= 0.25) == (mine[track]["visible_share"] >= 0.25) \
+            or abs(o["visible_share"] - mine[track]["visible_share"]) < 0.15, track
+
+
+def test_truth_file_rows_become_detections(tmp_path: Path) -> None:
+    row = {"frame": 0, "time": 0.0, "objects": [
+        {"track": "r0:1", "kind": "card", "label": "card_face_up", "identity": "As",
+         "polygon": [[10, 10], [73, 10], [73, 98], [10, 98]], "visible_share": 1.0},
+        {"track": "r0:2", "kind": "card", "label": "card_face_down", "identity": "Kd",
+         "polygon": [[110, 10], [173, 10], [173, 98], [110, 98]], "visible_share": 0.9},
+        {"track": "r0:3", "kind": "card", "label": "card_face_down", "identity": "2c",
+         "polygon": [[110, 10], [173, 10], [173, 98], [110, 98]], "visible_share": 0.01},
+    ]}
+    path = tmp_path / "truth.jsonl"
+    import json
+
+    path.write_text(json.dumps(row) + "\n" + json.dumps({"frame": 1, "time": 0.033, "same_as": 0}) + "\n")
+    rows = list(read_truth(path))
+    assert [r["frame"] for r in rows] == [0, 1] and rows[1]["objects"] == rows[0]["objects"]
+    fr = oracle_frame(rows[1], (1920, 1080))
+    assert fr.tracks == ("r0:1", "r0:2")  # the hidden card is not reported
+    up, down = fr.detections.items
+    assert (up.kind, up.identity, down.kind, down.identity) == ("card_face_up", "As", "card_face_down", "back")
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"frame": 0}\n')
+    from monitor.pipeline.oracle import TruthFileError
+
+    with pytest.raises(TruthFileError, match="bad.jsonl line 1"):
+        list(read_truth(bad))
