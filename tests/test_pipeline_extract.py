@@ -57,7 +57,8 @@ def test_an_exposed_card_is_reported_with_its_identity_and_the_deal_ends_with_th
         t.put(f"c{n}", "card", f"pile{pile}", face_up=(n == 2), card="9h" if n == 2 else None)
         t.run(0.3)
     dealt = [e for e in t.events if e.type == "card_dealt"]
-    assert [(e.pile, e.face_up, e.card) for e in dealt] == [(1, False, None), (2, True, "9h"), (3, False, None)]
+    assert [(e.pile, e.face_up, e.card) for e in dealt] == [
+        (1, False, None), (2, True, "9h"), (3, False, None)]
     for i in range(4):  # the dealer spreads the stub: four cards side by side
         t.put(f"s{i}", "card", "stub", x=500 + 24 * i)
     out = t.run(1.0)
