@@ -11,12 +11,13 @@ from monitor.commands._games_pokerkit import run_suite
 
 @pytest.mark.parametrize(
     ("suite", "deals", "full_every"),
-    [("holdem", 1500, 1), ("omaha", 300, 1), ("omaha", 1500, 10**9), ("lowball", 3000, 1)],
+    [("holdem", 1500, 1), ("omaha", 300, 1), ("omaha", 1500, 10**9), ("pineapple", 600, 2),
+     ("lowball", 3000, 1)],
 )
 def test_agrees_with_pokerkit(suite: str, deals: int, full_every: int) -> None:
     res = run_suite(suite, deals, seed=2026, full_every=full_every)
     assert res.deals == deals
     assert res.hands >= 2 * deals and res.comparisons >= deals
     if suite != "lowball":
-        assert res.full_peer_deals == (deals if full_every == 1 else 1)
+        assert res.full_peer_deals == -(-deals // full_every)
     assert res.mismatches == []

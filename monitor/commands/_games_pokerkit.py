@@ -3,7 +3,9 @@
 Used by ``table-monitor verify-games`` (100,000+ deals per suite) and by the tests (a few
 thousand). pokerkit is a dev dependency: it is imported here only, never by the rules.
 
-Each suite deals random showdowns (2 to ``max_players`` players, full board) and checks, for
+Suites: holdem (Hold'em high and hi-lo on the same deals), omaha (Omaha high and hi-lo),
+pineapple, lowball (ace-to-five). Each deals random showdowns (2 to ``max_players`` players,
+full board) and checks, for
 every deal, that:
 - every pair of players compares the same way (better / equal / worse) under both evaluators,
   for the high hand and for the low hand (and "no qualifying low" agrees);
@@ -25,7 +27,7 @@ from monitor.rules.cards import STANDARD_52, Card, format_cards
 from monitor.rules.games.low import evaluate_low
 from monitor.rules.games.poker import Showdown, showdown
 
-SUITES = ("holdem", "omaha", "lowball")
+SUITES = ("holdem", "omaha", "pineapple", "lowball")
 
 
 @lru_cache(maxsize=1)
@@ -197,6 +199,34 @@ def check_board_game(d: Deal, omaha: bool, rng: random.Random, res: SuiteResult,
     _check_pot(sd_hl, pot, hi_w, lo_w, res, f"{where} {hilo_game}")
 
 
+def check_pineapple(
+    d: Deal, rng: random.Random, res: SuiteResult, where: str, full_peer: bool = True
+) -> None:
+    """Pineapple: high only, any five of three hole and five board cards (playing the board allowed)."""
+    from pokerkit import StandardHighHand
+
+    pot = _pot(rng)
+    t0 = time.perf_counter()
+    sd = showdown("pineapple", d.board, d.hands, pot=pot)
+    t1 = time.perf_counter()
+    pk_board = to_pk(d.board)
+    peer: dict[str, Any] = {}
+    for who, hole in d.hands.items():
+        if full_peer:
+            peer[who] = StandardHighHand.from_game(to_pk(hole), pk_board)
+        else:
+            peer[who] = _pk_by_five(hole, d.board, omaha=False)[0]
+    t2 = time.perf_counter()
+    res.seconds_ours += t1 - t0
+    res.seconds_peer += t2 - t1
+    res.deals += 1
+    res.full_peer_deals += full_peer
+    res.hands += len(d.hands)
+    ours = {w: h.high.score if h.high else None for w, h in sd.hands.items()}
+    _pairwise("high", ours, peer, res, where)
+    _check_pot(sd, pot, _winners(peer), set(), res, f"{where} pineapple")
+
+
 def check_lowball(d: Deal, rng: random.Random, res: SuiteResult, where: str) -> None:
     from pokerkit import RegularLowHand
 
@@ -243,6 +273,8 @@ def run_suite(
         where = f"{suite} seed {seed} chunk {chunk} deal {i}"
         if suite == "lowball":
             check_lowball(deal(rng, n, 5, 0), rng, res, where)
+        elif suite == "pineapple":
+            check_pineapple(deal(rng, n, 3, 5), rng, res, where, full_peer=i % full_every == 0)
         else:
             d = deal(rng, n, 4 if suite == "omaha" else 2, 5)
             check_board_game(d, suite == "omaha", rng, res, where, full_peer=i % full_every == 0)
@@ -253,7 +285,7 @@ def run_suite(
     return res
 
 
-DEFAULT_MAX_PLAYERS = {"holdem": 3, "omaha": 3, "lowball": 6}
+DEFAULT_MAX_PLAYERS = {"holdem": 3, "omaha": 3, "pineapple": 3, "lowball": 6}
 
 
 def _chunk_job(args: tuple[str, int, int, int | None, int, int]) -> SuiteResult:

@@ -17,7 +17,8 @@ def register(app: typer.Typer) -> None:
     def verify_games(
         deals: int = typer.Option(100_000, min=1, help="Random deals per suite."),
         suite: list[str] = typer.Option(  # noqa: B008 - typer's way to declare a repeatable option
-            ["holdem", "omaha", "lowball"], help="Suites to run: holdem (high + hi-lo), omaha, lowball (A-5)."
+            ["holdem", "omaha", "lowball"],
+            help="Suites to run: holdem (high + hi-lo), omaha (high + hi-lo), pineapple, lowball (A-5).",
         ),
         seed: int = typer.Option(4, help="Random seed (deals are reproducible)."),
         max_players: int = typer.Option(
@@ -61,7 +62,7 @@ def register(app: typer.Typer) -> None:
             wall = time.perf_counter() - t0
             failed = failed or bool(res.mismatches)
             players = f"2..{max_players or DEFAULT_MAX_PLAYERS[name]}"
-            full = f"{res.full_peer_deals:,}" if name != "lowball" else "-"
+            full = f"{res.full_peer_deals:,}" if name != "lowball" else "-"  # pokerkit has no A-5 from_game
             table.add_row(name, players, f"{res.deals:,}", full, f"{res.hands:,}", f"{res.comparisons:,}",
                           str(len(res.mismatches)), f"{res.seconds_ours:.1f}", f"{res.seconds_peer:.1f}",
                           f"{wall:.1f}")
