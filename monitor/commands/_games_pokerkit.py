@@ -5,8 +5,7 @@ thousand). pokerkit is a dev dependency: it is imported here only, never by the 
 
 Suites: holdem (Hold'em high and hi-lo on the same deals), omaha (Omaha high and hi-lo),
 pineapple, lowball (ace-to-five). Each deals random showdowns (2 to ``max_players`` players,
-full board) and checks, for
-every deal, that:
+full board) and checks, for every deal, that:
 - every pair of players compares the same way (better / equal / worse) under both evaluators,
   for the high hand and for the low hand (and "no qualifying low" agrees);
 - the winners of each half that our showdown names are the ones pokerkit's values give;
