@@ -198,3 +198,11 @@ def test_deal_structure_ten_cards_from_several_decks() -> None:
     assert ds.deck.size == 8 * 40 and ds.hole_cards == 10
     assert ds.expected(7).dealt == 70
     assert deal_structure(GameProfile(pan=PanRules(decks=5))).deck.size == 200
+
+
+def test_going_out_on_the_draw() -> None:
+    before = _hand("4s 5s 6s 7s", "Ah 2h 3h", "Kc Kd Ks")
+    after = _hand("", "Ah 2h 3h", "Kc Kd Ks", "4s 5s 6s 7s Js")
+    t = check_turn("p1", before, parse_cards("Js")[0], after, None)
+    assert t.ok, (t.fouls, t.violations)
+    assert check_hand("p1", after).won
