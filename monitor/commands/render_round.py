@@ -127,7 +127,7 @@ def register(app: typer.Typer) -> None:
         out: Annotated[
             Path, typer.Option("--out", help="Output folder (video.mp4 and its ground truth, events, alerts)")
         ] = Path("sample-recording"),
-        resolution: Annotated[str, typer.Option(help="720p, 1080p or WIDTHxHEIGHT")] = "1080p",
+        resolution: Annotated[str, typer.Option(help="720p, 1080p or WIDTHxHEIGHT")] = "720p",
         fps: Annotated[int, typer.Option(min=1, max=60)] = 30,
         crf: Annotated[int, typer.Option(min=0, max=51)] = 30,
         gzip_truth: Annotated[bool, typer.Option(help="write truth.jsonl.gz instead of truth.jsonl")] = False,

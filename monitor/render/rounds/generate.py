@@ -71,11 +71,13 @@ def random_script(seed: int, fault: str | None = None) -> Script:
     elif fault in ("exposed_ace", "joker_exposed"):
         shuffle["place"] = {k: str(rng.choice(["As", "Ah", "Ad", "Ac"])) if fault == "exposed_ace" else "Jk"}
         deal["expose"] = [k]
+        deal["cards"] = k  # the dealer stops at the exposed card and calls the misdeal
     elif fault == "two_exposed":
         k2 = int(rng.choice([j for j in range(1, 50) if j != k]))
         a, b = (str(c) for c in rng.choice(PLAIN, 2, replace=False))
         shuffle["place"] = {k: a, k2: b}
         deal["expose"] = sorted([k, k2])
+        deal["cards"] = max(k, k2)
     elif fault in ("exposed_replaced", "exposed_not_replaced"):
         shuffle["place"] = {k: str(rng.choice(PLAIN))}
         deal["expose"] = [k]
@@ -84,10 +86,13 @@ def random_script(seed: int, fault: str | None = None) -> Script:
         k2 = int(rng.choice([j for j in range(1, 50) if serpentine_pile(j) != serpentine_pile(k)]))
         gone = str(rng.choice([c for c in PLAIN if c != twin]))
         shuffle.update({"remove": [gone], "extra": [twin], "place": {k: twin, k2: twin}})
-    actions += [{"shuffle": shuffle}, {"deal": deal}, "count_stub"]
+    actions += [{"shuffle": shuffle}, {"deal": deal}]
     if fault in STOP_AFTER_DEAL:
+        if fault in ("stub_three", "stub_five"):
+            actions.append("count_stub")
         actions += [{"misdeal": {"reason": fault.replace("_", " ")}}, "round_end"]
         return _script(seed, fault, actions)
+    actions.append("count_stub")
     if fault == "exposed_replaced":
         actions.append("replace_exposed")
     pile = int(rng.integers(1, 8))
