@@ -151,8 +151,8 @@ def register(app: typer.Typer) -> None:
             )
         size = (out / "video.mp4").stat().st_size / 1e6
         typer.echo(
-            f"{out}/video.mp4: {res.seconds:.0f} s, {size:.1f} MB ({res.codec}); {res.events} events; "
-            f"alerts in {out}/alerts.jsonl"
+            f"{out}/video.mp4: {res.seconds:.0f} s, {res.frames} frames ({res.rendered} rendered), "
+            f"{size:.1f} MB ({res.codec}); {res.events} events; alerts in {out}/alerts.jsonl"
         )
         if not res.ok:
             raise typer.Exit(1)
