@@ -32,8 +32,9 @@ class ScriptedCamera:
     def read(self) -> np.ndarray | None:
         if self.i >= len(self.frames):
             self.done.set()
+            self.i += 1  # keep delivering changing (healthy) frames until stopped
             time.sleep(0.01)
-            return np.roll(TEXTURE, self.i, axis=1)  # keep delivering live frames until stopped
+            return np.roll(TEXTURE, self.i, axis=1)
         kind = self.frames[self.i]
         self.i += 1
         time.sleep(0.002)
