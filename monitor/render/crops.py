@@ -2,7 +2,7 @@
 
 Each crop is cut from a full-resolution rendered frame the way the runtime does it
 (:func:`monitor.perception.rectify.rectify_card`: the four corners, long side vertical, stretched
-to a square), from corners jittered like a real corner estimate, in either 180-degree orientation.
+to a square), from corners jittered like a real corner estimate, turned 180 degrees half the time.
 JPEG artifacts of the camera stream are reproduced on the card's own region of the frame (8-px
 aligned, so the blocks are those of a whole-frame encode). Layout: ``OUT/<split>/<class>/*.jpg``
 (ultralytics classification) plus ``OUT/manifest.csv`` with each crop's provenance.
@@ -83,14 +83,18 @@ def crop_card(
 ) -> tuple[NDArray[np.uint8], float]:
     """One training crop of a card from the final frame: jitter, optional stream JPEG, rectify."""
     corners, sigma = jitter_corners(np.asarray(obj.polygon), rng, opt.jitter)
-    if rng.random() < 0.5:  # the runtime cannot tell the two upright orientations apart
-        corners = np.roll(corners, 2, axis=0)
     x0, y0 = np.floor(corners.min(axis=0)).astype(int) - 4
     x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 4
     if jpeg is not None:
         region, ox, oy = jpeg_region(img, (int(x0), int(y0), int(x1), int(y1)), jpeg)
-        return rectify_card(region, corners - (ox, oy), opt.size), sigma
-    return rectify_card(img, corners, opt.size), sigma
+        crop = rectify_card(region, corners - (ox, oy), opt.size)
+    else:
+        crop = rectify_card(img, corners, opt.size)
+    # rectify_card puts the higher short side on top; cards at seats mostly face one way in the image,
+    # so turn half the crops 180 degrees to show the classifier both ways up equally
+    if rng.random() < 0.5:
+        crop = np.ascontiguousarray(crop[::-1, ::-1])
+    return crop, sigma
 
 
 def _in_frame(obj: ObjectTruth, w: int, h: int, margin: float) -> bool:
