@@ -1,0 +1,76 @@
+"""Server-Sent Events over a real socket; request limits, CORS and security headers."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+from store_api_support import ServerThread, auth, faulty_round, make_settings
+
+from monitor.api.app import create_app
+
+
+def test_alerts_arrive_over_server_sent_events(tmp_path: Path) -> None:
+    with ServerThread(create_app(make_settings(f"sqlite:///{tmp_path / 'sse.db'}"))) as server:
+        received: list[tuple[str, dict[str, object]]] = []
+        connected = threading.Event()
+
+        def listen() -> None:
+            url = f"{server.url}/api/v1/live/sse"
+            with httpx.stream("GET", url, headers=auth("viewer"), timeout=60) as r:
+                assert r.status_code == 200 and r.headers["content-type"].startswith("text/event-stream")
+                kind = ""
+                for line in r.iter_lines():
+                    if line.startswith("event:"):
+                        kind = line.split(":", 1)[1].strip()
+                    elif line.startswith("data:"):
+                        received.append((kind, json.loads(line.split(":", 1)[1])))
+                        if kind == "hello":
+                            connected.set()
+                        if sum(k == "alert" for k, _ in received) == 4:
+                            return
+
+        listener = threading.Thread(target=listen, daemon=True)
+        listener.start()
+        assert connected.wait(30)
+        response = httpx.post(f"{server.url}/api/v1/events/batch", headers=auth("sensor"),
+                              json=faulty_round("T1"), timeout=60)
+        listener.join(30)
+        alerts = [data for kind, data in received if kind == "alert"]
+        assert sorted(a["id"] for a in alerts) == sorted(response.json()["alerts"])
+        assert received[0] == ("hello", {"name": "viewer-user", "role": "viewer"})
+
+
+@pytest.fixture
+def client(tmp_path: Path):
+    settings = make_settings(f"sqlite:///{tmp_path / 'limits.db'}", max_body_bytes=4096)
+    with TestClient(create_app(settings)) as c:
+        yield c
+
+
+def test_a_body_over_the_limit_is_refused_before_it_is_read(client: TestClient) -> None:
+    big = faulty_round("T1") * 10
+    response = client.post("/api/v1/events/batch", headers=auth("sensor"), json=big)
+    assert response.status_code == 413 and "4096 bytes" in response.json()["detail"]
+
+
+def test_cors_is_off_unless_configured_and_security_headers_are_set(client: TestClient) -> None:
+    response = client.get("/api/v1/alerts", headers={**auth("viewer"), "Origin": "https://evil.example"})
+    assert "access-control-allow-origin" not in response.headers
+    page = client.get("/")
+    assert page.status_code == 200 and "Table Monitor" in page.text
+    assert "default-src 'self'" in page.headers["content-security-policy"]
+    assert page.headers["x-content-type-options"] == "nosniff"
+
+
+def test_cors_when_configured(tmp_path: Path) -> None:
+    settings = make_settings(f"sqlite:///{tmp_path / 'cors.db'}", cors_origins=["https://soc.example"])
+    with TestClient(create_app(settings)) as c:
+        response = c.options("/api/v1/alerts", headers={"Origin": "https://soc.example",
+                                                        "Access-Control-Request-Method": "GET",
+                                                        "Access-Control-Request-Headers": "authorization"})
+        assert response.headers["access-control-allow-origin"] == "https://soc.example"
