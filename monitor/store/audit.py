@@ -22,6 +22,7 @@ from monitor.store.models import AuditEntryRow
 
 GENESIS_HASH = "0" * 64
 _PG_CHAIN_LOCK = 0x7461626C  # advisory lock key serializing appends on PostgreSQL ("tabl")
+_HEAD_KEY = "table_monitor_audit_head"
 
 
 def canonical_json(value: Any) -> str:
@@ -57,23 +58,31 @@ def append(
     at: datetime | None = None,
 ) -> AuditEntryRow:
     """Append one entry inside the caller's transaction (it commits with the change it records)."""
-    if session.get_bind().dialect.name == "postgresql":
-        session.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _PG_CHAIN_LOCK})
-    last = select(AuditEntryRow).order_by(AuditEntryRow.seq.desc()).limit(1)
-    head = session.execute(last).scalar_one_or_none()
+    # The head is read (under a lock) once per transaction, then carried along: one SELECT per
+    # commit rather than per entry, and no flush needed between appends.
+    tx = session.get_transaction()
+    cached = session.info.get(_HEAD_KEY)
+    if tx is not None and cached is not None and cached[0] is tx:
+        head_seq, head_hash = cached[1], cached[2]
+    else:
+        if session.get_bind().dialect.name == "postgresql":
+            session.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _PG_CHAIN_LOCK})
+        last = select(AuditEntryRow.seq, AuditEntryRow.hash).order_by(AuditEntryRow.seq.desc()).limit(1)
+        head = session.execute(last).first()
+        head_seq, head_hash = (0, GENESIS_HASH) if head is None else (head.seq, head.hash)
     row = AuditEntryRow(
-        seq=1 if head is None else head.seq + 1,
+        seq=head_seq + 1,
         recorded_at=(at or datetime.now(UTC)).astimezone(UTC).isoformat(timespec="microseconds"),
         actor=actor,
         action=action,
         subject_type=subject_type,
         subject_id=subject_id,
         data=canonical_json(data),
-        prev_hash=GENESIS_HASH if head is None else head.hash,
+        prev_hash=head_hash,
     )
     row.hash = entry_hash(_body(row, data))
     session.add(row)
-    session.flush()  # the next append in this transaction must see this one as the head
+    session.info[_HEAD_KEY] = (session.get_transaction(), row.seq, row.hash)
     return row
 
 
