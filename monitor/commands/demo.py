@@ -9,6 +9,7 @@ the scripted faults appear as alerts, each with a snapshot, while the video play
 
 from __future__ import annotations
 
+import shutil
 import tempfile
 import time
 from pathlib import Path
@@ -31,9 +32,14 @@ def ensure_recording(folder: Path) -> None:
     typer.echo(f"the sample recording is not in {folder}: rendering it once (table-monitor sample-recording)")
     rounds = sample_rounds()
     opts = RenderOptions(resolution="720p", fps=30, crf=30)
+    # rendered beside, then moved in place: an interrupted render never passes for a whole one
+    partial = folder.with_name(folder.name + ".partial")
+    shutil.rmtree(partial, ignore_errors=True)
     with Progress() as bar:
         task = bar.add_task("rendering the sample recording", total=total_frames(rounds, opts.fps))
-        write_recording(rounds, folder, opts, progress=lambda n: bar.advance(task, n))
+        write_recording(rounds, partial, opts, progress=lambda n: bar.advance(task, n))
+    shutil.rmtree(folder, ignore_errors=True)
+    partial.rename(folder)
 
 
 def watch_alerts(db_file: Path, seen: set[str]) -> list[str]:

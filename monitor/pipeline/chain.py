@@ -39,10 +39,17 @@ class TableChain:
         self.last_seen = objects
         return self.extractor.frame(index, media_time, objects)
 
-    def _track(self, placed: list, media_time: float) -> list:  # type: ignore[type-arg]
+    def warm_up(self) -> None:
+        """Load the tracker now (importing it takes seconds), not on the first frame of a live run."""
         from monitor.tablestate.tracking import ObjectTracker
 
         if self._tracker is None:
             self._tracker = ObjectTracker(frame_rate=self.fps)
+            self._tracker.update([], 0.0)
+
+    def _track(self, placed: list, media_time: float) -> list:  # type: ignore[type-arg]
+        from monitor.tablestate.tracking import ObjectTracker
+
+        self.warm_up()
         assert isinstance(self._tracker, ObjectTracker)
         return self._tracker.update(placed, media_time)

@@ -104,6 +104,9 @@ class _Deal:
     done: bool = False
     stub: _Count = field(default_factory=_Count)
     delivered: dict[int, int] = field(default_factory=dict)  # pile -> seat
+    exposed: dict[str, int] = field(default_factory=dict)  # face-up card track -> its pile
+    removed: list[int] = field(default_factory=list)  # piles whose exposed card was taken off
+    stub_n: int | None = None
     action_pile: int | None = None
     seats: dict[int, _Seat] = field(default_factory=dict)
     banker_row: _Count = field(default_factory=_Count)
@@ -250,12 +253,24 @@ class EventExtractor:
             d.counts[pile] += 1
             d.last_card = self._now
             if not d.done:
+                if o.face_up:
+                    d.exposed[o.track] = pile
                 self._emit("card_dealt", o.confidence, pile=pile, face_up=o.face_up, card=o.card)
-            else:
+            elif d.removed:
+                d.removed.remove(pile) if pile in d.removed else d.removed.pop(0)
+                d.stub_n = None if d.stub_n is None else d.stub_n - 1
                 self._emit("exposed_card_replaced", o.confidence, pile=pile, card=o.card)
             return
         seat = zone_number(o.zone) if kind in ("seat", "front", "back") else None
+        if seat in d.seats and kind in ("front", "back") and not any(o.track in st.tracks
+                                                                       for st in d.seats.values()):
+            d.seats[seat].tracks.add(o.track)  # a card never seen on its pile (always covered there)
         pile = d.pile_of.get(o.track)
+        if o.track in d.exposed and seat is None and o.zone != "banker" and not d.delivered:
+            # the exposed card taken off its pile (rule 51): it is no longer part of that hand
+            d.removed.append(d.exposed.pop(o.track))
+            d.pile_of.pop(o.track, None)
+            return
         if seat is not None and pile is not None and pile not in d.delivered:
             self._complete_deal(stub=None)
             if d.action_pile is None and not d.delivered:
@@ -277,13 +292,23 @@ class EventExtractor:
 
     def _deal_end(self, visible: dict[str, Seen]) -> None:
         d = self.deal
-        if d.done or d.last_card is None or self._now - d.last_card < self.s.deal_idle_s:
+        if d.last_card is None or self._now - d.last_card < self.s.deal_idle_s:
             return
         n = sum(1 for o in visible.values()
                 if o.kind == "card" and o.zone == "stub" and self._at_rest(o))
         d.stub.update(n, self._now)
+        if d.done:
+            # After the count, the first stub card going into a pile whose exposed card was taken off
+            # is the replacement of rule 51, even where it slides in under other cards unseen.
+            if (d.removed and d.stub_n is not None and not d.delivered and n < d.stub_n
+                    and d.stub.held(self._now, self.s.stable_s)):
+                pile = d.removed.pop(0)
+                d.stub_n -= 1
+                self._emit("exposed_card_replaced", pile=pile)
+            return
         # the stub spread for counting: several cards resting side by side, for a while
         if n >= 2 and d.stub.held(self._now, self.s.stable_s):
+            d.stub_n = n
             self._complete_deal(stub=n)
 
     # ---- seats: collection, setting, opening -----------------------------------------------------

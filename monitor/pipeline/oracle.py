@@ -138,7 +138,7 @@ def oracle_frames(rows: Iterator[TruthRow], size: tuple[int, int],
 
 
 def timeline_truth(rounds: list[Any], fps: int = 30, size: tuple[int, int] = (1920, 1080),
-                   stride: int = 1, raster: float = 0.25) -> Iterator[TruthRow]:
+                   stride: int = 1, raster: float = 0.5) -> Iterator[TruthRow]:
     """Truth rows for played rounds (``monitor.render.rounds.play.PlayedRound``), frame by frame.
 
     Polygons are the default camera's projection (numpy arrays here, lists in a truth file); the

@@ -176,6 +176,8 @@ class LiveRun:
     # ---- the stages ------------------------------------------------------------------------------
 
     def start(self) -> LiveRun:
+        if not self.perception.label.startswith("ORACLE"):
+            self.chain.warm_up()  # ByteTrack for real detections: loaded before the first frame
         self.source.add_status_handler(lambda status: self.outside(self.mapper.from_source(status)))
         if self.dice is not None:
             self.dice.add_handler(lambda event: self.outside(self.mapper.from_dice(event)))
