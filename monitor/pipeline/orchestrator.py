@@ -128,6 +128,8 @@ class LiveRun:
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
         self.console: ConsoleReplay | None = None
+        # (media time, capture wall time) of every frame read: latency is measured from capture
+        self.captured: deque[tuple[float, datetime]] = deque(maxlen=200_000)
         self.errors: list[str] = []
 
     # ---- clocks and counters ---------------------------------------------------------------------
@@ -209,6 +211,7 @@ class LiveRun:
                     break
                 continue
             self.stats.frames_in += 1
+            self.captured.append((frame.media_time_s, frame.wall_time))
             t = time.perf_counter()
             detections, tracks = self.perception.see(frame.index, frame.image)
             self.stats.perceive_ms.append((time.perf_counter() - t) * 1000)
