@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-BENCH_SCRIPTS = ("paigow_two_exposed", "paigow_stub_five", "paigow_exposed_ace")
+BENCH_SCRIPTS = ("paigow_two_exposed", "paigow_exposed_ace", "paigow_joker_exposed")
 TOKEN = "bench-viewer-token-0123456789"
 
 
