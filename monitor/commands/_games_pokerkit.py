@@ -42,7 +42,7 @@ def to_pk(cards: Sequence[Card]) -> list[Any]:
 
 
 def _sign(x: Any, y: Any) -> int:
-    return (x > y) - (x < y)
+    return int(x > y) - int(x < y)
 
 
 @dataclass
