@@ -113,5 +113,17 @@ def test_export_detect_labels(tmp_path: Path) -> None:
                 assert all(-1e-6 <= float(x) <= 1 + 1e-6 for x in v[1:])
         assert len(coco["annotations"]) == nlines and len(coco["images"]) == n
         assert (tmp_path / "fullres" / split / f"{split}_000000.json").exists()
+    # a second process adds frames without overwriting the first one's
+    export_detect(
+        tmp_path,
+        {"train": 1},
+        splits,
+        seed=4,
+        opt=DetectOptions(imgsz=320, resolutions={"720p": 1.0}),
+        start=5,
+    )
+    assert (tmp_path / "images" / "train" / "train_000005.jpg").exists()
+    assert len(list((tmp_path / "images" / "train").glob("*.jpg"))) == 3
+    assert json.loads((tmp_path / "coco_train_from5.json").read_text())["images"][0]["id"] == 5
     assert "names:" in (tmp_path / "obb.yaml").read_text()
     assert (tmp_path / "aabb" / "images" / "train").is_dir()

@@ -202,6 +202,9 @@ def _register_detect(render_app: typer.Typer) -> None:
         ] = "",
         seed: Annotated[int, typer.Option(help="Random seed.")] = 0,
         threads: Annotated[int, typer.Option(help="OpenCV threads.")] = 1,
+        start: Annotated[
+            int, typer.Option(help="Number frames from here (a second process adding frames).")
+        ] = 0,
     ) -> None:
         """Detection frames with oriented and axis-aligned boxes (card up/down, pile, chip, dice)."""
         import cv2
@@ -232,7 +235,7 @@ def _register_detect(render_app: typer.Typer) -> None:
         ) as bar:
             tasks = {s: bar.add_task(f"frames {s:<6}", total=c) for s, c in counts.items()}
             result = export_detect(
-                out, counts, splits, seed, opt, progress=lambda s, k: bar.advance(tasks[s], k)
+                out, counts, splits, seed, opt, progress=lambda s, k: bar.advance(tasks[s], k), start=start
             )
         for s, c in result.items():
             typer.echo(

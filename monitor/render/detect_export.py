@@ -155,7 +155,10 @@ def export_detect(
     seed: int,
     opt: DetectOptions | None = None,
     progress: Callable[[str, int], None] | None = None,
+    start: int = 0,
 ) -> dict[str, Counter[str]]:
+    """Write ``counts[split]`` frames per split. ``start`` > 0 numbers the frames from there and draws
+    a different random stream, so a second process can add frames to a split without collisions."""
     opt = opt or DetectOptions()
     renderer = Renderer()
     out.mkdir(parents=True, exist_ok=True)
@@ -172,7 +175,8 @@ def export_detect(
         for d in (img_dir, lab_dir, aabb_dir):
             d.mkdir(parents=True, exist_ok=True)
         full_dir = out / "fullres" / split
-        rng = np.random.default_rng([seed, list(splits).index(split), 7])
+        stream = [seed, list(splits).index(split), 7] + ([start] if start else [])
+        rng = np.random.default_rng(stream)
         frames = sample_frames(
             renderer, spec, rng, opt.resolutions or {"1080p": 0.8, "4k": 0.2}, oblique=opt.oblique, arms=0.45
         )
@@ -188,12 +192,12 @@ def export_detect(
             h, w = f.image.shape[:2]
             s = opt.imgsz / max(w, h)
             small = cv2.resize(f.image, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)
-            stem = f"{split}_{k:06d}"
+            stem = f"{split}_{start + k:06d}"
             cv2.imwrite(str(img_dir / f"{stem}.jpg"), small, [cv2.IMWRITE_JPEG_QUALITY, opt.quality])
             obb_lines, aabb_lines = [], []
             coco["images"].append(
                 {
-                    "id": k,
+                    "id": start + k,
                     "file_name": f"images/{split}/{stem}.jpg",
                     "width": small.shape[1],
                     "height": small.shape[0],
@@ -216,7 +220,7 @@ def export_detect(
                 coco["annotations"].append(
                     {
                         "id": len(coco["annotations"]),
-                        "image_id": k,
+                        "image_id": start + k,
                         "category_id": c,
                         "bbox": [
                             round(float(bx0), 2),
@@ -241,7 +245,8 @@ def export_detect(
                 (full_dir / f"{stem}.json").write_text(json.dumps(_truth_json(sample)))
             if progress:
                 progress(split, 1)
-        (out / f"coco_{split}.json").write_text(json.dumps(coco))
+        name = f"coco_{split}.json" if not start else f"coco_{split}_from{start}.json"
+        (out / name).write_text(json.dumps(coco))
         result[split] = tally
     link = out / "aabb" / "images"
     if not link.exists():
