@@ -12,8 +12,6 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Select, func, select
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
 from monitor.store import audit
@@ -43,10 +41,6 @@ class TransitionError(StoreError):
     """An alert life-cycle change that its current status does not allow."""
 
 
-def _insert(session: Session, model: type[Any]) -> Any:
-    return pg_insert(model) if session.get_bind().dialect.name == "postgresql" else sqlite_insert(model)
-
-
 # ---------------------------------------------------------------- tables, rounds, events
 
 
@@ -68,17 +62,6 @@ def upsert_table(session: Session, table_id: str, *, game: str | None, state: di
         row.last_event_seq = seq
     row.updated_at = now
     return row
-
-
-def record_event(session: Session, *, table_id: str, seq: int, kind: str, source: str | None,
-                 media_time: float | None, payload: dict[str, Any], received_at: datetime) -> bool:
-    """Store an event once per (table, seq); False when that sequence number was already stored."""
-    stmt = _insert(session, EventRow).values(
-        table_id=table_id, seq=seq, kind=kind, source=source, media_time=media_time, payload=payload,
-        received_at=received_at,
-    ).on_conflict_do_nothing(index_elements=["table_id", "seq"]).returning(EventRow.id)
-    # RETURNING gives a row only when the insert happened (rowcount is not portable here).
-    return session.execute(stmt).first() is not None
 
 
 def known_event_keys(session: Session, keys: set[tuple[str, int]]) -> set[tuple[str, int]]:
