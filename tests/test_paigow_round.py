@@ -1,4 +1,4 @@
-"""A whole round (seed 000 rules 6, 9, 13, 21, 49, 55) and the ``table-monitor demo`` command."""
+"""A whole round (seed 000 rules 6, 9, 13, 21, 49, 55) and ``table-monitor sample-round`` (was ``demo``)."""
 
 from __future__ import annotations
 
@@ -34,13 +34,13 @@ def test_sample_round_is_judged_and_settled_consistently() -> None:
 
 
 def test_demo_command_prints_the_round() -> None:
-    res = CliRunner().invoke(app, ["demo"], env={"COLUMNS": "200"})
+    res = CliRunner().invoke(app, ["sample-round"], env={"COLUMNS": "200"})
     assert res.exit_code == 0, res.output
     for text in ("The deal", "FOUL", "seed 000 rule 50a", "Settlement in action order", "money conserved"):
         assert text in res.output
 
 
 def test_demo_unknown_house_way_is_a_clear_error() -> None:
-    res = CliRunner().invoke(app, ["demo", "--house-way", "caesars"])
+    res = CliRunner().invoke(app, ["sample-round", "--house-way", "caesars"])
     assert res.exit_code == 2
     assert "no built-in house way 'caesars'" in res.output
