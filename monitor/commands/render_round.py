@@ -106,21 +106,34 @@ def register(app: typer.Typer) -> None:
             ),
         ] = "",
         out: Annotated[
-            Path | None, typer.Option("--out", help="write the YAML here (default: print)")
+            Path | None,
+            typer.Option("--out", help="write the YAML here (default: print); with --count, a folder"),
         ] = None,
+        count: Annotated[
+            int, typer.Option(min=1, max=100_000, help="how many scripts (seeds seed, seed+1, ...)")
+        ] = 1,
     ) -> None:
-        """Generate a random (seeded) Pai Gow round script, clean or with one fault."""
+        """Generate random (seeded) Pai Gow round scripts, clean or with one fault each."""
         from monitor.render.rounds.generate import FAULTS, random_script
         from monitor.render.rounds.script import script_to_yaml
 
         if fault and fault != "random" and fault not in FAULTS:
             raise _fail(f"unknown fault {fault!r} (known: {', '.join(FAULTS)}, random)")
-        text = script_to_yaml(random_script(seed, fault or None))
+        if count == 1:
+            text = script_to_yaml(random_script(seed, fault or None))
+            if out is None:
+                typer.echo(text, nl=False)
+            else:
+                out.write_text(text, encoding="utf-8")
+                typer.echo(f"wrote {out}")
+            return
         if out is None:
-            typer.echo(text, nl=False)
-        else:
-            out.write_text(text, encoding="utf-8")
-            typer.echo(f"wrote {out}")
+            raise _fail("--count needs --out FOLDER")
+        out.mkdir(parents=True, exist_ok=True)
+        for k in range(seed, seed + count):
+            script = random_script(k, fault or None)
+            (out / f"{script.name}.yaml").write_text(script_to_yaml(script), encoding="utf-8")
+        typer.echo(f"wrote {count} scripts to {out}")
 
     @app.command("sample-recording")
     def sample_recording(
