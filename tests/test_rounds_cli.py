@@ -23,7 +23,7 @@ def test_round_script_writes_many_valid_scripts(tmp_path: Path) -> None:
     scripts = [load_script(p) for p in sorted(tmp_path.glob("*.yaml"))]
     assert len(scripts) == 4
     for s in scripts:
-        fault = s.name.split("_", 2)[2]
+        fault = s.name.split("_", 2)[2]  # random_<seed>_<fault>
         assert s.expect_alerts == FAULTS[fault]
     bad = runner.invoke(app, ["round-script", "--fault", "spilled_drink"])
     assert bad.exit_code == 2 and "unknown fault 'spilled_drink'" in bad.output

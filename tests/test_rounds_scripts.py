@@ -179,3 +179,21 @@ def test_unknown_looks_are_named() -> None:
         play_script(parse_script({**base, "design": "nope"}, "x.yaml"), "x.yaml")
     with pytest.raises(ScriptError, match=r"x\.yaml: table_style: unknown style 'plaid'"):
         play_script(parse_script({**base, "table_style": "plaid"}, "x.yaml"), "x.yaml")
+
+
+def test_a_generated_session_plays_back_to_back_with_only_its_faults() -> None:
+    from monitor.procedure.monitor import Monitor
+    from monitor.render.rounds.generate import random_session
+    from monitor.render.rounds.play import play_many
+
+    scripts = random_session(7, 8, "random")
+    bankers = [next(a.banker_seat for a in s.actions if isinstance(a, RoundStart)) for s in scripts]
+    assert all(
+        bankers[i : i + 3].count(bankers[i]) <= 2 for i in range(len(bankers))
+    )  # rule 3a: two in a row at most
+    m = Monitor()
+    for r in play_many([(s, s.name) for s in scripts]):
+        for e in r.events:
+            m.feed_dict(e)
+    m.finish()
+    assert Counter(a.code for a in m.alerts) == Counter(c for s in scripts for c in s.expect_alerts)

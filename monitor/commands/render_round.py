@@ -110,11 +110,17 @@ def register(app: typer.Typer) -> None:
             typer.Option("--out", help="write the YAML here (default: print); with --count, a folder"),
         ] = None,
         count: Annotated[
-            int, typer.Option(min=1, max=100_000, help="how many scripts (seeds seed, seed+1, ...)")
+            int,
+            typer.Option(
+                min=1,
+                max=100_000,
+                help="how many scripts: one table's session of rounds (seeds "
+                "seed, seed+1, ...), the bank passing as the rules allow",
+            ),
         ] = 1,
     ) -> None:
         """Generate random (seeded) Pai Gow round scripts, clean or with one fault each."""
-        from monitor.render.rounds.generate import FAULTS, random_script
+        from monitor.render.rounds.generate import FAULTS, random_script, random_session
         from monitor.render.rounds.script import script_to_yaml
 
         if fault and fault != "random" and fault not in FAULTS:
@@ -130,10 +136,10 @@ def register(app: typer.Typer) -> None:
         if out is None:
             raise _fail("--count needs --out FOLDER")
         out.mkdir(parents=True, exist_ok=True)
-        for k in range(seed, seed + count):
-            script = random_script(k, fault or None)
-            (out / f"{script.name}.yaml").write_text(script_to_yaml(script), encoding="utf-8")
-        typer.echo(f"wrote {count} scripts to {out}")
+        # one table's session: the bank moves as rules 3 and 40 allow, so the rounds play back to back
+        for k, script in enumerate(random_session(seed, count, fault or None)):
+            (out / f"{k:05d}_{script.name}.yaml").write_text(script_to_yaml(script), encoding="utf-8")
+        typer.echo(f"wrote {count} scripts to {out} (one session: play them in name order)")
 
     @app.command("sample-recording")
     def sample_recording(

@@ -14,7 +14,7 @@ import numpy as np
 
 from monitor.procedure.paigow import serpentine_pile
 from monitor.procedure.paigow_rules import PaiGowRules
-from monitor.render.rounds.script import Script, parse_script
+from monitor.render.rounds.script import Bet, Script, parse_script
 from monitor.rules.cards import PAI_GOW_53
 
 # fault -> the alert codes it must raise
@@ -38,14 +38,16 @@ PLAIN = [c.text for c in PAI_GOW_53 if c.text[0] != "A" and c.text != "Jk"]
 STOP_AFTER_DEAL = {"stub_three", "stub_five", "exposed_ace", "joker_exposed", "two_exposed"}
 
 
-def random_script(seed: int, fault: str | None = None) -> Script:
-    """A round script; ``fault`` one of :data:`FAULTS`, ``"random"`` for any, None for a clean round."""
+def random_script(seed: int, fault: str | None = None, banker: int | None = None) -> Script:
+    """A round script; ``fault`` one of :data:`FAULTS`, ``"random"`` for any, None for a clean round;
+    ``banker`` the Player-Dealer's seat (default: drawn)."""
     rng = np.random.default_rng(seed)
     if fault == "random":
         fault = str(rng.choice(sorted(FAULTS)))
     if fault is not None and fault not in FAULTS:
         raise ValueError(f"unknown fault {fault!r} (known: {', '.join(FAULTS)})")
-    banker = int(rng.integers(1, 8))
+    drawn = int(rng.integers(1, 8))
+    banker = drawn if banker is None else banker
     others = [s for s in range(1, 8) if s != banker]
     n_bets = int(rng.integers(2, len(others) + 1))
     if fault == "duplicate_card":
@@ -136,3 +138,31 @@ def _script(seed: int, fault: str | None, actions: list[Any]) -> Script:
         "actions": actions,
     }
     return parse_script(data, f"<generated {name}>")
+
+
+def random_session(seed: int, count: int, fault: str | None = None) -> list[Script]:
+    """``count`` rounds for one table, one after another, whose banker follows the Player-Dealer
+    rotation (seed 000 rules 3 and 40: at most two consecutive hands, then to a seat that wagered on
+    the previous hand and often enough this round of play), so that played back to back they raise
+    only their own faults. Round ``k`` is ``random_script(seed + k, fault, banker)``."""
+    import copy
+
+    from monitor.procedure.banker import BankerWatch
+    from monitor.rules.profile import DEFAULT_PROFILE
+
+    watch = BankerWatch(DEFAULT_PROFILE)
+    out: list[Script] = []
+    banker: int | None = None
+    for k in range(count):
+        order = [banker] if banker is not None else []
+        order += [int(s) for s in np.random.default_rng(seed + k).permutation(range(1, 8)) if s != banker]
+        chosen = next((s for s in order if copy.deepcopy(watch).new_banker(s) is None), None)
+        if chosen is None:
+            raise ValueError(f"round {k}: no seat may take the bank (seed 000 rules 3, 40)")
+        script = random_script(seed + k, fault, chosen)
+        watch.new_banker(chosen)
+        wagering = {a.seat for a in script.actions if isinstance(a, Bet)}
+        watch.hand_played(wagering)
+        banker = chosen
+        out.append(script)
+    return out
