@@ -44,7 +44,7 @@ def garble(rng: random.Random, events: list[EventDict]) -> list[str]:
     # Half the streams start at a round's beginning, so the round machines meet the garbage too.
     starts = [i for i, e in enumerate(events) if e["type"] == "round_started"]
     start = rng.choice(starts) if rng.random() < 0.5 else rng.randrange(len(events))
-    stream = [dict(e) for e in events[start : start + rng.randint(1, 45)]]
+    stream = [dict(e) for e in events[start : start + rng.randint(1, 30)]]
     for _ in range(rng.randint(0, 8)):
         if not stream:
             break
@@ -112,4 +112,4 @@ def test_ten_thousand_garbled_streams_never_crash_and_every_rejection_is_reporte
         total_lines += len(lines)
         total_rejected += expected_rejections
     assert total_rejected > STREAMS // 4  # the garbling really produced bad lines
-    assert total_lines > 150_000
+    assert total_lines > 100_000

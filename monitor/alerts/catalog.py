@@ -13,6 +13,7 @@ A message template is one line for the floor; its ``{fields}`` are filled from t
 from __future__ import annotations
 
 import string
+from functools import cache
 from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict
@@ -36,8 +37,8 @@ class CatalogEntry(BaseModel):
     related: tuple[RuleRef, ...] = ()
 
     @property
-    def fields(self) -> set[str]:
-        return {f for _, f, _, _ in string.Formatter().parse(self.template) if f}
+    def fields(self) -> frozenset[str]:
+        return _template_fields(self.template)
 
     def render(self, **facts: Any) -> str:
         """The one-line message; a missing fact is a programming error and says which."""
@@ -45,6 +46,11 @@ class CatalogEntry(BaseModel):
         if missing:
             raise KeyError(f"alert {self.code!r} needs {sorted(missing)} to render its message")
         return self.template.format(**facts)
+
+
+@cache
+def _template_fields(template: str) -> frozenset[str]:
+    return frozenset(f for _, f, _, _ in string.Formatter().parse(template) if f)
 
 
 def _r(seed: str, rule: str, text: str) -> RuleRef:

@@ -9,7 +9,7 @@ same hand more than once: a foul's backline bettors, then the settlement).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from monitor.rules.cards import Card, parse_card
 from monitor.rules.fast.tables import five_card_table, two_card_table
@@ -44,6 +44,15 @@ def index(text: str) -> int:
     return i
 
 
+@cache
+def _score_lists(profile: PaiGowProfile) -> tuple[list[int], list[int]]:
+    """The rules' score tables (same scores as HandValue.score) as lists, one lookup per card.
+
+    Built once per profile and shared: the five-card table has 777,510 entries.
+    """
+    return five_card_table(profile).tolist(), two_card_table(profile).tolist()
+
+
 def outcome(player: tuple[int, int], banker: tuple[int, int]) -> Outcome:
     """Seed 000 rules 2 and 62 on (front, back) scores: both higher wins, a copy goes to the banker."""
     front = player[0] > banker[0]
@@ -71,9 +80,8 @@ class PaiGowRules:
         self.profile = profile
         self.way = house_way_for(profile)
         self._house: dict[frozenset[Card], Setting] = {}
-        # Score tables of monitor.rules.fast (same scores as HandValue.score), as lists: a lookup per card.
-        self._t5: list[int] = five_card_table(profile).tolist()
-        self._t2: list[int] = two_card_table(profile).tolist()
+        self._t5: list[int] = []
+        self._t2: list[int] = []
 
     def scores(self, front: Sequence[str], back: Sequence[str]) -> tuple[int, int]:
         """(front score, back score) of a well-formed setting (2 and 5 distinct known cards)."""
@@ -85,6 +93,9 @@ class PaiGowRules:
             a, b = index(front[0]), index(front[1])
             c, d, e, f, g = (index(x) for x in back)
         t = self._t5
+        if not t:
+            t, self._t2 = _score_lists(self.profile)
+            self._t5 = t
         return self._t2[a * 53 + b], t[t[t[t[t[c] + d] + e] + f] + g]
 
     def judge(self, front: Sequence[str], back: Sequence[str], dealt: Sequence[str] | None) -> Foul | None:

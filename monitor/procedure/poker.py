@@ -173,7 +173,7 @@ class PokerRound:
             self._alert("board_count_wrong", street, [event], street=street, count=len(event.cards),
                         expected=f"{expected} card{'s' if expected > 1 else ''}")
         self.streets.append(street)
-        if self.poker is not None and self.poker.deal_structure().burns:
+        if self.structure.burns:
             need = len(self.streets)
             if self.burns < need:
                 self._alert("burn_missing", street, [event], street=street, burns=self.burns)
