@@ -82,6 +82,9 @@ class Frame:
         raise KeyError(f"no object {oid}")
 
 
+_GAIN_SRC = np.array([[0, 0], [2, 0], [2, 16], [0, 16]], np.float32)  # the 2 x 16 bend-gain texture
+
+
 def _shoelace(p: F64) -> float:
     x, y = p[:, 0], p[:, 1]
     return float(abs(np.dot(x[:-1], y[1:]) + x[-1] * y[0] - np.dot(y[:-1], x[1:]) - y[-1] * x[0]) / 2)
@@ -142,25 +145,30 @@ class _Canvas:
             borderMode=cv2.BORDER_CONSTANT,
             borderValue=(0, 0, 0, 0),
         )
-        a = warped[..., 3].astype(np.float32) * (1.0 / 255)
-        col = warped[..., :3].astype(np.float32)
-        if bend != 0.0:
-            # A bowed card catches the light along its length: a smooth gain across the texture's v axis.
-            g = (1.0 + bend * 0.18 * np.cos(np.linspace(0, math.pi, 16))).astype(np.float32)[:, None]
-            gain = cv2.warpPerspective(
-                np.repeat(g, 2, axis=1),
-                cv2.getPerspectiveTransform(np.array([[0, 0], [2, 0], [2, 16], [0, 16]], np.float32), dst),
-                (x1 - x0, y1 - y0),
-                flags=cv2.INTER_LINEAR,
-                borderMode=cv2.BORDER_REPLICATE,
-            )
-            col *= gain[..., None]
-        if not isinstance(shade, float) or shade != 1.0:
-            col *= shade
-        roi = self.img[y0:y1, x0:x1].astype(np.float32)
-        a3 = a[..., None]
-        self.img[y0:y1, x0:x1] = np.clip(roi + (col - roi) * a3, 0, 255).astype(np.uint8)
-        cover = a > 0.5
+        alpha = warped[..., 3]
+        a = alpha.astype(np.float32) * (1.0 / 255)
+        roi8 = self.img[y0:y1, x0:x1]
+        plain = bend == 0.0 and isinstance(shade, float) and shade == 1.0
+        if plain:  # the common case: one blend in OpenCV, no float image round trip
+            self.img[y0:y1, x0:x1] = cv2.blendLinear(np.ascontiguousarray(warped[..., :3]), roi8, a, 1.0 - a)
+        else:
+            col = warped[..., :3].astype(np.float32)
+            if bend != 0.0:
+                # A bowed card catches the light along its length: a smooth gain across the texture's v axis.
+                g = (1.0 + bend * 0.18 * np.cos(np.linspace(0, math.pi, 16))).astype(np.float32)[:, None]
+                gain = cv2.warpPerspective(
+                    np.repeat(g, 2, axis=1),
+                    cv2.getPerspectiveTransform(_GAIN_SRC, dst),
+                    (x1 - x0, y1 - y0),
+                    flags=cv2.INTER_LINEAR,
+                    borderMode=cv2.BORDER_REPLICATE,
+                )
+                col *= gain[..., None]
+            if not isinstance(shade, float) or shade != 1.0:
+                col *= shade
+            roi = roi8.astype(np.float32)
+            self.img[y0:y1, x0:x1] = np.clip(roi + (col - roi) * a[..., None], 0, 255).astype(np.uint8)
+        cover = alpha > 127
         self.ids[y0:y1, x0:x1][cover] = oid
         self.gloss[y0:y1, x0:x1][cover] = 255 if glossy else 0
 
