@@ -29,7 +29,7 @@ class Effects:
     glare_felt: float = 0.25  # how much the matte felt shows of a glare (cards show all of it)
     defocus: float = 0.0  # Gaussian sigma, px
     motion_blur: tuple[float, float] | None = None  # (length px, angle deg), camera shake over the frame
-    noise: float = 0.0  # sensor noise sigma in 8-bit levels (plus shot noise scaling with brightness)
+    noise: float = 0.0  # Gaussian sensor noise sigma in 8-bit levels (the same at every brightness)
     jpeg_quality: int | None = None
     seed: int = 0
 
@@ -132,7 +132,7 @@ def _noise_buffer(h: int, w: int) -> NDArray[np.int16]:
 
 
 def apply_sensor(img: Image, e: Effects) -> Image:
-    """The camera itself: defocus, shake blur, noise (read + shot), JPEG."""
+    """The camera itself: defocus, shake blur, Gaussian noise, JPEG."""
     rng = np.random.default_rng(e.seed + 1)
     out = img
     if e.defocus > 0.05:
