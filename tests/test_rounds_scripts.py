@@ -13,6 +13,7 @@ from monitor.alerts.catalog import CATALOG
 from monitor.render.rounds.generate import FAULTS, random_script
 from monitor.render.rounds.play import judge, play_script
 from monitor.render.rounds.script import (
+    RoundStart,
     ScriptError,
     load_script,
     parse_script,
