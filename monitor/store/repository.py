@@ -44,15 +44,33 @@ class TransitionError(StoreError):
 # ---------------------------------------------------------------- tables, rounds, events
 
 
+def _cached(session: Session, model: type[Any], key: str) -> Any:
+    """``session.get`` that also finds rows added (not yet flushed) in this session: the ingest
+    writer touches the same table and round many times per transaction, and a flush plus a
+    SELECT each time was most of its cost."""
+    rows: dict[tuple[type[Any], str], Any] = session.info.setdefault("table_monitor_rows", {})
+    row = rows.get((model, key))
+    if row is None:
+        row = session.get(model, key)
+        if row is not None:
+            rows[(model, key)] = row
+    return row
+
+
+def _remember(session: Session, model: type[Any], key: str, row: Any) -> None:
+    session.info.setdefault("table_monitor_rows", {})[(model, key)] = row
+
+
 def upsert_table(session: Session, table_id: str, *, game: str | None, state: dict[str, Any] | None = None,
                  seq: int | None = None) -> TableRow:
-    row = session.get(TableRow, table_id)
+    row: TableRow | None = _cached(session, TableRow, table_id)
     now = utcnow()
     if row is None:
         row = TableRow(id=table_id, game=game, state=state or {}, first_seen_at=now, updated_at=now,
                        last_event_seq=seq)
         session.add(row)
-        session.flush()
+        session.flush()  # rounds reference it (no ORM relationship orders the inserts for us)
+        _remember(session, TableRow, table_id, row)
         return row
     if game:
         row.game = game
@@ -89,14 +107,15 @@ def round_key(table_id: str, round_ref: str) -> str:
 def upsert_round(session: Session, *, table_id: str, round_ref: str, game: str | None,
                  phase: str | None = None, media_time: float | None = None, ended: bool = False) -> RoundRow:
     key = round_key(table_id, round_ref)
-    row = session.get(RoundRow, key)
+    row: RoundRow | None = _cached(session, RoundRow, key)
     now = utcnow()
     if row is None:
-        if session.get(TableRow, table_id) is None:
+        if _cached(session, TableRow, table_id) is None:
             upsert_table(session, table_id, game=game)
         row = RoundRow(id=key, table_id=table_id, round_ref=round_ref, game=game, phase=phase, started_at=now,
                        media_start=media_time, alert_count=0)
         session.add(row)
+        _remember(session, RoundRow, key, row)
     else:
         if phase:
             row.phase = phase
@@ -105,7 +124,6 @@ def upsert_round(session: Session, *, table_id: str, round_ref: str, game: str |
     if ended and row.ended_at is None:
         row.ended_at = now
         row.media_end = media_time
-    session.flush()
     return row
 
 
@@ -201,7 +219,6 @@ def record_alert(session: Session, new: NewAlert, *, actor: str = SYSTEM_ACTOR) 
         status=AlertStatus.NEW.value, payload=new.payload,
     )
     session.add(row)
-    session.flush()
     audit.append(session, actor=actor, action="alert.raised", subject_type="alert", subject_id=row.id,
                  data=alert_audit_state(row))
     return row
