@@ -44,8 +44,10 @@ class TableChain:
         from monitor.tablestate.tracking import ObjectTracker
 
         if self._tracker is None:
+            import supervision  # noqa: F401  (the tracker imports these lazily, on its first frame)
+            import trackers  # noqa: F401
+
             self._tracker = ObjectTracker(frame_rate=self.fps)
-            self._tracker.update([], 0.0)
 
     def _track(self, placed: list, media_time: float) -> list:  # type: ignore[type-arg]
         from monitor.tablestate.tracking import ObjectTracker
