@@ -499,10 +499,8 @@ class Renderer:
                 continue
             polys = [np.asarray(out[m - 1].polygon) for m in members]
             hull = cv2.convexHull(np.concatenate(polys).astype(np.float32)).reshape(-1, 2).astype(np.float64)
-            ipolys = [
-                ideal.project_ideal(scene.objects[m - 1].corners())
-                for m in members  # type: ignore[union-attr]
-            ]
+            cards = [scene.objects[m - 1] for m in members]
+            ipolys = [ideal.project_ideal(c.corners()) for c in cards if isinstance(c, CardObj)]
             union = _union_area(ipolys)
             vis = int(sum(counts[m] for m in members))
             xs = [out[m - 1].table_xy for m in members]
