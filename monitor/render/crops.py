@@ -23,7 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from monitor.perception.rectify import rectify_card
-from monitor.render.datasets import SplitSpec, sample_frames
+from monitor.render.datasets import SplitSpec, sample_frames, write_image
 from monitor.render.deck import CLASS_KEYS
 from monitor.render.renderer import ObjectTruth, Renderer
 
@@ -164,7 +164,7 @@ def export_crops(
                         continue
                     crop, sigma = crop_card(f.image, o, rng, opt, jpeg)
                     name = f"{split}_{sample.seed:010d}_{o.oid:03d}.jpg"
-                    cv2.imwrite(str(out / split / cls / name), crop, [cv2.IMWRITE_JPEG_QUALITY, opt.quality])
+                    write_image(out / split / cls / name, crop, [cv2.IMWRITE_JPEG_QUALITY, opt.quality])
                     p = np.asarray(o.polygon)
                     card_px = float(min(np.linalg.norm(p[0] - p[1]), np.linalg.norm(p[1] - p[2])))
                     writer.writerow(
@@ -183,6 +183,7 @@ def export_crops(
                             "oid": o.oid,
                         }
                     )
+                    mf.flush()  # the manifest keeps up with the files, even if the export is stopped
                     have[cls] += 1
                     total += 1
                     if progress:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -16,6 +18,18 @@ from monitor.render.table_art import TEST_STYLES, TRAIN_STYLES
 
 TABLE_VARIANTS = 2  # texture variants per table style (wear, felt shade, floor)
 FRAMES_PER_TABLE = 60  # frames rendered on one table texture before switching (textures are costly)
+
+
+def write_image(path: Path, img: np.ndarray, params: list[int] | None = None) -> None:
+    """Encode, then write and rename: a reader (a training run on the folder) never sees half a file."""
+    import cv2
+
+    ok, buf = cv2.imencode(path.suffix, img, params or [])
+    if not ok:
+        raise OSError(f"cannot encode image for {path}")
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_bytes(buf.tobytes())
+    os.replace(tmp, path)
 
 
 @dataclass(frozen=True)

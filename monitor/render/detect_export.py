@@ -30,7 +30,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from monitor.render.datasets import Sample, SplitSpec, sample_frames
+from monitor.render.datasets import Sample, SplitSpec, sample_frames, write_image
 from monitor.render.renderer import LABELS, Frame, ObjectTruth, Renderer
 
 F64 = NDArray[np.float64]
@@ -193,7 +193,6 @@ def export_detect(
             s = opt.imgsz / max(w, h)
             small = cv2.resize(f.image, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)
             stem = f"{split}_{start + k:06d}"
-            cv2.imwrite(str(img_dir / f"{stem}.jpg"), small, [cv2.IMWRITE_JPEG_QUALITY, opt.quality])
             obb_lines, aabb_lines = [], []
             coco["images"].append(
                 {
@@ -239,9 +238,12 @@ def export_detect(
                 tally[name] += 1
             (lab_dir / f"{stem}.txt").write_text("\n".join(obb_lines) + ("\n" if obb_lines else ""))
             (aabb_dir / f"{stem}.txt").write_text("\n".join(aabb_lines) + ("\n" if aabb_lines else ""))
+            # the image last: an interrupted export never leaves an image without its labels (which a
+            # trainer would take for an empty table)
+            write_image(img_dir / f"{stem}.jpg", small, [cv2.IMWRITE_JPEG_QUALITY, opt.quality])
             if k < opt.fullres:
                 full_dir.mkdir(parents=True, exist_ok=True)
-                cv2.imwrite(str(full_dir / f"{stem}.png"), f.image)
+                write_image(full_dir / f"{stem}.png", f.image)
                 (full_dir / f"{stem}.json").write_text(json.dumps(_truth_json(sample)))
             if progress:
                 progress(split, 1)
