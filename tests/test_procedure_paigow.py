@@ -392,6 +392,7 @@ def test_rule_40_banker_without_wager_on_previous_hand() -> None:
     a = only(m, "banker_not_eligible")
     assert "seat 4" in a.message and "rule 40" in a.message
     assert a.round_id == m.histories[1].round_id
+    assert m.histories[1].alert_codes == ["banker_not_eligible"]
 
 
 def test_rule_3a_no_third_consecutive_hand_as_banker() -> None:

@@ -97,12 +97,19 @@ class TableMonitor:
             if self.pending_banker is not None:
                 evidence.insert(0, self.pending_banker)
                 self.pending_banker = None
+            alert = None
             if seat is not None:
                 why = self.banker.new_banker(seat)
                 if why is not None:
-                    self.sink.raise_alert("banker_not_eligible", f"{seat}", evidence, game=Game.PAIGOW,
-                                          round_id=round_id, facts={"seat": seat, "why": why})
-            self.round = PaiGowRound(self.table_id, round_id, event, seat, self.rules, self.sink)
+                    alert = self.sink.raise_alert(
+                        "banker_not_eligible", f"{seat}", evidence, game=Game.PAIGOW, round_id=round_id,
+                        facts={"seat": seat, "why": why},
+                    )
+            rnd = PaiGowRound(self.table_id, round_id, event, seat, self.rules, self.sink)
+            if alert is not None:  # the round's history lists it with the rest
+                rnd.alert_ids.append(alert.id)
+                rnd.alert_codes.append(alert.code)
+            self.round = rnd
         else:
             self.round = PokerRound(self.table_id, round_id, event, self.sink)
 
