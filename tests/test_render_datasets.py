@@ -76,6 +76,7 @@ def test_export_crops_layout_and_manifest(tmp_path: Path) -> None:
     got = export_crops(tmp_path, {"train": 40}, splits, seed=3, opt=opt)
     files = sorted(tmp_path.glob("train/*/*.jpg"))
     assert len(files) == 40 == sum(got["train"].values())
+    assert max(got["train"].values()) <= 8  # balanced on the way: no class runs ahead of the scarcest by more
     assert {f.parent.name for f in files} <= set(CLASS_KEYS)
     assert cv2.imread(str(files[0])).shape == (96, 96, 3)
     rows = list(csv.DictReader((tmp_path / "manifest_train.csv").open()))

@@ -115,7 +115,9 @@ def export_crops(
     opt: CropOptions | None = None,
     progress: Callable[[str, int], None] | None = None,
 ) -> dict[str, Counter[str]]:
-    """Write ``counts[split]`` crops per split, classes balanced by a per-class quota."""
+    """Write ``counts[split]`` crops per split, classes kept balanced all along the way: a crop is
+    taken only while its class is no more than a small slack ahead of the scarcest class, so a run
+    stopped early is balanced too (face-down cards, plentiful in every scene, would swamp ``back``)."""
     opt = opt or CropOptions()
     renderer = Renderer()
     out.mkdir(parents=True, exist_ok=True)
@@ -133,6 +135,7 @@ def export_crops(
             for k in CLASS_KEYS:
                 (out / split / k).mkdir(parents=True, exist_ok=True)
             quota = math.ceil(n / len(CLASS_KEYS) * 1.08)
+            slack = max(8, math.ceil(n / len(CLASS_KEYS) * 0.1))
             have: Counter[str] = Counter()
             rng = np.random.default_rng([seed, list(splits).index(split)])
             frames = sample_frames(
@@ -160,7 +163,8 @@ def export_crops(
                 rng.shuffle(cards)  # type: ignore[arg-type]
                 for o in cards:
                     cls = o.identity if o.face_up else "back"
-                    if have[cls] >= quota or total >= n:
+                    floor = min(have[k] for k in CLASS_KEYS)
+                    if have[cls] >= quota or have[cls] >= floor + slack or total >= n:
                         continue
                     crop, sigma = crop_card(f.image, o, rng, opt, jpeg)
                     name = f"{split}_{sample.seed:010d}_{o.oid:03d}.jpg"
