@@ -46,7 +46,7 @@ GONE_ZONES = frozenset({"tray", "off_table"})
 @dataclass(frozen=True, slots=True)
 class ExtractorSettings:
     settle_frames: int = 3  # observations still, in one zone, before an object counts as resting
-    still_mm: float = 2.0  # moved less than this since the previous observation: still
+    still_mm: float = 4.0  # within this of where it stopped: still (a detector's corners jitter)
     stable_s: float = 0.3  # a count must hold this long before it is reported
     row_stable_s: float = 0.1  # face-up cards read in a row: the dealer may move them again soon
     deal_idle_s: float = 0.4  # no card for this long after the last one: the deal may be over
@@ -61,7 +61,7 @@ class ExtractorSettings:
 @dataclass(slots=True)
 class _Track:
     zone: str
-    x: float
+    x: float  # where it came to a stop (the anchor stillness is measured from)
     y: float
     still: int = 0
     resting: str | None = None  # the zone it rests in, once settled
@@ -179,8 +179,8 @@ class EventExtractor:
             if o.zone == tr.zone and moved <= self.s.still_mm:
                 tr.still += 1
             else:
-                tr.still, tr.zone = 1, o.zone
-            tr.x, tr.y, tr.last = o.x, o.y, o
+                tr.still, tr.zone, tr.x, tr.y = 1, o.zone, o.x, o.y
+            tr.last = o
             if tr.still >= self.s.settle_frames and tr.resting != o.zone:
                 before = tr.resting
                 tr.resting = o.zone
