@@ -154,3 +154,49 @@ def test_detection_validation_and_json() -> None:
         Detection("card_face_up", 0.9, d.corners, identity="1s")
     with pytest.raises(ValueError, match="outside"):
         Detection("chip", 1.5, d.corners)
+
+
+def _constant_obb_model(path: Path, raw: np.ndarray, input_hw: tuple[int, int]) -> None:
+    """A real ONNX graph with a YOLO-OBB output layout whose output is ``raw`` whatever the image."""
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto, helper, numpy_helper
+
+    const = numpy_helper.from_array(raw.astype(np.float32), "raw")
+    zero = numpy_helper.from_array(np.zeros((1,), np.float32), "zero")
+    nodes = [
+        helper.make_node("ReduceMean", ["images"], ["m"], keepdims=0),
+        helper.make_node("Mul", ["m", "zero"], ["z"]),
+        helper.make_node("Add", ["raw", "z"], ["output0"]),
+    ]
+    graph = helper.make_graph(
+        nodes, "obb", [helper.make_tensor_value_info("images", TensorProto.FLOAT, [1, 3, *input_hw])],
+        [helper.make_tensor_value_info("output0", TensorProto.FLOAT, list(raw.shape))],
+        initializer=[const, zero])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    onnx.save(model, str(path))
+
+
+@pytest.mark.parametrize("backend", ["onnxruntime", "openvino"])
+def test_detector_maps_oriented_boxes_back_to_the_full_frame(tmp_path: Path, backend: str) -> None:
+    from monitor.perception.detector import Detector
+
+    classes = ["card_face_up", "card_face_down", "pile", "chip", "dice"]
+    raw = np.zeros((1, 4 + 5 + 1, 3), np.float32)
+    raw[0, :4, 0], raw[0, 4 + 0, 0] = (320, 192, 30, 42), 0.9  # a face-up card in the middle
+    raw[0, :4, 1], raw[0, 4 + 3, 1] = (100, 100, 12, 12), 0.8  # a chip
+    raw[0, :4, 2], raw[0, 4 + 0, 2] = (500, 300, 30, 42), 0.1  # below the confidence threshold
+    _constant_obb_model(tmp_path / "detector.onnx", raw, (384, 640))
+    (tmp_path / "detector.json").write_text(json.dumps(
+        {"task": "obb", "classes": classes, "imgsz": 640, "input_hw": [384, 640]}))
+    det = Detector(tmp_path / "detector.onnx", backend)
+    boxes = det.detect(np.zeros((1080, 1920, 3), np.uint8))
+    assert [b.kind for b in boxes] == ["card_face_up", "chip"]
+    card = boxes[0]
+    # letterbox 1920x1080 -> 640x360 (scale 1/3) padded to 384 (12 px on top)
+    assert np.allclose(card.corners.mean(axis=0), (960, (192 - 12) * 3), atol=1e-3)
+    sides = sorted(np.linalg.norm(card.corners - np.roll(card.corners, -1, axis=0), axis=1))
+    assert np.allclose(sides, [90, 90, 126, 126], atol=1e-3)
+    (tmp_path / "detector.json").write_text(json.dumps({"task": "obb", "classes": ["car"], "imgsz": 640}))
+    with pytest.raises(ModelFileError, match="unknown classes"):
+        Detector(tmp_path / "detector.onnx", backend)
