@@ -39,8 +39,9 @@ def types(events: list) -> list[str]:
 
 def test_a_card_counts_once_it_rests_and_a_passing_card_does_not() -> None:
     t = Table()
-    t.put("c1", "card", "pile3")
-    t.run(0.05)  # one frame or two: passing over, not resting
+    for x in (0.0, 30.0, 60.0):  # flying over the pile, then gone: passing, not landing
+        t.put("c1", "card", "pile3", x=x)
+        t.run(1 / FPS)
     t.take("c1")
     assert t.run(0.2) == []
     t.put("c1", "card", "pile3")
@@ -49,6 +50,15 @@ def test_a_card_counts_once_it_rests_and_a_passing_card_does_not() -> None:
     assert (out[0].pile, out[0].face_up, out[0].card, out[0].frame) == (3, False, None, out[0].frame)
     assert out[0].frame is not None and out[0].media_time == out[0].frame / FPS
     assert t.run(1.0) == []  # resting on: counted once
+
+
+def test_a_card_that_stopped_on_a_pile_and_was_covered_before_the_debounce_still_counts() -> None:
+    t = Table()
+    t.put("c1", "card", "pile7")
+    t.run(2 / FPS)  # stopped for two frames, then the next card covers it
+    t.take("c1")
+    out = t.run(0.1)
+    assert [(e.type, e.pile) for e in out] == [("card_dealt", 7)]
 
 
 def test_an_exposed_card_is_reported_with_its_identity_and_the_deal_ends_with_the_stub_spread() -> None:

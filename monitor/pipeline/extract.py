@@ -66,6 +66,7 @@ class _Track:
     still: int = 0
     resting: str | None = None  # the zone it rests in, once settled
     last: Seen | None = None
+    seen_at: float = 0.0
 
 
 @dataclass(slots=True)
@@ -133,6 +134,7 @@ class EventExtractor:
         self._next_seq = next_seq or (lambda: next(counter))
         self._wall = wall_time or (lambda t: EPOCH + timedelta(seconds=t))
         self.tracks: dict[str, _Track] = {}
+        self._landing: set[str] = set()  # cards stopped on a pile, not yet resting
         self.round_open = not self.s.round_from_vision
         self.banker_seat = self.s.banker_seat
         self.deal = _Deal()
@@ -180,11 +182,26 @@ class EventExtractor:
                 tr.still += 1
             else:
                 tr.still, tr.zone, tr.x, tr.y = 1, o.zone, o.x, o.y
-            tr.last = o
+            tr.last, tr.seen_at = o, media_time
             if tr.still >= self.s.settle_frames and tr.resting != o.zone:
                 before = tr.resting
                 tr.resting = o.zone
                 settled.append((o, before))
+                self._landing.discard(o.track)
+            elif o.kind == "card" and tr.still >= 2 and tr.resting != o.zone and zone_kind(o.zone) == "pile":
+                self._landing.add(o.track)
+            else:
+                self._landing.discard(o.track)
+        # A card that stopped on a pile and was covered before the debounce ended (frames skipped by
+        # a lagging live chain, or the next card came quickly) still landed there.
+        for track in [t for t in self._landing if t not in visible]:
+            self._landing.discard(track)
+            tr = self.tracks[track]
+            if tr.last is not None and not self.deal.done:
+                before, tr.resting = tr.resting, tr.zone
+                settled.append((tr.last, before))
+        if self.frames_seen % 300 == 0:
+            self._forget(media_time)
         self._round_from_table(visible)
         if self.round_open:
             for o, before in settled:
@@ -197,6 +214,11 @@ class EventExtractor:
             self._dice(visible)
         out, self._out = self._out, []
         return out
+
+    def _forget(self, now: float, after_s: float = 30.0) -> None:
+        """Tracks unseen for ``after_s`` are dropped (a live run goes on for days)."""
+        for t in [t for t, tr in self.tracks.items() if now - tr.seen_at > after_s]:
+            del self.tracks[t]
 
     def _at_rest(self, o: Seen) -> bool:
         """Resting now: still, in its zone, for ``settle_frames`` observations."""

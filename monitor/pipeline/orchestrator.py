@@ -122,9 +122,12 @@ class LiveRun:
         self._detected: BoundedBuffer[tuple[Frame, Detections, tuple[str, ...] | None]] = BoundedBuffer(
             queue_size, FillPolicy.DROP_OLDEST if source.live or source.realtime else FillPolicy.WAIT,
             ConsumePolicy.LAZY, on_drop=lambda _item: self._dropped())
-        self._outside: deque[EventBase] = deque()
+        self._outside: deque[tuple[float, EventBase]] = deque()
         self._outside_lock = threading.Lock()
-        self.mapper = SourceEventMapper(self.table_id, self.media_now, next_seq=self.next_seq)
+        # the mapper's own numbers are replaced when an event is released (see _drain_outside)
+        self.mapper = SourceEventMapper(self.table_id, self.media_now)
+        self._processed_media = -1.0  # media time of the newest frame through table state
+        self.hold_s = 2.0  # an outside event waits at most this long for the frames of its moment
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
         self.console: ConsoleReplay | None = None
@@ -151,11 +154,11 @@ class LiveRun:
         if event is None:
             return
         with self._outside_lock:
-            self._outside.append(event)
+            self._outside.append((time.monotonic(), event))
 
     def console_event(self, raw: dict[str, Any]) -> None:
         """A console event from a log: re-stamped for this table, this run's sequence and now."""
-        data = {**raw, "table_id": self.table_id, "seq": self.next_seq(), "media_time": self.media_now(),
+        data = {**raw, "table_id": self.table_id, "seq": 0, "media_time": self.media_now(),
                 "wall_time": datetime.now(UTC).isoformat()}
         data.pop("frame", None)
         self.outside(parse_event(data))
@@ -163,13 +166,22 @@ class LiveRun:
     def replay_console(self, events: list[dict[str, Any]]) -> None:
         self.console = ConsoleReplay(events, self.media_now, self.console_event)
 
-    def _drain_outside(self) -> None:
+    def _drain_outside(self, force: bool = False) -> None:
+        """Release outside events in media-time order with the vision events: an event waits until the
+        frames of its moment went through table state (a lagging camera chain must not let a console
+        press or a roll overtake what the camera saw before it), or ``hold_s`` at most (a camera that
+        is down). Sequence numbers are given here, in release order."""
+        now = time.monotonic()
         with self._outside_lock:
-            items = list(self._outside)
+            ready = [(t, e) for t, e in self._outside
+                     if force or e.media_time <= self._processed_media + 1e-6 or now - t >= self.hold_s]
+            if not ready:
+                return
+            keep = [(t, e) for t, e in self._outside if (t, e) not in ready]
             self._outside.clear()
-        if not items:
-            return
-        items.sort(key=lambda e: e.seq)
+            self._outside.extend(keep)
+        ready.sort(key=lambda te: (te[1].media_time, te[0]))
+        items = [e.model_copy(update={"seq": self.next_seq()}) for _, e in ready]
         for e in items:
             self.extractor.note(e)
         self.stats.events_out += len(items)
@@ -232,11 +244,12 @@ class LiveRun:
             events = self.chain.step(frame.index, frame.media_time_s, detections, tracks)
             self.stats.state_ms.append((time.perf_counter() - t) * 1000)
             self.stats.frames_perceived += 1
+            self._processed_media = frame.media_time_s
             self._drain_outside()  # a roll read before this frame goes before the frame's events
             if events:
                 self.stats.events_out += len(events)
                 self.sink.put(events)
-        self._drain_outside()
+        self._drain_outside(force=True)
 
     # ---- life cycle ------------------------------------------------------------------------------
 
@@ -265,4 +278,4 @@ class LiveRun:
             t.join(5)
         if self.dice is not None:
             self.dice.stop()
-        self._drain_outside()
+        self._drain_outside(force=True)
