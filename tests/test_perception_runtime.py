@@ -200,3 +200,34 @@ def test_detector_maps_oriented_boxes_back_to_the_full_frame(tmp_path: Path, bac
     (tmp_path / "detector.json").write_text(json.dumps({"task": "obb", "classes": ["car"], "imgsz": 640}))
     with pytest.raises(ModelFileError, match="unknown classes"):
         Detector(tmp_path / "detector.onnx", backend)
+
+
+def test_pipeline_refines_detector_cards_at_full_resolution_and_reads_chips(tmp_path: Path) -> None:
+    import cv2
+    from test_perception_geometry import synthetic_table
+
+    from monitor.perception.detector import Detector
+    from monitor.perception.pipeline import Perceiver
+
+    frame, truths = synthetic_table()  # 1280x720 -> letterbox scale 0.5, 640x360 + 12 px pad in 384
+    card = truths[0]
+    (cx, cy), (w, h), ang = cv2.minAreaRect(card.astype(np.float32))
+    raw = np.zeros((1, 10, 2), np.float32)
+    # the detector's rough box: centre 3 px off, 8% too big (a shrunk-frame detection)
+    raw[0, :4, 0] = ((cx + 3) * 0.5, (cy - 2) * 0.5 + 12, w * 0.5 * 1.08, h * 0.5 * 1.08)
+    raw[0, 9, 0], raw[0, 4, 0] = np.radians(ang), 0.9
+    raw[0, :4, 1], raw[0, 4 + 3, 1] = (640 * 0.5, 480 * 0.5 + 12, 22, 22), 0.8  # the red chip
+    _constant_obb_model(tmp_path / "detector.onnx", raw, (384, 640))
+    classes = ["card_face_up", "card_face_down", "pile", "chip", "dice"]
+    (tmp_path / "detector.json").write_text(json.dumps(
+        {"task": "obb", "classes": classes, "imgsz": 640, "input_hw": [384, 640]}))
+    perceiver = Perceiver(Detector(tmp_path / "detector.onnx", "onnxruntime"), None)
+    assert perceiver.mode == "refine"
+    dets = perceiver.perceive(frame)
+    (found,) = dets.cards
+    assert found.source == "both"  # detector box, corners re-fitted on the frame
+    err = max(np.min(np.linalg.norm(np.array(found.corners) - p, axis=1)) for p in card)
+    assert err < 1.5
+    (chip,) = dets.of_kind("chip")
+    assert chip.denomination == 5
+    assert set(dets.timings_ms) >= {"detect", "corners", "identify", "total"}

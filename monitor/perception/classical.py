@@ -120,7 +120,15 @@ def refine_quad_full_resolution(frame: npt.NDArray[np.uint8], quad: F64, felt: n
               if cv2.pointPolygonTest(c, center, False) >= 0 and cv2.contourArea(c) >= min_area]
     if not inside:
         return quad
-    c = min(inside, key=cv2.contourArea).reshape(-1, 2).astype(np.float64) + np.array([x0, y0])
+    blob = min(inside, key=cv2.contourArea)
+    c = blob.reshape(-1, 2).astype(np.float64) + np.array([x0, y0])
+    # Start from the blob's own four-sided outline when it has one: the detector's box only says
+    # where the card is (it comes from a shrunk frame and is a rotated rectangle, not a perspective quad).
+    own = card_quad_of(blob)
+    if own is not None:
+        own = order_card_corners(own + np.array([x0, y0]))
+        if is_card_like_quad(own) and quad_iou(own, quad) > 0.75:
+            return refine_corners(c, own)
     return refine_corners(c, quad)
 
 
