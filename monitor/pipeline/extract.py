@@ -152,7 +152,7 @@ class EventExtractor:
 
     def note(self, event: EventBase) -> None:
         """An event from elsewhere (console, dice reader): it moves the phase the way the rules do."""
-        t = event.type
+        t = getattr(event, "type", "")
         if t == "round_started":
             self._new_round()
             self.round_open = True
@@ -444,8 +444,8 @@ class EventExtractor:
         # A stack that vanished where it rested is hidden (an arm over the spot) until new chips come
         # to that spot (the old ones were swapped) or it stays away ``hold_s``.
         for track, (seat, value, seen_at) in list(self.stacks.items()):
-            o = visible.get(track)
-            if o is not None and self._at_rest(o) and o.zone == f"seat{seat}.bet":
+            shown = visible.get(track)
+            if shown is not None and self._at_rest(shown) and shown.zone == f"seat{seat}.bet":
                 continue
             if track in visible or seat in fresh or self._now - seen_at > self.s.hold_s:
                 del self.stacks[track]

@@ -85,14 +85,14 @@ def run_oracle(
 
     def push(e: EventBase) -> None:
         events.append(e)
-        monitor.feed(e)
+        monitor.feed(e)  # type: ignore[arg-type]  # every EventBase here is one of the Event union
 
     n = 0
     for fr in frames:
         while k < len(outside) and outside[k]["media_time"] <= fr.media_time:
-            e = parse_event({**outside[k], "seq": next(seq), "table_id": calibration.table})
-            extractor.note(e)
-            push(e)
+            console = parse_event({**outside[k], "seq": next(seq), "table_id": calibration.table})
+            extractor.note(console)
+            push(console)
             k += 1
         for e in chain.step(fr.index, fr.media_time, fr.detections, None if use_bytetrack else fr.tracks):
             push(e)
