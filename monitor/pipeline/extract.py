@@ -52,6 +52,7 @@ class ExtractorSettings:
     deal_idle_s: float = 0.4  # no card for this long after the last one: the deal may be over
     gone_s: float = 0.6  # a delivered hand not seen at its seat this long: collected
     hold_s: float = 1.5  # chips that vanish at rest are taken as hidden (an arm) this long
+    missing_s: float = 0.2  # a stub card not detected for this long is not there any more
     clear_s: float = 1.0  # table empty this long: the round is over (no console)
     split_gap_mm: float = 80.0  # a gap this wide in the banker's row: the hand is set in two
     round_from_vision: bool = False  # open and close rounds on the table filling / going clear
@@ -108,6 +109,7 @@ class _Deal:
     exposed: dict[str, int] = field(default_factory=dict)  # face-up card track -> its pile
     removed: list[int] = field(default_factory=list)  # piles whose exposed card was taken off
     stub_n: int | None = None
+    stub_seen: dict[str, float] = field(default_factory=dict)  # stub card track -> last seen resting
     action_pile: int | None = None
     seats: dict[int, _Seat] = field(default_factory=dict)
     banker_row: _Count = field(default_factory=_Count)
@@ -316,8 +318,11 @@ class EventExtractor:
         d = self.deal
         if d.last_card is None or self._now - d.last_card < self.s.deal_idle_s:
             return
-        n = sum(1 for o in visible.values()
-                if o.kind == "card" and o.zone == "stub" and self._at_rest(o))
+        for o in visible.values():
+            if o.kind == "card" and o.zone == "stub" and self._at_rest(o):
+                d.stub_seen[o.track] = self._now
+        # a card missing from a frame or two (a detector's dropout) is still in the stub
+        n = sum(1 for t in d.stub_seen.values() if self._now - t <= self.s.missing_s)
         d.stub.update(n, self._now)
         if d.done:
             # After the count, the first stub card going into a pile whose exposed card was taken off
