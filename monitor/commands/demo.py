@@ -68,8 +68,8 @@ def watch_alerts(db_file: Path, seen: set[str]) -> list[str]:
 def register(app: typer.Typer) -> None:
     @app.command()
     def demo(
-        recording: Annotated[Path, typer.Option(
-            help="sample recording folder (rendered here if missing)")] = Path("sample-recording"),
+        recording: Annotated[Path | None, typer.Option(
+            help="recording folder (default: the one shipped with the package; rendered if missing)")] = None,
         port: Annotated[int, typer.Option(help="dashboard port")] = 8000,
         host: Annotated[str, typer.Option(help="interface to listen on")] = "127.0.0.1",
         data: Annotated[Path | None, typer.Option(
@@ -90,11 +90,19 @@ def register(app: typer.Typer) -> None:
         if perception not in ("auto", "oracle", "models"):
             typer.echo(f"unknown perception {perception!r}: auto, oracle or models", err=True)
             raise typer.Exit(2)
+        if recording is None:
+            from monitor.render.rounds.sample import sample_recording_dir
+
+            shipped = sample_recording_dir()
+            # the shipped copy starts the demo at once; rendering it again takes minutes
+            recording = shipped if (shipped / "video.mp4").exists() else Path("sample-recording")
         ensure_recording(recording)
         folder = data or Path(tempfile.mkdtemp(prefix="table-monitor-demo-"))
         folder.mkdir(parents=True, exist_ok=True)
         token = new_token()
         truth = recording / "truth.jsonl"
+        if not truth.exists():
+            truth = recording / "truth.jsonl.gz"
         opts = SessionOptions(
             table=TABLE, camera=str(recording / "video.mp4"), db_url=f"sqlite:///{folder / 'store.db'}",
             snapshot_dir=folder / "snapshots", tokens=f"demo:viewer:{token}", host=host, port=port,
