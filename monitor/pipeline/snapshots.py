@@ -62,6 +62,12 @@ class SnapshotFeed:
         self.max_gap_s = max_gap_s
         self.written = 0
 
+    def warm_up(self) -> None:
+        """Forward the inner feed's warm-up: rules compile at start-up, not on the first event."""
+        warm = getattr(self.inner, "warm_up", None)
+        if warm is not None:
+            warm()
+
     def push(self, event: Event) -> FeedOutput:
         return self._attach(self.inner.push(event))
 
