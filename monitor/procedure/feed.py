@@ -111,6 +111,11 @@ class StreamFeed:
                 return self.monitor.feed_dict(item, where)
             return self.monitor.feed(item)  # type: ignore[arg-type]
 
+    def warm_up(self) -> None:
+        """Build the rules' tables at start-up rather than on the first event (see ``Monitor.warm_up``)."""
+        with self._lock:
+            self.monitor.warm_up()
+
     def flush(self) -> list[Alert]:
         """Release events held for reordering (call when the stream goes quiet)."""
         with self._lock:

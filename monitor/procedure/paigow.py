@@ -64,7 +64,9 @@ def serpentine_pile(n: int, piles: int = PILE_SIZE) -> int:
     return pos + 1 if row % 2 == 0 else piles - pos
 
 
-SERPENTINE = (0, *(serpentine_pile(n) for n in range(1, PILE_SIZE * PILE_SIZE + 1)))
+DEAL_SIZE = PILE_SIZE * PILE_SIZE
+SERPENTINE = (0, *(serpentine_pile(n) for n in range(1, DEAL_SIZE + 1)))
+PILE_HOMES = ("", *(f"pile {p}" for p in range(1, PILE_SIZE + 1)))  # where a dealt card lives, by pile
 
 
 def bf_all(setting: tuple[list[str], list[str]]) -> list[str]:
@@ -99,11 +101,10 @@ class SeatState:
     scores: tuple[int, int] | None = None  # (front, back) of a legal setting
 
     def known(self) -> tuple[list[str], list[str]] | None:
-        if self.front is None or self.back is None:
+        front, back = self.front, self.back
+        if front is None or back is None or None in front or None in back:
             return None
-        if any(c is None for c in self.front) or any(c is None for c in self.back):
-            return None
-        return [c for c in self.front if c], [c for c in self.back if c]
+        return list(front), list(back)  # type: ignore[arg-type]  # no None left
 
 
 @dataclass(slots=True)
@@ -182,6 +183,7 @@ class PaiGowRound:
         self.expected: dict[tuple[int | None, str], int] = {}
         self.deal_note: str | None = None
         self._wager_seats: set[int] | None = None  # cache of seats with a wager; reset when a bet moves
+        self._action: tuple[tuple[tuple[int, ...], int], int] | None = None  # (dice, banker) -> action seat
         self.deal = DealState(1)
         self.handlers: dict[str, Callable[[Any], None]] = {
             "shuffle_done": self._ignore,
@@ -243,7 +245,7 @@ class PaiGowRound:
             s = self.deal.seats[seat] = SeatState(seat)
         return s
 
-    def _has_wager(self, seat: int) -> bool:
+    def has_wager(self, seat: int) -> bool:
         seats = self._wager_seats
         if seats is None:
             seats = self._wager_seats = {s for (s, _), amount in self.wagers.items() if amount > 0}
@@ -332,18 +334,28 @@ class PaiGowRound:
         self._alert("duplicate_card", self._dk(text), [first, event], card=text, first=where, second=home)
 
     def _card_dealt(self, event: CardDealt) -> None:
+        # 49 of a round's ~90 events: kept to plain dict and list operations, no per-card text built.
         d = self.deal
-        d.dealt += 1
-        d.counts[event.pile] += 1
-        d.pile_cards.setdefault(event.pile, []).append(event.card)
-        if d.dealt <= PILE_SIZE * PILE_SIZE and not d.order_alerted and not d.gap:
-            expected = SERPENTINE[d.dealt]
-            if event.pile != expected:
-                d.order_alerted = True
-                self._alert("deal_order", self._dk(), [event], n=d.dealt, pile=event.pile, expected=expected)
+        pile = event.pile
+        n = d.dealt = d.dealt + 1
+        d.counts[pile] += 1
+        text = event.card
+        held = d.pile_cards.get(pile)
+        if held is None:
+            d.pile_cards[pile] = [text]
+        else:
+            held.append(text)
+        if n <= DEAL_SIZE and pile != SERPENTINE[n] and not d.order_alerted and not d.gap:
+            d.order_alerted = True
+            self._alert("deal_order", self._dk(), [event], n=n, pile=pile, expected=SERPENTINE[n])
         if event.face_up:
-            self._exposed(event.card, f"pile:{event.pile}", event)
-        self._see(event.card, f"pile {event.pile}", event)
+            self._exposed(text, f"pile:{pile}", event)
+        if text is not None:
+            homes = d.homes
+            if text in homes:
+                self._see(text, PILE_HOMES[pile], event)
+            else:  # first sight of this card: what _see does for it, inlined
+                homes[text] = (PILE_HOMES[pile], event)
 
     def _card_exposed(self, event: CardExposed) -> None:
         self._exposed(event.card, event.zone, event)
@@ -482,7 +494,7 @@ class PaiGowRound:
             return
         d.dead_checked = True
         for _pile, (seat, delivered) in sorted(d.deliveries.items()):
-            if seat == self.banker_seat or self._has_wager(seat) or self._seat(seat).collected:
+            if seat == self.banker_seat or self.has_wager(seat) or self._seat(seat).collected:
                 continue
             self._alert("dead_hand_not_collected", self._dk(seat), [delivered, trigger], seat=seat, when=when)
 
@@ -497,7 +509,7 @@ class PaiGowRound:
             return
         d = self.deal
         s = self._seat(event.seat)
-        if not self._has_wager(event.seat) and not s.collected and s.pile is not None:
+        if not self.has_wager(event.seat) and not s.collected and s.pile is not None:
             self._alert("dead_hand_not_collected", self._dk(event.seat), [event], seat=event.seat,
                         when="a hand was set there")
         if event.seat in d.early_unset and not event.house_way and d.banker_exposed is not None:
@@ -518,10 +530,13 @@ class PaiGowRound:
         if foul is None and known is None:
             return  # cards still face down: judged when the hand is opened
         s.judged = True
-        home = self._home_of_seat(s.seat)
+        home = PILE_HOMES[s.pile] if s.pile is not None else f"seat {s.seat}"  # as _home_of_seat
         if known is not None:
+            homes = self.deal.homes
             for c in (*known[0], *known[1]):
-                self._see(c, home, event)
+                prev = homes.get(c)
+                if prev is None or prev[0] != home:  # a card still where it was dealt needs nothing
+                    self._see(c, home, event)
             if foul is None:
                 dealt = self._dealt_cards(s.pile)
                 foul, s.scores = self.rules.judge_scored(known[0], known[1], dealt)
@@ -539,9 +554,9 @@ class PaiGowRound:
         if pile is None:
             return None
         dealt = self.deal.pile_cards.get(pile)
-        if dealt is None or len(dealt) != PILE_SIZE or any(c is None for c in dealt):
+        if dealt is None or len(dealt) != PILE_SIZE or None in dealt:
             return None
-        return [c for c in dealt if c is not None]
+        return list(dealt)  # type: ignore[arg-type]  # no None left
 
     def _banker_exposed(self, event: BankerHandExposed) -> None:
         d = self.deal
@@ -641,12 +656,11 @@ class PaiGowRound:
             self.settlement_note = "the Player-Dealer's hand is not seven distinct cards"
             return None
         bf, bb = banker_setting
+        banker: Setting | None = None  # built only if a seat must go through decide_spot
         if d.banker_foul is not None or len(bf) != 2 or len(bb) != 5:
             banker = self.rules.house_way(cards(seven))
             banker_scores = tuple(v.score for v in banker.values(self.profile))
         else:
-            fc, bc = cards(bf), cards(bb)
-            banker = Setting((fc[0], fc[1]), (bc[0], bc[1], bc[2], bc[3], bc[4]))  # judged legal already
             banker_scores = self.rules.scores(bf, bb)
         results: dict[int, SpotResult] = {}
         bets: list[Bet] = []
@@ -672,6 +686,9 @@ class PaiGowRound:
                     if len(dealt) != 7 or len(set(dealt)) != 7:
                         self.settlement_note = f"seat {seat}'s hand is not seven distinct cards"
                         return None
+                    if banker is None:
+                        fc, bc = cards(bf), cards(bb)
+                        banker = Setting((fc[0], fc[1]), (bc[0], bc[1], bc[2], bc[3], bc[4]))  # judged legal
                     results[seat] = decide_spot(seat, cards(known[0]), cards(known[1]), cards(dealt), banker,
                                                 self.rules.house_way, self.profile)
             bets.append(Bet(_party(seat, bettor), seat, amount, seated=bettor is None))
@@ -679,13 +696,24 @@ class PaiGowRound:
             # No banker wager seen: judge outcomes only, as if the bank covered every bet.
             banker_amount = sum(b.amount for b in bets)
             self.settlement_note = "no Player-Dealer wager seen: bank assumed to cover every bet"
-        action = self.rules.action_seat(d.dice, self.banker_seat)
+        action = self.action_seat()
+        assert action is not None
         wager = BankerWager("banker", self.banker_seat, banker_amount)
         st = settle(self.profile, wager, bets, results, action)
         self.expected = {(line.seat, line.party): line.won - line.lost for line in st.lines}
         self.settled = st
         self.results = results
         return st
+
+    def action_seat(self) -> int | None:
+        """The seat that received the action pile by the dice (rule 21), once dice and banker are known."""
+        d = self.deal
+        if d.dice is None or self.banker_seat is None:
+            return None
+        key = (tuple(d.dice), self.banker_seat)
+        if self._action is None or self._action[0] != key:
+            self._action = (key, self.rules.action_seat(d.dice, self.banker_seat))
+        return self._action[1]
 
     def _expected(self, key: BankerKey) -> int | None:
         """What settlement in action order pays this wager (+) or takes (-); None if not yet known."""

@@ -10,9 +10,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from monitor.procedure.history import PaiGowHistory
+from monitor.rules.paigow.settlement import LineResult
+from monitor.rules.paigow.showdown import Outcome
 
 if TYPE_CHECKING:
     from monitor.procedure.paigow import PaiGowRound
+
+# Enum values by member: a dict lookup is cheaper than the ``.value`` descriptor, once per seat and wager.
+_RESULTS = {r: r.value for r in LineResult}
+_OUTCOMES = {o: o.value for o in Outcome}
 
 
 def build_history(rnd: PaiGowRound, complete: bool) -> PaiGowHistory:
@@ -36,7 +42,7 @@ def build_history(rnd: PaiGowRound, complete: bool) -> PaiGowHistory:
             paid = rnd.payouts.get((seat, bettor))
             wagers.append({
                 "bettor": bettor, "amount": amount,
-                "result": line.result.value if line else None,
+                "result": _RESULTS[line.result] if line else None,
                 "expected": (line.won - line.lost) if line else None,
                 "paid": paid[0] if paid else None,
             })
@@ -48,8 +54,8 @@ def build_history(rnd: PaiGowRound, complete: bool) -> PaiGowHistory:
             "house_way": s.house_way if s else False,
             "foul": s.foul.message if s and s.foul else None,
             "house_way_setting": str(res.house_way_setting) if res and res.house_way_setting else None,
-            "outcome": res.outcome.value if res else None,
-            "dead": not any(a > 0 for _, a in by_seat.get(seat, [])),
+            "outcome": _OUTCOMES[res.outcome] if res else None,
+            "dead": not rnd.has_wager(seat),
             "collected": s.collected if s else False, "wagers": wagers,
         })
     bs = d.settings_frozen or d.banker_setting
@@ -66,9 +72,7 @@ def build_history(rnd: PaiGowRound, complete: bool) -> PaiGowHistory:
         "foul": d.banker_foul.message if d.banker_foul else None, "plays": plays,
         "money_left": st.banker.returned if st else None,
     }
-    action_seat = None
-    if d.dice is not None and rnd.banker_seat is not None:
-        action_seat = rnd.rules.action_seat(d.dice, rnd.banker_seat)
+    action_seat = rnd.action_seat()
     return PaiGowHistory.model_validate({
         "table_id": rnd.table_id, "round_id": rnd.round_id, "complete": complete,
         "media_begin": rnd.start.media_time, "media_end": rnd.last_media, "deals": d.number,

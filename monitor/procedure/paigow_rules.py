@@ -83,6 +83,11 @@ class PaiGowRules:
         self._t5: list[int] = []
         self._t2: list[int] = []
 
+    def warm_up(self) -> None:
+        """Build the score tables now (a second or so, once per profile) rather than at the first setting."""
+        if not self._t5:
+            self._t5, self._t2 = _score_lists(self.profile)
+
     def scores(self, front: Sequence[str], back: Sequence[str]) -> tuple[int, int]:
         """(front score, back score) of a well-formed setting (2 and 5 distinct known cards)."""
         ix = _INDEX

@@ -49,6 +49,7 @@ class Reorderer:
         self.waiting: list[tuple[int, Event]] = []
         self._held_seqs: dict[int, Event] = {}
         self._released: dict[int, Event] = {}
+        self.trim_at = 2 * memory
         self.gaps = 0  # sequence numbers given up as lost
         self._skipped: set[int] = set()
         # Told before events after a gap are released, so a round knows its record has a hole.
@@ -134,12 +135,15 @@ class Reorderer:
             skipped.difference_update([s for s in skipped if s < self.next_seq])
 
     def release(self, event: Event) -> None:
-        """Mark ``event`` (the next in sequence) as released."""
+        """Mark ``event`` (the next in sequence) as released (``Monitor.feed`` inlines this)."""
         seq = event.seq
-        released = self._released
-        released[seq] = event
-        if len(released) > 2 * self.memory:
-            # Keep the newest ``memory`` seqs (amortised: one sort per ``memory`` releases).
-            keep = sorted(released)[-self.memory :]
-            self._released = {s: released[s] for s in keep}
+        self._released[seq] = event
         self.next_seq = seq + 1
+        if len(self._released) > self.trim_at:
+            self.trim()
+
+    def trim(self) -> None:
+        """Keep the newest ``memory`` released seqs (amortised: one sort per ``memory`` releases)."""
+        released = self._released
+        keep = sorted(released)[-self.memory :]
+        self._released = {s: released[s] for s in keep}
