@@ -1,0 +1,96 @@
+"""One file's review job and its result: plain, picklable data (it crosses processes and machines).
+
+A session's files get disjoint sequence-number ranges (``seq_base``), so their events, rounds
+("r<seq>") and alerts never collide when the session is merged and stored, whichever worker
+reviewed which file, in whatever order.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+SEQ_STRIDE = 100_000_000  # events per file at most: ~900 days of video at 30 fps, an event a frame
+
+
+@dataclass(frozen=True, slots=True)
+class GateSettings:
+    """The motion gate (:class:`monitor.sources.motion.MotionGate`); ``enabled=False`` keeps every frame."""
+
+    enabled: bool = True
+    min_changed: float = 0.0005
+    settle_s: float = 0.5
+    keepalive_s: float = 2.0
+
+
+@dataclass(frozen=True, slots=True)
+class FileJob:
+    index: int  # place in the session (sets the sequence range)
+    video: str
+    table: str  # table file (YAML)
+    out: str  # the review's output folder
+    perception: str = "auto"  # auto | models | oracle
+    truth: str | None = None
+    events: str | None = None  # console and dice log
+    models: str | None = None
+    gate: GateSettings = field(default_factory=GateSettings)
+    clip_before_s: float = 2.5
+    clip_after_s: float = 2.5
+    clips: bool = True
+    threads: int = 2  # perception threads (ONNX Runtime)
+
+    @property
+    def key(self) -> str:
+        """A folder name for this file's outputs: its stem and a hash of where it is."""
+        path = Path(self.video)
+        digest = hashlib.blake2b(str(path.resolve()).encode(), digest_size=4).hexdigest()
+        return f"{self.index:03d}-{path.stem[:40]}-{digest}"
+
+    @property
+    def seq_base(self) -> int:
+        return self.index * SEQ_STRIDE
+
+    @property
+    def folder(self) -> Path:
+        return Path(self.out) / "files" / self.key
+
+
+@dataclass
+class FileResult:
+    """What one file's review found; also its checkpoint (``done`` False: resumable)."""
+
+    video: str
+    index: int
+    key: str
+    perception: str = ""
+    fps: float = 30.0
+    frames_total: int | None = None  # as the container announces
+    next_frame: int = 0  # where a resumed review starts
+    next_seq: int = 0
+    outside_done: int = 0  # console and dice events already fed
+    events: int = 0  # lines in this file's events.jsonl
+    frames_read: int = 0
+    frames_kept: int = 0  # through the motion gate
+    seconds: float = 0.0  # wall time spent reviewing (over every run)
+    hands: list[dict[str, Any]] = field(default_factory=list)
+    alerts: list[dict[str, Any]] = field(default_factory=list)
+    done: bool = False
+    error: str | None = None  # the file could not be read to its end (what was reviewed is kept)
+    resumed_from: list[int] = field(default_factory=list)  # frames where an interrupted review resumed
+    warnings: list[str] = field(default_factory=list)
+    identity: dict[str, Any] = field(default_factory=dict)  # size and mtime of the video reviewed
+
+    @property
+    def media_s(self) -> float:
+        """Media time reviewed."""
+        return self.next_frame / self.fps if self.fps else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> FileResult:
+        known = set(cls.__dataclass_fields__)
+        return cls(**{k: v for k, v in data.items() if k in known})
