@@ -5,7 +5,7 @@ from __future__ import annotations
 import multiprocessing as mp
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -36,11 +36,16 @@ def _setup(seed: int, n: int, mode: str, resolution: tuple[int, int]):  # type: 
     r = Renderer()
     items = []
     fixed = default_camera(*resolution)
-    for _ in range(n):
+    steady = Effects.random(rng)  # a video keeps its light; only the sensor noise changes per frame
+    steady.jpeg_quality = None
+    for i in range(n):
         scene = random_scene(rng, "classic", "green", 0)
         cam = fixed if mode == "video" else random_camera(rng, resolution)
-        eff = Effects.random(rng)
-        eff.jpeg_quality = None
+        if mode == "video":
+            eff = replace(steady, frame=i + 1)
+        else:
+            eff = Effects.random(rng)
+            eff.jpeg_quality = None
         items.append((scene, cam, eff))
     for it in items[:2]:  # warm the caches (textures, card faces, lens maps)
         r.render(*it)

@@ -104,12 +104,17 @@ class Camera:
     def to_camera(self, pts: F64) -> F64:
         return np.asarray(pts, np.float64).reshape(-1, 3) @ self.R.T + self.t
 
+    @cached_property
+    def _P(self) -> tuple[F64, F64]:
+        """K [R | t] split as (3x3 transposed, 3): one matmul projects a batch of points."""
+        return np.ascontiguousarray((self.K @ self.R).T), self.K @ self.t
+
     def project_ideal(self, pts: F64) -> F64:
         """Project table points (N, 3) with the pinhole only (the renderer's ideal image)."""
-        pc = self.to_camera(pts)
-        z = np.maximum(pc[:, 2:3], 1e-6)
-        uv = pc[:, :2] / z
-        return uv * (self.K[0, 0], self.K[1, 1]) + (self.K[0, 2], self.K[1, 2])
+        m, b = self._P
+        h = np.asarray(pts, np.float64).reshape(-1, 3) @ m + b
+        # the camera-frame depth is h's third column (K's last row is 0 0 1)
+        return h[:, :2] / np.maximum(h[:, 2:3], 1e-6)
 
     def project(self, pts: F64) -> F64:
         """Project table points (N, 3) to pixels of the final (distorted) image."""

@@ -9,6 +9,7 @@ All work is done with OpenCV's vectorized kernels on uint8/float32 frames (no pe
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from dataclasses import dataclass, field
 
 import cv2
@@ -31,7 +32,8 @@ class Effects:
     motion_blur: tuple[float, float] | None = None  # (length px, angle deg), camera shake over the frame
     noise: float = 0.0  # Gaussian sensor noise sigma in 8-bit levels (the same at every brightness)
     jpeg_quality: int | None = None
-    seed: int = 0
+    seed: int = 0  # draws the uneven light and the noise
+    frame: int = 0  # a video's frame number: fresh sensor noise each frame under the same light
 
     @staticmethod
     def none() -> Effects:
@@ -84,17 +86,21 @@ def _gain_field(e: Effects, w: int, h: int, rng: np.random.Generator) -> NDArray
     return np.asarray(g[..., None] * gains[None, None, :], np.float32)
 
 
-def apply_light(img: Image, gloss: NDArray[np.uint8] | None, e: Effects) -> Image:
-    """Light on the scene (ideal image): gains, then glare (strong on glossy cards, weak on felt).
+_LIGHT: OrderedDict[tuple[object, ...], tuple[Image, Image | None]] = OrderedDict()
 
-    Everything stays in saturating uint8 arithmetic (gain maps are fixed point, 128 = 1.0): a
-    1080p frame costs a few milliseconds.
-    """
+
+def _light_maps(e: Effects, w: int, h: int) -> tuple[Image, Image | None]:
+    """Full-size fixed-point gain (3 channels, 128 = 1.0) and glare (1 channel) maps, cached by the
+    light's parameters: a video keeps one light, so its frames reuse them."""
+    key = (w, h, e.exposure, e.white_balance, e.vignette, e.unevenness, e.seed, tuple(e.glare))
+    got = _LIGHT.get(key)
+    if got is not None:
+        _LIGHT.move_to_end(key)
+        return got
     rng = np.random.default_rng(e.seed)
-    h, w = img.shape[:2]
     g = _gain_field(e, w, h, rng)
     gain = cv2.resize(np.clip(g * 128, 0, 255).astype(np.uint8), (w, h), interpolation=cv2.INTER_LINEAR)
-    out = cv2.multiply(img, gain, scale=1.0 / 128)
+    glare = None
     if e.glare:
         gw, gh = max(2, w // 8), max(2, h // 8)
         yy, xx = np.mgrid[0:gh, 0:gw].astype(np.float32)
@@ -102,38 +108,85 @@ def apply_light(img: Image, gloss: NDArray[np.uint8] | None, e: Effects) -> Imag
         for u, v, rad, strength in e.glare:
             d2 = (xx / gw - u) ** 2 + (yy / gh - v) ** 2 * (h / w) ** 2
             gl += strength * np.exp(-d2 / (2 * rad * rad * 0.25))
-        glf = cv2.resize(np.clip(gl, 0, 255).astype(np.uint8), (w, h), interpolation=cv2.INTER_LINEAR)
+        glare = cv2.resize(np.clip(gl, 0, 255).astype(np.uint8), (w, h), interpolation=cv2.INTER_LINEAR)
+    got = (gain, glare)
+    _LIGHT[key] = got
+    if len(_LIGHT) > 2:
+        _LIGHT.popitem(last=False)
+    return got
+
+
+def apply_light(img: Image, gloss: NDArray[np.uint8] | None, e: Effects) -> Image:
+    """Light on the scene (ideal image): gains, then glare (strong on glossy cards, weak on felt).
+
+    Everything stays in saturating uint8 arithmetic (gain maps are fixed point, 128 = 1.0): a
+    1080p frame costs a few milliseconds.
+    """
+    h, w = img.shape[:2]
+    gain, glare = _light_maps(e, w, h)
+    out = cv2.multiply(img, gain, scale=1.0 / 128)
+    if glare is not None:
         if gloss is not None:
             # felt shows glare_felt of the sheen, cards (gloss 255) all of it
             k = cv2.addWeighted(gloss, (1 - e.glare_felt), gloss, 0, 255 * e.glare_felt)
-            glf = cv2.multiply(glf, k, scale=1.0 / 255)
+            glf = cv2.multiply(glare, k, scale=1.0 / 255)
         else:
-            glf = cv2.multiply(glf, np.full_like(glf, int(255 * e.glare_felt)), scale=1.0 / 255)
-        out = cv2.add(out, cv2.merge([glf, glf, glf]))
+            glf = cv2.convertScaleAbs(glare, alpha=e.glare_felt)
+        cv2.add(out, cv2.cvtColor(glf, cv2.COLOR_GRAY2BGR), dst=out)
     if abs(e.gamma - 1.0) > 1e-3:
         lut = (np.clip((np.arange(256) / 255.0) ** e.gamma, 0, 1) * 255 + 0.5).astype(np.uint8)
-        out = cv2.LUT(out, lut)
+        cv2.LUT(out, lut, dst=out)
     return np.asarray(out, np.uint8)
 
 
-_NOISE: dict[tuple[int, int], NDArray[np.int16]] = {}
-_NOISE_SCALE = 16  # stored noise is N(0, 1) x 16 in int16
+_NOISE: dict[tuple[int, int], tuple[Image, Image]] = {}
+_NOISE_SCALE = 16  # stored noise is |N(0, 1)| x 16, split into its positive and negative parts
+_SCALED: OrderedDict[tuple[int, int, float], tuple[Image, Image]] = OrderedDict()
+_SCALED_SEEN: dict[tuple[int, int, float], int] = {}
 
 
-def _noise_buffer(h: int, w: int) -> NDArray[np.int16]:
-    """A frame-and-a-bit of Gaussian noise, made once per size; frames take it at random offsets."""
+def _noise_buffer(h: int, w: int) -> tuple[Image, Image]:
+    """A frame-and-a-bit of Gaussian noise, made once per size, as two uint8 planes (the positive and
+    the negative part) so adding it is two saturating uint8 operations; frames take it at random
+    offsets."""
     key = (h, w)
     buf = _NOISE.get(key)
     if buf is None:
         rng = np.random.default_rng(12345)
-        buf = np.clip(rng.normal(0, _NOISE_SCALE, (h + 64, w + 64, 3)), -127, 127).astype(np.int16)
+        n = rng.normal(0, _NOISE_SCALE, (h + 64, w + 64, 3)).astype(np.float32)
+        buf = (np.clip(n, 0, 255).astype(np.uint8), np.clip(-n, 0, 255).astype(np.uint8))
         _NOISE[key] = buf
     return buf
 
 
+def _scaled_noise(h: int, w: int, sigma: float, oy: int, ox: int) -> tuple[Image, Image]:
+    """The noise planes at ``sigma`` for an h x w frame at offset (oy, ox). A video keeps its sigma,
+    so the whole scaled buffer is cached and a frame only slices it."""
+    key = (h, w, sigma)
+    got = _SCALED.get(key)
+    if got is not None:
+        _SCALED.move_to_end(key)
+        return got[0][oy : oy + h, ox : ox + w], got[1][oy : oy + h, ox : ox + w]
+    pos, neg = _noise_buffer(h, w)
+    s = sigma / _NOISE_SCALE
+    if _SCALED_SEEN.get(key, 0) < 1:  # first time at this sigma: scale only the slice needed
+        _SCALED_SEEN[key] = 1
+        if len(_SCALED_SEEN) > 64:
+            _SCALED_SEEN.clear()
+        return (
+            cv2.convertScaleAbs(pos[oy : oy + h, ox : ox + w], alpha=s),
+            cv2.convertScaleAbs(neg[oy : oy + h, ox : ox + w], alpha=s),
+        )
+    got = (cv2.convertScaleAbs(pos, alpha=s), cv2.convertScaleAbs(neg, alpha=s))
+    _SCALED[key] = got
+    if len(_SCALED) > 2:
+        _SCALED.popitem(last=False)
+    return got[0][oy : oy + h, ox : ox + w], got[1][oy : oy + h, ox : ox + w]
+
+
 def apply_sensor(img: Image, e: Effects) -> Image:
     """The camera itself: defocus, shake blur, Gaussian noise, JPEG."""
-    rng = np.random.default_rng(e.seed + 1)
+    rng = np.random.default_rng(e.seed + 1 if e.frame == 0 else [e.seed, e.frame])
     out = img
     if e.defocus > 0.05:
         out = cv2.GaussianBlur(out, (0, 0), e.defocus)
@@ -154,10 +207,9 @@ def apply_sensor(img: Image, e: Effects) -> Image:
         out = cv2.filter2D(out, -1, k / k.sum())
     if e.noise > 0:
         h, w = out.shape[:2]
-        buf = _noise_buffer(h, w)
         oy, ox = int(rng.integers(64)), int(rng.integers(64))
-        n = cv2.multiply(buf[oy : oy + h, ox : ox + w], 1.0, scale=e.noise / _NOISE_SCALE, dtype=cv2.CV_16S)
-        out = cv2.add(out, n, dtype=cv2.CV_8U)
+        pos, neg = _scaled_noise(h, w, e.noise, oy, ox)
+        out = cv2.subtract(cv2.add(out, pos), neg)
     if e.jpeg_quality is not None:
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(e.jpeg_quality)])
         if ok:

@@ -35,6 +35,9 @@ F64 = NDArray[np.float64]
 CARD_FILL = 1.0 - (4 - math.pi) * 3.2**2 / (63 * 88)
 
 LABELS = ("card_face_up", "card_face_down", "pile", "chip", "dice")
+_RING_T = np.linspace(0, 2 * math.pi, 40, endpoint=False)  # a chip's rim, 40 points
+_TRUTH_T = np.linspace(0, 2 * math.pi, 24, endpoint=False)
+_TRUTH_RING = (CHIP_DIAMETER_MM / 2) * np.stack([np.cos(_TRUTH_T), np.sin(_TRUTH_T)], axis=1)  # 24 points
 
 
 @dataclass
@@ -83,6 +86,7 @@ class Frame:
 
 
 _GAIN_SRC = np.array([[0, 0], [2, 0], [2, 16], [0, 16]], np.float32)  # the 2 x 16 bend-gain texture
+_PREMULT_MAX = 512  # premultiplied mip levels kept (small: a 1080p card uses a ~110 px level)
 
 
 def _shoelace(p: F64) -> float:
@@ -93,7 +97,38 @@ def _shoelace(p: F64) -> float:
 def _mip_level(tex_w: int, img_w: float, levels: int) -> int:
     if img_w <= 0:
         return levels - 1
-    return int(np.clip(math.floor(math.log2(max(tex_w / img_w, 1.0))), 0, levels - 1))
+    return min(max(math.floor(math.log2(max(tex_w / img_w, 1.0))), 0), levels - 1)
+
+
+_PREMULT: OrderedDict[tuple[int, int], tuple[Image, Image]] = OrderedDict()
+
+
+def _premultiplied(mips: tuple[Image, ...], lvl: int) -> Image:
+    """The mip level with its colour multiplied by its alpha (BGRA), cached.
+
+    Premultiplied texels interpolate right at a card's edge (no dark fringe from the transparent
+    texels' colour) and make compositing two saturating uint8 operations. Keyed by the level's
+    identity; the cache holds the level itself, so the id cannot be reused while cached.
+    """
+    tex = mips[lvl]
+    key = (id(tex), lvl)
+    got = _PREMULT.get(key)
+    if got is None:
+        a = cv2.cvtColor(np.ascontiguousarray(tex[..., 3]), cv2.COLOR_GRAY2BGRA)
+        a[..., 3] = 255
+        got = (tex, cv2.multiply(tex, a, scale=1.0 / 255))
+        _PREMULT[key] = got
+        if len(_PREMULT) > _PREMULT_MAX:
+            _PREMULT.popitem(last=False)
+    else:
+        _PREMULT.move_to_end(key)
+    return got[1]
+
+
+def _over(roi: Image, premult_bgr: Image, alpha: Image) -> None:
+    """roi = premult + roi * (1 - alpha), in place, uint8 (the 'over' operator)."""
+    keep = cv2.cvtColor(cv2.bitwise_not(alpha), cv2.COLOR_GRAY2BGR)
+    cv2.add(cv2.multiply(roi, keep, scale=1.0 / 255), premult_bgr, dst=roi)
 
 
 class _Canvas:
@@ -107,10 +142,12 @@ class _Canvas:
         self.gloss = np.zeros((h, w), np.uint8)  # 255 where a glossy card is on top (for glare)
 
     def roi(self, pts: F64, pad: int = 2) -> tuple[int, int, int, int] | None:
-        x0 = max(0, math.floor(pts[:, 0].min()) - pad)
-        y0 = max(0, math.floor(pts[:, 1].min()) - pad)
-        x1 = min(self.w, math.ceil(pts[:, 0].max()) + pad + 1)
-        y1 = min(self.h, math.ceil(pts[:, 1].max()) + pad + 1)
+        lo = pts.min(axis=0)
+        hi = pts.max(axis=0)
+        x0 = max(0, math.floor(lo[0]) - pad)
+        y0 = max(0, math.floor(lo[1]) - pad)
+        x1 = min(self.w, math.ceil(hi[0]) + pad + 1)
+        y1 = min(self.h, math.ceil(hi[1]) + pad + 1)
         if x1 <= x0 or y1 <= y0:
             return None
         return x0, y0, x1, y1
@@ -120,83 +157,94 @@ class _Canvas:
         mips: tuple[Image, ...],
         quad: F64,
         oid: int,
-        shade: NDArray[np.float32] | float = 1.0,
+        shade: float = 1.0,
         bend: float = 0.0,
         glossy: bool = False,
     ) -> None:
-        """Warp a BGRA texture onto the image quad (its corners TL, TR, BR, BL) and composite it."""
+        """Warp a BGRA texture onto the image quad (its corners TL, TR, BR, BL) and composite it.
+
+        Only the quad's bounding box is touched; the texture is a premultiplied mip level close to
+        the drawn size, so the warp neither aliases nor wastes work.
+        """
         r = self.roi(quad)
         if r is None:
             return
         x0, y0, x1, y1 = r
-        top_w = float(np.linalg.norm(quad[1] - quad[0]))
-        lvl = _mip_level(mips[0].shape[1], top_w, len(mips))
-        tex = mips[lvl]
+        dx, dy = quad[1, 0] - quad[0, 0], quad[1, 1] - quad[0, 1]
+        lvl = _mip_level(mips[0].shape[1], math.hypot(dx, dy), len(mips))
+        tex = _premultiplied(mips, lvl)
         th, tw = tex.shape[:2]
         # texture pixel centres are at integers, so its outer edges sit half a texel outside them
         src = np.array([[-0.5, -0.5], [tw - 0.5, -0.5], [tw - 0.5, th - 0.5], [-0.5, th - 0.5]], np.float32)
         dst = (quad - (x0, y0)).astype(np.float32)
-        M = cv2.getPerspectiveTransform(src, dst)
+        size = (x1 - x0, y1 - y0)
         warped = cv2.warpPerspective(
             tex,
-            M,
-            (x1 - x0, y1 - y0),
+            cv2.getPerspectiveTransform(src, dst),
+            size,
             flags=cv2.INTER_LINEAR,
             borderMode=cv2.BORDER_CONSTANT,
             borderValue=(0, 0, 0, 0),
         )
-        alpha = warped[..., 3]
-        a = alpha.astype(np.float32) * (1.0 / 255)
-        roi8 = self.img[y0:y1, x0:x1]
-        plain = bend == 0.0 and isinstance(shade, float) and shade == 1.0
-        if plain:  # the common case: one blend in OpenCV, no float image round trip
-            self.img[y0:y1, x0:x1] = cv2.blendLinear(np.ascontiguousarray(warped[..., :3]), roi8, a, 1.0 - a)
-        else:
-            col = warped[..., :3].astype(np.float32)
-            if bend != 0.0:
-                # A bowed card catches the light along its length: a smooth gain across the texture's v axis.
-                g = (1.0 + bend * 0.18 * np.cos(np.linspace(0, math.pi, 16))).astype(np.float32)[:, None]
-                gain = cv2.warpPerspective(
-                    np.repeat(g, 2, axis=1),
-                    cv2.getPerspectiveTransform(_GAIN_SRC, dst),
-                    (x1 - x0, y1 - y0),
-                    flags=cv2.INTER_LINEAR,
-                    borderMode=cv2.BORDER_REPLICATE,
-                )
-                col *= gain[..., None]
-            if not isinstance(shade, float) or shade != 1.0:
-                col *= shade
-            roi = roi8.astype(np.float32)
-            self.img[y0:y1, x0:x1] = np.clip(roi + (col - roi) * a[..., None], 0, 255).astype(np.uint8)
+        alpha = cv2.extractChannel(warped, 3)
+        col = cv2.cvtColor(warped, cv2.COLOR_BGRA2BGR)
+        if bend != 0.0:
+            # A bowed card catches the light along its length: a smooth gain across the texture's v
+            # axis (fixed point, 128 = 1.0), warped like the card.
+            g = 1.0 + bend * 0.18 * np.cos(np.linspace(0, math.pi, 16))
+            g8 = np.repeat(np.clip(g * 128 + 0.5, 0, 255).astype(np.uint8)[:, None], 2, axis=1)
+            gain = cv2.warpPerspective(
+                g8,
+                cv2.getPerspectiveTransform(_GAIN_SRC, dst),
+                size,
+                flags=cv2.INTER_LINEAR,
+                borderMode=cv2.BORDER_REPLICATE,
+            )
+            col = cv2.multiply(col, cv2.cvtColor(gain, cv2.COLOR_GRAY2BGR), scale=1.0 / 128)
+        if shade != 1.0:
+            col = cv2.convertScaleAbs(col, alpha=shade)
+        _over(self.img[y0:y1, x0:x1], col, alpha)
         cover = alpha > 127
         self.ids[y0:y1, x0:x1][cover] = oid
         self.gloss[y0:y1, x0:x1][cover] = 255 if glossy else 0
 
     def fill(self, pts: F64, color: tuple[float, float, float], oid: int | None) -> None:
         """Fill a polygon in one colour (anti-aliased), writing the id buffer where it covers."""
-        r = self.roi(pts)
+        self.fill_many([pts], color, oid)
+
+    def fill_many(self, polys: list[F64], color: tuple[float, float, float], oid: int | None) -> None:
+        """Fill polygons in one colour (anti-aliased) with one call, inside their common box."""
+        r = self.roi(np.concatenate(polys) if len(polys) > 1 else polys[0])
         if r is None:
             return
         x0, y0, x1, y1 = r
-        p = np.round((pts - (x0, y0)) * 16).astype(np.int32)
-        cv2.fillPoly(self.img[y0:y1, x0:x1], [p], color, cv2.LINE_AA, shift=4)
+        ps = [np.round((p - (x0, y0)) * 16).astype(np.int32) for p in polys]
+        cv2.fillPoly(self.img[y0:y1, x0:x1], ps, color, cv2.LINE_AA, shift=4)
         if oid is not None:
-            cv2.fillPoly(self.ids[y0:y1, x0:x1], [p], oid, cv2.LINE_8, shift=4)
-            cv2.fillPoly(self.gloss[y0:y1, x0:x1], [p], 0, cv2.LINE_8, shift=4)
+            cv2.fillPoly(self.ids[y0:y1, x0:x1], ps, oid, cv2.LINE_8, shift=4)
+            cv2.fillPoly(self.gloss[y0:y1, x0:x1], ps, 0, cv2.LINE_8, shift=4)
 
     def shadow(self, pts: F64, strength: float, blur_px: float) -> None:
-        """Darken the image under a soft shadow of the polygon."""
+        """Darken the image under a soft shadow of the polygon (uint8: 255 - shadow is what stays)."""
         pad = int(blur_px * 3) + 2
         r = self.roi(pts, pad)
         if r is None:
             return
         x0, y0, x1, y1 = r
-        m = np.zeros((y1 - y0, x1 - x0), np.float32)
-        cv2.fillPoly(m, [np.round((pts - (x0, y0)) * 16).astype(np.int32)], 1.0, cv2.LINE_AA, shift=4)
+        level = round(255 * (1.0 - strength))
+        # a wide blur is smooth: draw and blur it at 1/k size (k up to 8), then scale it up
+        k = min(8, int(blur_px / 1.5)) if blur_px >= 3.0 else 1
+        w, h = x1 - x0, y1 - y0
+        m = np.full((-(-h // k), -(-w // k)), 255, np.uint8)
+        # pixel centres: full-size pixel i sits at (i + 0.5) / k - 0.5 of the small mask
+        p = (pts - (x0, y0) + 0.5) / k - 0.5
+        cv2.fillPoly(m, [np.round(p * 16).astype(np.int32)], level, cv2.LINE_AA, shift=4)
         if blur_px > 0.3:
-            m = cv2.GaussianBlur(m, (0, 0), blur_px)
-        roi = self.img[y0:y1, x0:x1].astype(np.float32)
-        self.img[y0:y1, x0:x1] = (roi * (1.0 - strength * m)[..., None]).astype(np.uint8)
+            m = cv2.GaussianBlur(m, (0, 0), blur_px / k)
+        if k > 1:
+            m = cv2.resize(m, (m.shape[1] * k, m.shape[0] * k), interpolation=cv2.INTER_LINEAR)[:h, :w]
+        roi = self.img[y0:y1, x0:x1]
+        cv2.multiply(roi, cv2.cvtColor(m, cv2.COLOR_GRAY2BGR), dst=roi, scale=1.0 / 255)
 
 
 class Renderer:
@@ -283,21 +331,20 @@ class Renderer:
 
     def _chips(self, cv: _Canvas, cam: Camera, st: ChipStack, oid: int, light: F64) -> float:
         r = CHIP_DIAMETER_MM / 2
-        t = np.linspace(0, 2 * math.pi, 40, endpoint=False) + math.radians(st.angle_deg)
+        t = _RING_T + math.radians(st.angle_deg)
         ring = np.stack([st.x + r * np.cos(t), st.y + r * np.sin(t)], axis=1)
         ztop = st.z + st.height
-        # contact shadow: the footprint pushed away from the light, soft
+        n = len(ring)
+        # contact shadow (the footprint pushed away from the light), bottom and top rims: one projection
         sh = ring + np.array([-light[0], -light[1]]) / light[2] * st.height * 0.7
-        cv.shadow(
-            cam.project_ideal(np.column_stack([sh, np.full(len(sh), st.z)])),
-            0.45,
-            max(1.0, 3.0 / cam.mm_per_px(st.x, st.y)),
-        )
-        bottom = cam.project_ideal(np.column_stack([ring, np.full(len(ring), st.z)]))
-        top = cam.project_ideal(np.column_stack([ring, np.full(len(ring), ztop)]))
-        hull = (
-            cv2.convexHull(np.concatenate([bottom, top]).astype(np.float32)).reshape(-1, 2).astype(np.float64)
-        )
+        pts = np.empty((3 * n, 3))
+        pts[:n, :2], pts[:n, 2] = sh, st.z
+        pts[n : 2 * n, :2], pts[n : 2 * n, 2] = ring, st.z
+        pts[2 * n :, :2], pts[2 * n :, 2] = ring, ztop
+        proj = cam.project_ideal(pts)
+        cv.shadow(proj[:n], 0.45, max(1.0, 3.0 / cam.mm_per_px(st.x, st.y)))
+        top = proj[2 * n :]
+        hull = cv2.convexHull(proj[n:].astype(np.float32)).reshape(-1, 2).astype(np.float64)
         base = np.array(CHIP_COLORS[st.denomination], float)
         cv.fill(hull, tuple(base * 0.7), oid)
         # edge spots on the side, where the side shows (oblique views, image edges): all spot quads of
@@ -305,22 +352,31 @@ class Renderer:
         if _shoelace(hull) - _shoelace(top) > 4.0:
             eye = cam.center
             spot = np.array(spot_color(st.denomination), float) * 0.8
-            quads = []
-            for k in range(st.count):
-                za, zb = st.z + k * CHIP_THICKNESS_MM, st.z + (k + 1) * CHIP_THICKNESS_MM - 0.25
-                turn = k * 0.7  # chips in a stack never line their spots up
-                for j in range(6):
-                    ang = math.radians(st.angle_deg) + turn + j * math.pi / 3
-                    mid = np.array([math.cos(ang), math.sin(ang)])
-                    if np.dot(mid, eye[:2] - (st.x, st.y)) <= 0:
-                        continue
-                    a0 = (st.x + r * math.cos(ang - 0.19), st.y + r * math.sin(ang - 0.19))
-                    a1 = (st.x + r * math.cos(ang + 0.19), st.y + r * math.sin(ang + 0.19))
-                    quads.append([[*a0, za], [*a1, za], [*a1, zb], [*a0, zb]])
-            if quads:
-                pq = cam.project_ideal(np.asarray(quads, float).reshape(-1, 3)).reshape(-1, 4, 2)
-                for q in pq:
-                    cv.fill(q, (float(spot[0]), float(spot[1]), float(spot[2])), None)
+            k = np.arange(st.count)
+            # chips in a stack never line their spots up: each turned 0.7 rad from the one below
+            ang = (
+                math.radians(st.angle_deg) + k[:, None] * 0.7 + np.arange(6)[None, :] * math.pi / 3
+            ).ravel()
+            kk = np.repeat(k, 6)
+            facing = np.cos(ang) * (eye[0] - st.x) + np.sin(ang) * (eye[1] - st.y) > 0
+            if facing.any():
+                ang, kk = ang[facing], kk[facing]
+                za = st.z + kk * CHIP_THICKNESS_MM
+                zb = za + CHIP_THICKNESS_MM - 0.25
+                a0, a1 = ang - 0.19, ang + 0.19
+                x0, y0 = st.x + r * np.cos(a0), st.y + r * np.sin(a0)
+                x1, y1 = st.x + r * np.cos(a1), st.y + r * np.sin(a1)
+                quads = np.stack(
+                    [
+                        np.stack([x0, y0, za], 1),
+                        np.stack([x1, y1, za], 1),
+                        np.stack([x1, y1, zb], 1),
+                        np.stack([x0, y0, zb], 1),
+                    ],
+                    1,
+                )
+                pq = cam.project_ideal(quads.reshape(-1, 3)).reshape(-1, 4, 2)
+                cv.fill_many(list(pq), (float(spot[0]), float(spot[1]), float(spot[2])), None)
         # top face: map the texture square onto the projected square around the top disc
         c = np.array([st.x, st.y])
         a = math.radians(st.angle_deg)
@@ -399,7 +455,7 @@ class Renderer:
                 areas[i] = self._occluder(cv, ideal, obj, i, light)
             else:
                 raise TypeError(f"scene object {i} is a {type(obj).__name__}, not a card, chips, die or arm")
-        counts = np.bincount(cv.ids.ravel(), minlength=len(scene.objects) + 1)
+        counts = _id_counts(cv.ids, len(scene.objects))
         img = cv.img
         if effects is not None:
             img = apply_light(img, cv.gloss, effects)
@@ -416,14 +472,46 @@ class Renderer:
         self, scene: Scene, cam: Camera, ideal: Camera, counts: NDArray[np.int64], areas: dict[int, float]
     ) -> list[ObjectTruth]:
         lay = scene.layout
+        # every object's outline points in table mm, projected through the lens in one call
+        shapes: list[F64] = []
+        for obj in scene.objects:
+            if isinstance(obj, CardObj):
+                shapes.append(obj.corners())
+            elif isinstance(obj, ChipStack):
+                ring = np.stack([obj.x + _TRUTH_RING[:, 0], obj.y + _TRUTH_RING[:, 1]], axis=1)
+                pts = np.empty((48, 3))
+                pts[:24, :2], pts[:24, 2] = ring, obj.z
+                pts[24:, :2], pts[24:, 2] = ring, obj.z + obj.height
+                shapes.append(pts)
+            elif isinstance(obj, Die):
+                h = obj.size / 2
+                a = math.radians(obj.angle_deg)
+                ca, sa = math.cos(a), math.sin(a)
+                shapes.append(
+                    np.array(
+                        [
+                            [
+                                obj.x + sx * h * ca - sy * h * sa,
+                                obj.y + sx * h * sa + sy * h * ca,
+                                sz * obj.size,
+                            ]
+                            for sx in (-1, 1)
+                            for sy in (-1, 1)
+                            for sz in (0, 1)
+                        ]
+                    )
+                )
+            else:
+                shapes.append(np.asarray(obj.points, np.float64))
+        ends = np.cumsum([len(p) for p in shapes])
+        proj = np.split(cam.project(np.concatenate(shapes)), ends[:-1]) if shapes else []
         out: list[ObjectTruth] = []
         piles: dict[str, list[int]] = {}
-        for i, obj in enumerate(scene.objects, start=1):
+        for i, (obj, poly) in enumerate(zip(scene.objects, proj, strict=True), start=1):
             vis = int(counts[i])
             area = max(areas.get(i, 0.0), 1e-6)
             share = float(min(1.0, vis / area))
             if isinstance(obj, CardObj):
-                poly = cam.project(obj.corners())
                 out.append(
                     ObjectTruth(
                         i,
@@ -444,23 +532,14 @@ class Renderer:
                 if obj.pile is not None:
                     piles.setdefault(obj.pile, []).append(i)
             elif isinstance(obj, ChipStack):
-                r = CHIP_DIAMETER_MM / 2
-                t = np.linspace(0, 2 * math.pi, 24, endpoint=False)
-                ring = np.stack([obj.x + r * np.cos(t), obj.y + r * np.sin(t)], axis=1)
-                pts = np.concatenate(
-                    [
-                        np.column_stack([ring, np.full(24, obj.z)]),
-                        np.column_stack([ring, np.full(24, obj.z + obj.height)]),
-                    ]
-                )
-                poly = cv2.convexHull(cam.project(pts).astype(np.float32)).reshape(-1, 2).astype(np.float64)
+                hull = _hull(poly)
                 out.append(
                     ObjectTruth(
                         i,
                         "chips",
                         "chip",
                         str(obj.denomination),
-                        poly.tolist(),
+                        hull.tolist(),
                         (obj.x, obj.y),
                         "",
                         share,
@@ -470,35 +549,28 @@ class Renderer:
                     )
                 )
             elif isinstance(obj, Die):
-                h = obj.size / 2
-                cube = np.array(
-                    [
-                        [obj.x + sx * h * 1.0, obj.y + sy * h, sz * obj.size]
-                        for sx in (-1, 1)
-                        for sy in (-1, 1)
-                        for sz in (0, 1)
-                    ]
-                )
-                c = np.array([obj.x, obj.y, 0.0])
-                a = math.radians(obj.angle_deg)
-                rot = np.array([[math.cos(a), -math.sin(a), 0], [math.sin(a), math.cos(a), 0], [0, 0, 1]])
-                cube = (cube - c) @ rot.T + c
-                poly = cv2.convexHull(cam.project(cube).astype(np.float32)).reshape(-1, 2).astype(np.float64)
                 out.append(
                     ObjectTruth(
-                        i, "die", "dice", str(obj.value), poly.tolist(), (obj.x, obj.y), "", share, vis, area
+                        i,
+                        "die",
+                        "dice",
+                        str(obj.value),
+                        _hull(poly).tolist(),
+                        (obj.x, obj.y),
+                        "",
+                        share,
+                        vis,
+                        area,
                     )
                 )
             else:
-                poly = cam.project(obj.points)
                 cx, cy = float(obj.points[:, 0].mean()), float(obj.points[:, 1].mean())
                 out.append(ObjectTruth(i, "arm", "arm", "arm", poly.tolist(), (cx, cy), "", share, vis, area))
         base = len(scene.objects)
         for n, (pid, members) in enumerate(sorted(piles.items()), start=1):
             if len(members) < 2:
                 continue
-            polys = [np.asarray(out[m - 1].polygon) for m in members]
-            hull = cv2.convexHull(np.concatenate(polys).astype(np.float32)).reshape(-1, 2).astype(np.float64)
+            hull = _hull(np.concatenate([proj[m - 1] for m in members]))
             cards = [scene.objects[m - 1] for m in members]
             ipolys = [ideal.project_ideal(c.corners()) for c in cards if isinstance(c, CardObj)]
             union = _union_area(ipolys)
@@ -525,6 +597,16 @@ class Renderer:
             for o, z in zip(out, lay.zones_at(np.array([o.table_xy for o in out])), strict=True):
                 o.zone = z
         return out
+
+
+def _hull(p: F64) -> F64:
+    return np.asarray(cv2.convexHull(p.astype(np.float32)).reshape(-1, 2), np.float64)
+
+
+def _id_counts(ids: NDArray[np.uint16], n: int) -> NDArray[np.int64]:
+    """Pixels per id 0..n (one histogram pass; np.bincount widens the whole buffer to int64 first)."""
+    h = cv2.calcHist([ids], [0], None, [n + 1], [0, n + 1])
+    return np.rint(h.ravel()).astype(np.int64)
 
 
 def _union_area(polys: list[F64]) -> float:

@@ -48,16 +48,19 @@ class CardObj:
         """Four table-space corners (x, y, z): the card's top-left, top-right, bottom-right, bottom-left
         as printed (top = the end with the upright index)."""
         a = math.radians(self.angle_deg)
-        ux = np.array([math.cos(a), math.sin(a)])  # card's +x (to its right as printed)
-        uy = np.array([-math.sin(a), math.cos(a)])  # card's "up" as printed
-        c = np.array([self.x, self.y])
-        pts = [
-            c - w / 2 * ux + h / 2 * uy,
-            c + w / 2 * ux + h / 2 * uy,
-            c + w / 2 * ux - h / 2 * uy,
-            c - w / 2 * ux - h / 2 * uy,
-        ]
-        return np.array([[p[0], p[1], self.z] for p in pts])
+        ca, sa = math.cos(a), math.sin(a)
+        # half-extents along the card's +x (its right as printed) and its "up" as printed
+        rx, ry = w / 2 * ca, w / 2 * sa
+        ux, uy = -h / 2 * sa, h / 2 * ca
+        x, y, z = self.x, self.y, self.z
+        return np.array(
+            [
+                [x - rx + ux, y - ry + uy, z],
+                [x + rx + ux, y + ry + uy, z],
+                [x + rx - ux, y + ry - uy, z],
+                [x - rx - ux, y - ry - uy, z],
+            ]
+        )
 
 
 @dataclass
