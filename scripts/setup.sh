@@ -13,6 +13,10 @@ command -v ffmpeg >/dev/null 2>&1 || need_apt+=(ffmpeg)
 # opencv-python (pulled in by the tracker package) links libGL and glib even when headless.
 ldconfig -p 2>/dev/null | grep -q "libGL.so.1 " || need_apt+=(libgl1)
 ldconfig -p 2>/dev/null | grep -q "libgthread-2.0.so.0 " || need_apt+=(libglib2.0-0)
+# Typefaces for the generated card designs of training datasets (monitor/render/fonts.py).
+[ -d /usr/share/fonts/opentype/urw-base35 ] || need_apt+=(fonts-urw-base35)
+[ -d /usr/share/fonts/truetype/liberation ] || [ -d /usr/share/fonts/truetype/liberation2 ] || need_apt+=(fonts-liberation)
+[ -d /usr/share/fonts/truetype/freefont ] || need_apt+=(fonts-freefont-ttf)
 [ -x /usr/lib/postgresql/15/bin/postgres ] || ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || need_apt+=(postgresql)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = "0" ]; then

@@ -26,9 +26,12 @@ def _parse_counts(text: str, what: str) -> dict[str, float]:
 
 
 def _designs(text: str) -> list[str]:
-    from monitor.render.deck import DesignError, load_design
+    from monitor.render.deck import DesignError, expand_designs, load_design
 
-    names = [d.strip() for d in text.split(",") if d.strip()]
+    try:
+        names = expand_designs(text)
+    except DesignError as e:
+        raise typer.BadParameter(str(e)) from None
     for d in names:
         try:
             load_design(d)

@@ -90,11 +90,11 @@ def rounded_card_alpha(w: int, h: int, px_per_mm: float) -> Image:
 
 
 class _Canvas:
-    """A white card face at supersampled resolution, addressed in millimetres."""
+    """A card face (white unless ``paper`` says) at supersampled resolution, addressed in millimetres."""
 
-    def __init__(self) -> None:
+    def __init__(self, paper: Color = (255, 255, 255)) -> None:
         self.k = PX_PER_MM * _SS
-        self.img = np.full((TEX_H * _SS, TEX_W * _SS, 3), 255, np.uint8)
+        self.img = np.full((TEX_H * _SS, TEX_W * _SS, 3), paper, np.uint8)
 
     def px(self, mm: float) -> float:
         return mm * self.k
@@ -123,10 +123,15 @@ class _Canvas:
         top = self.img[: h // 2]
         self.img[h - h // 2 :] = top[::-1, ::-1]
 
-    def copy_corner(self, w_mm: float, h_mm: float) -> None:
-        """Copy the top-left corner index, turned 180 degrees, to the bottom-right corner."""
+    def copy_corner(self, w_mm: float, h_mm: float, four: bool = False) -> None:
+        """Copy the top-left corner index, turned 180 degrees, to the bottom-right corner (and, for
+        four-index decks, as printed to the top-right and turned to the bottom-left)."""
         w, h = int(self.px(w_mm)), int(self.px(h_mm))
-        self.img[-h:, -w:] = self.img[:h, :w][::-1, ::-1]
+        tl = self.img[:h, :w].copy()
+        self.img[-h:, -w:] = tl[::-1, ::-1]
+        if four:
+            self.img[:h, -w:] = tl
+            self.img[-h:, :w] = tl[::-1, ::-1]
 
     def finish(self, border: Color = (150, 150, 150)) -> Image:
         small = cv2.resize(self.img, (TEX_W, TEX_H), interpolation=cv2.INTER_AREA)
@@ -422,3 +427,6 @@ def draw_face(style_name: str, key: str) -> Image:
         _draw_pips(cv, st, card, color)
         _draw_index(cv, st, card, color)
     return cv.finish()
+
+
+Canvas = _Canvas  # the drawing surface, for other design generators (monitor.render.random_design)

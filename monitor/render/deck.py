@@ -170,11 +170,43 @@ def _folder(path: str) -> FolderDesign:
     return FolderDesign(path)
 
 
+@cache
+def _generated(seed: int) -> CardDesign:
+    from monitor.render.random_design import ProceduralDesign
+
+    return ProceduralDesign(seed)
+
+
+def expand_designs(text: str) -> list[str]:
+    """A comma list of design specs, with generated ranges spelled out: ``classic,proc:0-2`` ->
+    ``classic, proc:0, proc:1, proc:2``."""
+    out: list[str] = []
+    for part in (d.strip() for d in text.split(",")):
+        if part.startswith("proc:"):
+            from monitor.render.random_design import parse_spec
+
+            out += [f"proc:{s}" for s in parse_spec(part)]
+        elif part:
+            out.append(part)
+    return out
+
+
 def load_design(spec: str) -> CardDesign:
-    """``classic`` / ``jumbo`` (drawn here) or a path to a folder design. Cached per process."""
+    """``classic`` / ``jumbo`` (drawn here), ``proc:SEED`` (generated, monitor.render.random_design) or a
+    path to a folder design. Cached per process."""
     if spec in STYLES:
         return _drawn(spec)
+    if spec.startswith("proc:"):
+        from monitor.render.random_design import parse_spec
+
+        seeds = parse_spec(spec)
+        if len(seeds) != 1:
+            raise DesignError(f"{spec!r} names {len(seeds)} designs; load one at a time (proc:SEED)")
+        return _generated(seeds[0])
     p = Path(spec).expanduser()
     if p.exists():
         return _folder(str(p.resolve()))
-    raise DesignError(f"card design {spec!r} is neither a drawn design ({', '.join(STYLES)}) nor a folder")
+    raise DesignError(
+        f"card design {spec!r} is neither a drawn design ({', '.join(STYLES)}), a generated one (proc:SEED) "
+        "nor a folder"
+    )

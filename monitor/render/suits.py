@@ -74,10 +74,13 @@ def draw_suit(
     height: float,
     color: Color,
     upside_down: bool = False,
+    aspect: float = 1.0,
 ) -> None:
-    """Fill suit ``suit`` ('c', 'd', 'h', 's') centred at (cx, cy) px, ``height`` px tall."""
+    """Fill suit ``suit`` ('c', 'd', 'h', 's') centred at (cx, cy) px, ``height`` px tall, ``aspect``
+    times its usual width (printed decks differ: narrow diamonds, plump hearts)."""
     sign = -1.0 if upside_down else 1.0
-    polys = [np.round((p * height * sign + (cx, cy)) * _ONE).astype(np.int32) for p in _PARTS[suit]]
+    scale = np.array([height * sign * aspect, height * sign])
+    polys = [np.round((p * scale + (cx, cy)) * _ONE).astype(np.int32) for p in _PARTS[suit]]
     for p in polys:  # separate fills: the club's circles overlap, and fillPoly with many would XOR them
         cv2.fillPoly(img, [p], color, lineType=cv2.LINE_AA, shift=_SHIFT)
 

@@ -1,0 +1,273 @@
+"""Identity-classifier crops rendered one card at a time: hundreds per second instead of a handful.
+
+Cutting crops from whole rendered tables (:mod:`monitor.render.crops`) is faithful but slow: a
+1080p frame costs ~0.1 s and gives a few crops of the classes still needed. Teaching identity
+across hundreds of generated decks needs tens of thousands of crops, so this module renders only
+the patch of table around one card: the card warped by a random perspective at the size a camera
+sees it (short side 34-140 px: a 1080p table view to a 4K close-up), on felt of a training table
+colour or on other cards (piles, fanned hands), partly hidden now and then by a hand, chips or
+another card, then the same light and sensor effects the scene renderer applies (exposure, white
+balance, uneven light, glare, defocus, motion blur, noise, JPEG), and finally the runtime's own cut
+(:func:`monitor.perception.rectify.rectify_card` from jittered corners).
+
+Held-out table colours (``TEST_STYLES``) never appear here, so the test splits stay unseen.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from monitor.perception.rectify import rectify_card
+from monitor.render.card_art import TEX_H, TEX_W
+from monitor.render.crops import jitter_corners
+from monitor.render.datasets import write_image
+from monitor.render.deck import BACK, CLASS_KEYS, CardDesign, load_design
+from monitor.render.table_art import TABLE_STYLES, TRAIN_STYLES
+
+Image = NDArray[np.uint8]
+F64 = NDArray[np.float64]
+FIELDS = ("split", "cls", "file", "design", "card_px", "jitter", "jpeg", "occluded", "seed")
+
+
+@dataclass
+class PatchOptions:
+    size: int = 96
+    short_px: tuple[float, float] = (34.0, 140.0)  # apparent card short side, px
+    jitter: tuple[float, float] = (0.01, 0.035)
+    occlude_p: float = 0.3
+    neighbour_p: float = 0.45
+    jpeg_p: float = 0.85
+    quality: int = 90
+
+
+def _randn(shape: tuple[int, ...], sigma: float, rng: np.random.Generator) -> NDArray[np.float32]:
+    """Gaussian noise via OpenCV (several times faster than numpy for an image), seeded from ``rng``."""
+    cv2.setRNGSeed(int(rng.integers(2**31)))
+    out = np.empty(shape, np.float32)
+    cv2.randn(out, 0.0, float(sigma))
+    return out
+
+
+def _felt(rng: np.random.Generator, h: int, w: int) -> Image:
+    style = TABLE_STYLES[str(rng.choice(TRAIN_STYLES))]
+    base = np.array(style.felt, np.float32) * rng.uniform(0.8, 1.2) + rng.normal(0, 8, 3)
+    small = rng.normal(0, rng.uniform(2, 8), (max(1, h // 6), max(1, w // 6))).astype(np.float32)
+    tex = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+    tex += _randn((h, w), 2.0, rng)
+    img = base.astype(np.float32) + tex[..., None]
+    if rng.random() < 0.3:  # a printed line of the layout crossing the patch
+        p0 = (int(rng.integers(0, w)), 0)
+        p1 = (int(rng.integers(0, w)), h - 1)
+        cv2.line(img, p0, p1, tuple(float(c) for c in style.line), int(rng.integers(1, 4)), cv2.LINE_AA)
+    return img.clip(0, 255).astype(np.uint8)
+
+
+def _card_quad(rng: np.random.Generator, cx: float, cy: float, short: float) -> F64:
+    """Image corners of a card (TL, TR, BR, BL of the texture) with rotation and mild perspective."""
+    long = short * 88.0 / 63.0
+    ang = rng.uniform(0, 2 * math.pi)
+    c, s = math.cos(ang), math.sin(ang)
+    pts = np.array(
+        [[-short / 2, -long / 2], [short / 2, -long / 2], [short / 2, long / 2], [-short / 2, long / 2]]
+    )
+    # an oblique camera foreshortens along one direction and tapers the far edge
+    fore = rng.uniform(0.75, 1.0) if rng.random() < 0.35 else 1.0
+    taper = rng.uniform(-0.08, 0.08) if rng.random() < 0.35 else 0.0
+    pts[:, 1] *= fore
+    pts[:, 0] *= 1 + taper * pts[:, 1] / (long / 2)
+    pts = pts @ np.array([[c, s], [-s, c]])
+    pts += rng.normal(0, short * 0.01, pts.shape)
+    return pts + np.array([cx, cy])
+
+
+def _paste(img: Image, tex: Image, quad: F64, shade: float) -> None:
+    """Composite a BGRA texture onto ``img`` at ``quad`` (premultiplied alpha, linear filtering)."""
+    h, w = img.shape[:2]
+    # pick a mip-like source size near the target to avoid aliasing the thin index strokes
+    target_long = float(np.linalg.norm(quad[0] - quad[3]))
+    scale = min(1.0, 2.0 * target_long / TEX_H)
+    src = (
+        tex
+        if scale >= 0.99
+        else cv2.resize(
+            tex, (max(8, round(TEX_W * scale)), max(8, round(TEX_H * scale))), interpolation=cv2.INTER_AREA
+        )
+    )
+    sh, sw = src.shape[:2]
+    m = cv2.getPerspectiveTransform(
+        np.array([[0, 0], [sw - 1, 0], [sw - 1, sh - 1], [0, sh - 1]], np.float32), quad.astype(np.float32)
+    )
+    warped = cv2.warpPerspective(src, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+    a = warped[..., 3:4].astype(np.float32) / 255
+    rgb = warped[..., :3].astype(np.float32) * shade
+    img[:] = (img.astype(np.float32) * (1 - a) + rgb * a).clip(0, 255).astype(np.uint8)
+
+
+def _occlude(rng: np.random.Generator, img: Image, quad: F64, short: float) -> str:
+    """Hide part of the card: a hand/arm, a chip stack or another card's corner. Returns what."""
+    centre = quad.mean(axis=0)
+    edge = quad[int(rng.integers(4))]
+    toward = centre + (edge - centre) * rng.uniform(0.55, 1.1)
+    kind = str(rng.choice(["hand", "chips", "card"], p=[0.45, 0.3, 0.25]))
+    if kind == "hand":
+        skin = np.array([rng.uniform(60, 190), rng.uniform(90, 200), rng.uniform(130, 240)]) * rng.uniform(
+            0.8, 1.1
+        )
+        ax = (int(short * rng.uniform(0.35, 0.7)), int(short * rng.uniform(0.6, 1.2)))
+        cv2.ellipse(
+            img,
+            (int(toward[0]), int(toward[1])),
+            ax,
+            float(rng.uniform(0, 180)),
+            0,
+            360,
+            tuple(float(c) for c in skin.clip(0, 255)),
+            -1,
+            cv2.LINE_AA,
+        )
+    elif kind == "chips":
+        col = tuple(float(c) for c in rng.integers(20, 240, 3))
+        r = int(short * rng.uniform(0.3, 0.5))
+        cv2.circle(img, (int(toward[0]), int(toward[1])), r, col, -1, cv2.LINE_AA)
+        cv2.circle(
+            img, (int(toward[0]), int(toward[1])), int(r * 0.7), (235, 235, 235), max(1, r // 6), cv2.LINE_AA
+        )
+    else:
+        other = _card_quad(rng, float(toward[0]), float(toward[1]), short)
+        cv2.fillConvexPoly(img, other.astype(np.int32), (int(rng.integers(200, 250)),) * 3, cv2.LINE_AA)
+    return kind
+
+
+def _light_and_sensor(rng: np.random.Generator, img: Image) -> tuple[Image, int | None]:
+    h, w = img.shape[:2]
+    f = img.astype(np.float32)
+    gain = math.exp(rng.normal(0, 0.18)) * np.exp(rng.normal(0, 0.045, 3))
+    f *= gain.astype(np.float32)
+    xx = np.arange(w, dtype=np.float32)[None, :]
+    yy = np.arange(h, dtype=np.float32)[:, None]
+    if rng.random() < 0.5:  # uneven light across the patch
+        gx, gy = rng.normal(0, 0.15, 2)
+        f *= (1 + gx * (xx / w - 0.5) + gy * (yy / h - 0.5))[..., None]
+    if rng.random() < 0.25:  # a glare spot from the ceiling lights on the glossy card
+        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+        r = rng.uniform(0.15, 0.6) * max(w, h)
+        spot = np.exp(-((xx - cx) ** 2) / (2 * r * r)) * np.exp(-((yy - cy) ** 2) / (2 * r * r))
+        f += (rng.uniform(20, 110) * spot)[..., None]
+    gamma = math.exp(rng.normal(0, 0.08))
+    lut = (255.0 * (np.arange(256) / 255.0) ** gamma).clip(0, 255).astype(np.uint8)
+    out = cv2.LUT(f.clip(0, 255).astype(np.uint8), lut)
+    sigma = rng.uniform(0, 1.1) if rng.random() < 0.8 else rng.uniform(1.1, 1.8)
+    if sigma > 0.3:
+        out = cv2.GaussianBlur(out, (0, 0), sigma)
+    if rng.random() < 0.08:
+        length, ang = rng.uniform(1.5, 5), rng.uniform(0, 180)
+        k = np.zeros((9, 9), np.float32)
+        c, s = math.cos(math.radians(ang)), math.sin(math.radians(ang))
+        cv2.line(
+            k,
+            (int(4 - c * length / 2), int(4 - s * length / 2)),
+            (int(4 + c * length / 2), int(4 + s * length / 2)),
+            1.0,
+            1,
+            cv2.LINE_AA,
+        )
+        out = cv2.filter2D(out, -1, k / max(k.sum(), 1e-6))
+    noise = rng.uniform(0, 6)
+    if noise > 0.5:
+        out = (out.astype(np.float32) + _randn(out.shape, noise, rng)).clip(0, 255).astype(np.uint8)
+    q = int(rng.integers(55, 96)) if rng.random() < 0.85 else None
+    if q is not None:
+        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])
+        if ok:
+            out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return out, q
+
+
+def render_patch(
+    rng: np.random.Generator, design: CardDesign, key: str, opt: PatchOptions
+) -> tuple[Image, dict[str, object]]:
+    """One rectified crop of card ``key`` ('back' for a face-down card) of ``design``."""
+    short = float(math.exp(rng.uniform(math.log(opt.short_px[0]), math.log(opt.short_px[1]))))
+    side = int(short * 88 / 63 * 1.45) // 8 * 8 + 16
+    img = _felt(rng, side, side)
+    c = side / 2 + rng.normal(0, short * 0.05, 2)
+    if rng.random() < opt.neighbour_p:  # cards under or beside it: a pile, a fanned hand
+        for _ in range(int(rng.integers(1, 4))):
+            nq = _card_quad(
+                rng, float(c[0] + rng.normal(0, short * 0.6)), float(c[1] + rng.normal(0, short * 0.6)), short
+            )
+            k2 = str(rng.choice(CLASS_KEYS))
+            _paste(img, design.mips(k2, int(rng.integers(4)))[0], nq, float(rng.uniform(0.85, 1.0)))
+    quad = _card_quad(rng, float(c[0]), float(c[1]), short)
+    variants = design.variants.get(key, 1)
+    _paste(img, design.mips(key, int(rng.integers(variants)))[0], quad, float(rng.uniform(0.85, 1.02)))
+    occluded = _occlude(rng, img, quad, short) if rng.random() < opt.occlude_p else ""
+    img, q = _light_and_sensor(rng, img)
+    corners, sigma = jitter_corners(quad, rng, opt.jitter)
+    crop = rectify_card(img, corners, opt.size)
+    if rng.random() < 0.5:
+        crop = np.ascontiguousarray(crop[::-1, ::-1])
+    return crop, {
+        "card_px": round(short, 1),
+        "jitter": round(sigma, 4),
+        "jpeg": q or "",
+        "occluded": occluded,
+    }
+
+
+def export_patches(
+    out: Path,
+    split: str,
+    n: int,
+    designs: Sequence[str],
+    seed: int,
+    opt: PatchOptions | None = None,
+    progress: Callable[[int], None] | None = None,
+    per_design: int = 2 * len(CLASS_KEYS),
+) -> int:
+    """Write ``n`` crops to ``OUT/<split>/<class>/``, the 54 classes in turn (balanced by construction).
+
+    A design is kept for ``per_design`` crops in a row: its textures are drawn once and reused (a
+    generated deck costs ~2 s to draw), while hundreds of decks still pass through a dataset."""
+    opt = opt or PatchOptions()
+    rng = np.random.default_rng([seed, 0xC0])
+    for k in CLASS_KEYS:
+        (out / split / k).mkdir(parents=True, exist_ok=True)
+    manifest = out / f"manifest_patches_{split}_{seed}.csv"
+    new = not manifest.exists()
+    with manifest.open("a", newline="") as mf:
+        writer = csv.DictWriter(mf, fieldnames=FIELDS)
+        if new:
+            writer.writeheader()
+        dname = str(designs[int(rng.integers(len(designs)))])
+        for i in range(n):
+            key = CLASS_KEYS[i % len(CLASS_KEYS)]
+            if i % per_design == 0:
+                dname = str(designs[int(rng.integers(len(designs)))])
+            crop, info = render_patch(rng, load_design(dname), key, opt)
+            name = f"{split}_p{seed}_{i:07d}.jpg"
+            write_image(out / split / key / name, crop, [cv2.IMWRITE_JPEG_QUALITY, opt.quality])
+            writer.writerow(
+                {
+                    "split": split,
+                    "cls": key,
+                    "file": f"{split}/{key}/{name}",
+                    "design": dname,
+                    "seed": seed,
+                    **info,
+                }
+            )
+            if progress:
+                progress(1)
+    return n
+
+
+__all__ = ["BACK", "PatchOptions", "export_patches", "render_patch"]

@@ -1,0 +1,113 @@
+"""Generated card designs (proc:SEED) and the single-card patch crops made from them."""
+
+from __future__ import annotations
+
+import csv
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from monitor.render.card_art import TEX_H, TEX_W
+from monitor.render.card_patches import PatchOptions, export_patches, render_patch
+from monitor.render.deck import CLASS_KEYS, DesignError, expand_designs, load_design
+from monitor.render.fonts import font_files, glyph_mask, index_fonts
+from monitor.render.random_design import design_params, draw_random_face
+
+
+def test_a_seed_is_one_deck_and_seeds_differ() -> None:
+    a1 = draw_random_face(design_params(7), "Qh")
+    a2 = draw_random_face(design_params(7), "Qh")
+    b = draw_random_face(design_params(8), "Qh")
+    assert np.array_equal(a1, a2)
+    assert not np.array_equal(a1, b)
+    assert design_params(7) == design_params(7)
+
+
+@pytest.mark.parametrize("seed", [0, 3, 11])
+def test_every_key_draws_a_card_with_ink_in_the_corner_index(seed: int) -> None:
+    d = load_design(f"proc:{seed}")
+    for key in CLASS_KEYS:
+        tex = d.texture(key)
+        assert tex.shape == (TEX_H, TEX_W, 4)
+        # rounded corners are transparent, the body opaque
+        assert tex[0, 0, 3] < 30 and tex[TEX_H // 2, TEX_W // 2, 3] == 255
+        if key != "back":
+            corner = tex[10:70, 10:60, :3].astype(int)
+            paper = np.median(tex[TEX_H // 2 - 5 : TEX_H // 2 + 5, 3:8, :3].reshape(-1, 3), axis=0)
+            ink = np.abs(corner - paper).sum(axis=2) > 120
+            if key != "Jk":  # some jokers carry no corner index, as in real decks
+                assert ink.mean() > 0.02, f"{key}: no index ink in the top-left corner"
+
+
+def test_generated_decks_vary_what_a_classifier_must_not_learn() -> None:
+    ps = [design_params(s) for s in range(60)]
+    assert len({p.index_font for p in ps}) > 10 or not font_files()
+    assert len({round(p.index_h, 1) for p in ps}) > 30
+    assert {p.back_kind for p in ps} >= {"lattice", "dots", "stripes"}
+    assert any(p.inks["d"] != p.inks["h"] for p in ps)  # four-colour decks appear
+    assert any(p.suit_font is not None for p in ps) or not font_files()
+
+
+def test_design_ranges_expand_and_bad_specs_say_what_is_wrong() -> None:
+    assert expand_designs("classic, proc:3-5") == ["classic", "proc:3", "proc:4", "proc:5"]
+    with pytest.raises(DesignError, match="proc:SEED"):
+        expand_designs("proc:x")
+    with pytest.raises(DesignError, match="proc:SEED"):
+        expand_designs("proc:9-2")
+    with pytest.raises(DesignError, match="one at a time"):
+        load_design("proc:1-3")
+
+
+@pytest.mark.skipif(not index_fonts()[0], reason="no outline fonts on this machine")
+def test_glyph_masks_have_the_asked_height() -> None:
+    font = str(index_fonts()[0][0])
+    m = glyph_mask("Q", font, 40)
+    assert m.shape[0] == 40 and m.max() > 200
+    with pytest.raises(ValueError, match="draws nothing"):
+        glyph_mask(" ", font, 20)
+
+
+def _texture_crop(key: str, size: int) -> np.ndarray:
+    tex = load_design("proc:5").texture(key)[..., :3]
+    return cv2.resize(tex, (size, size), interpolation=cv2.INTER_AREA).astype(np.float32)
+
+
+def _ncc(a: np.ndarray, b: np.ndarray) -> float:
+    a = cv2.cvtColor(a.astype(np.uint8), cv2.COLOR_BGR2GRAY).astype(np.float32)
+    b = cv2.cvtColor(b.astype(np.uint8), cv2.COLOR_BGR2GRAY).astype(np.float32)
+    a, b = a - a.mean(), b - b.mean()
+    return float((a * b).sum() / (np.sqrt((a * a).sum() * (b * b).sum()) + 1e-6))
+
+
+def test_a_patch_crop_shows_the_card_it_is_labelled() -> None:
+    """Ground truth matches pixels: with exact corners the crop correlates best with its own card
+    (either way up) among cards of the same deck."""
+    opt = PatchOptions(size=64, jitter=(0.0, 0.0), occlude_p=0.0, neighbour_p=0.0, short_px=(90, 120))
+    rng = np.random.default_rng(1)
+    design = load_design("proc:5")
+    keys = ["As", "Kd", "7c", "Tc", "2h", "back"]
+    refs = {k: _texture_crop(k, 64) for k in keys}
+    for key in keys:
+        crop, info = render_patch(rng, design, key, opt)
+        assert crop.shape == (64, 64, 3)
+        scores = {k: max(_ncc(crop, r), _ncc(crop, r[::-1, ::-1])) for k, r in refs.items()}
+        assert max(scores, key=scores.__getitem__) == key, (key, scores)
+        assert 90 <= float(info["card_px"]) <= 120
+
+
+def test_export_patches_is_balanced_and_recorded(tmp_path: Path) -> None:
+    n = 2 * len(CLASS_KEYS)
+    export_patches(
+        tmp_path, "train", n, ["classic", "proc:1"], seed=4, opt=PatchOptions(size=48), per_design=30
+    )
+    files = list((tmp_path / "train").rglob("*.jpg"))
+    assert len(files) == n
+    per_class = Counter(f.parent.name for f in files)
+    assert set(per_class) == set(CLASS_KEYS) and set(per_class.values()) == {2}
+    rows = list(csv.DictReader((tmp_path / "manifest_patches_train_4.csv").open()))
+    assert len(rows) == n and {r["design"] for r in rows} <= {"classic", "proc:1"}
+    assert all((tmp_path / r["file"]).is_file() for r in rows)
+    assert cv2.imread(str(files[0])).shape == (48, 48, 3)
