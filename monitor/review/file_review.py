@@ -103,6 +103,7 @@ def review_file(job: FileJob, progress: Progress | None = None,
     if previous is not None and previous.done:
         if progress is not None:
             progress(previous.next_frame, previous.frames_total)
+        previous.media_this_run_s = 0.0
         return previous
     fps, frames_total = probe(video) if video.is_file() else (30.0, None)
     result = previous or FileResult(job.video, job.index, job.key, fps=fps, frames_total=frames_total,
@@ -120,7 +121,7 @@ def review_file(job: FileJob, progress: Progress | None = None,
     result.perception = perception.label
     result.warnings = list(getattr(perception, "warnings", []))
     outside = read_outside_events(Path(job.events)) if job.events else []
-    table_id = calibration.table
+    table_id = job.table_id or calibration.table
     log_file = _EventLog(job.folder / "events.jsonl", result.events)
 
     seq = _Counter(result.next_seq)  # one counter for vision, console and device events
@@ -139,6 +140,7 @@ def review_file(job: FileJob, progress: Progress | None = None,
     last_media = result.next_frame / fps
     mapper = SourceEventMapper(table_id, lambda: last_media)
     k = result.outside_done
+    first_frame = result.next_frame
     started = time.perf_counter()
     hand_closed = False
 
@@ -170,6 +172,7 @@ def review_file(job: FileJob, progress: Progress | None = None,
         result.seconds += now - started
         started = now
         result.done = done
+        result.media_this_run_s = (result.next_frame - first_frame) / fps
         checkpoint.save(job, result)
 
     try:

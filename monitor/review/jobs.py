@@ -31,6 +31,7 @@ class FileJob:
     video: str
     table: str  # table file (YAML)
     out: str  # the review's output folder
+    table_id: str | None = None  # the session's table id in events and the store (default: the table file's)
     perception: str = "auto"  # auto | models | oracle
     truth: str | None = None
     events: str | None = None  # console and dice log
@@ -74,6 +75,7 @@ class FileResult:
     frames_read: int = 0
     frames_kept: int = 0  # through the motion gate
     seconds: float = 0.0  # wall time spent reviewing (over every run)
+    media_this_run_s: float = 0.0  # media time reviewed by the latest run (0 when it was already done)
     hands: list[dict[str, Any]] = field(default_factory=list)
     alerts: list[dict[str, Any]] = field(default_factory=list)
     done: bool = False
