@@ -18,7 +18,7 @@ def register(app: typer.Typer) -> None:
         from rich.console import Console
         from rich.progress import Progress
 
-        from monitor.render.bench import bench
+        from monitor.render.bench import MODES, bench
         from monitor.render.camera import RESOLUTIONS
 
         if resolution not in RESOLUTIONS:
@@ -26,8 +26,8 @@ def register(app: typer.Typer) -> None:
         res = RESOLUTIONS[resolution]
         results = []
         with Progress() as bar:
-            task = bar.add_task("benchmarking", total=2)
-            for mode in ("dataset", "video"):
+            task = bar.add_task("benchmarking", total=len(MODES))
+            for mode in MODES:
                 results.append(bench(frames, mode, res, seed))
                 bar.advance(task)
         con = Console()
@@ -35,7 +35,7 @@ def register(app: typer.Typer) -> None:
         for r in results:
             ms = r.cpu_s_per_frame * 1000
             con.print(
-                f"  {r.mode:<8} {r.objects_per_frame:4.0f} objects/frame | CPU {ms:6.1f} ms/frame (1 thread)"
+                f"  {r.mode:<13} {r.objects_per_frame:4.0f} objects/frame | CPU {ms:6.1f} ms/frame (1 thread)"
                 f" = {2 / r.cpu_s_per_frame:5.1f} fps on 2 idle cores | wall fps {r.wall_fps_1proc:5.1f}"
                 f" (1 process), {r.wall_fps_2proc:5.1f} (2 processes)"
                 f" | bare table warp {r.floor_cpu_s * 1000:5.1f} ms,"

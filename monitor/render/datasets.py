@@ -18,6 +18,10 @@ from monitor.render.table_art import TEST_STYLES, TRAIN_STYLES
 
 TABLE_VARIANTS = 2  # texture variants per table style (wear, felt shade, floor)
 FRAMES_PER_TABLE = 60  # frames rendered on one table texture before switching (textures are costly)
+# Frames one random camera sees before the next is drawn. A room's cameras are fixed, so a real
+# dataset has many moments per view; reusing the view reuses the warped table, the costliest step
+# of a frame (a full-frame warp). Scenes, light and sensor still change every frame.
+FRAMES_PER_CAMERA = 4
 
 
 def write_image(path: Path, img: np.ndarray, params: list[int] | None = None) -> None:
@@ -93,15 +97,19 @@ def sample_frames(
     while True:
         table = str(rng.choice(spec.tables))
         variant = int(rng.integers(TABLE_VARIANTS))
-        for _ in range(FRAMES_PER_TABLE):
+        view: Camera | None = None
+        res = res_names[0]
+        for k in range(FRAMES_PER_TABLE):
             seed = int(rng.integers(2**31))
             r = np.random.default_rng(seed)
             design = str(r.choice(spec.designs))
             phase = str(r.choice(ph_names, p=ph_p)) if ph_names else None
             nvar = renderer.design(design).variants.get("Jk", 1)
             scene = random_scene(r, design, table, variant, phase=phase, arms=arms, variants=nvar)
-            res = str(r.choice(res_names, p=res_p))
-            cam: Camera = random_camera(r, RESOLUTIONS[res], card_px_1080=card_px_1080, oblique=oblique)
+            if view is None or k % FRAMES_PER_CAMERA == 0:
+                res = str(r.choice(res_names, p=res_p))
+                view = random_camera(r, RESOLUTIONS[res], card_px_1080=card_px_1080, oblique=oblique)
+            cam: Camera = view
             if window is not None and window < 1.0:
                 cam = _window_on_cards(cam, scene, window, r)
             eff = Effects.random(r, effects_strength)

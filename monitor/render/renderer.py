@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
 from typing import Any
 
 import cv2
@@ -76,7 +77,19 @@ class Frame:
     image: Image  # BGR, final
     objects: list[ObjectTruth]
     camera: Camera
-    id_map: NDArray[np.uint16]  # final image: oid of the visible object at each pixel, 0 for the table
+    ideal_ids: NDArray[np.uint16]  # the id buffer of the ideal (undistorted, padded) image
+    lens_maps: tuple[NDArray[Any], NDArray[Any]] | None = None  # remap() maps ideal -> final, if any
+
+    @cached_property
+    def id_map(self) -> NDArray[np.uint16]:
+        """Final image: oid of the visible object at each pixel, 0 for the table. Put through the
+        lens only when asked for (most frames never are)."""
+        if self.lens_maps is None:
+            return self.ideal_ids
+        mx, my = self.lens_maps
+        return np.asarray(
+            cv2.remap(self.ideal_ids, mx, my, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT), np.uint16
+        )
 
     def by_id(self, oid: int) -> ObjectTruth:
         for o in self.objects:
@@ -86,6 +99,7 @@ class Frame:
 
 
 _GAIN_SRC = np.array([[0, 0], [2, 0], [2, 16], [0, 16]], np.float32)  # the 2 x 16 bend-gain texture
+_BEND_COS = np.repeat(np.cos(np.linspace(0, math.pi, 16))[:, None], 2, axis=1)  # its shape, 16 x 2
 _PREMULT_MAX = 512  # premultiplied mip levels kept (small: a 1080p card uses a ~110 px level)
 
 
@@ -123,6 +137,12 @@ def _premultiplied(mips: tuple[Image, ...], lvl: int) -> Image:
     else:
         _PREMULT.move_to_end(key)
     return got[1]
+
+
+@lru_cache(maxsize=64)
+def _tex_corners(th: int, tw: int) -> NDArray[np.float32]:
+    # texture pixel centres are at integers, so its outer edges sit half a texel outside them
+    return np.array([[-0.5, -0.5], [tw - 0.5, -0.5], [tw - 0.5, th - 0.5], [-0.5, th - 0.5]], np.float32)
 
 
 def _over(roi: Image, premult_bgr: Image, alpha: Image) -> None:
@@ -173,9 +193,7 @@ class _Canvas:
         dx, dy = quad[1, 0] - quad[0, 0], quad[1, 1] - quad[0, 1]
         lvl = _mip_level(mips[0].shape[1], math.hypot(dx, dy), len(mips))
         tex = _premultiplied(mips, lvl)
-        th, tw = tex.shape[:2]
-        # texture pixel centres are at integers, so its outer edges sit half a texel outside them
-        src = np.array([[-0.5, -0.5], [tw - 0.5, -0.5], [tw - 0.5, th - 0.5], [-0.5, th - 0.5]], np.float32)
+        src = _tex_corners(tex.shape[0], tex.shape[1])
         dst = (quad - (x0, y0)).astype(np.float32)
         size = (x1 - x0, y1 - y0)
         warped = cv2.warpPerspective(
@@ -191,8 +209,7 @@ class _Canvas:
         if bend != 0.0:
             # A bowed card catches the light along its length: a smooth gain across the texture's v
             # axis (fixed point, 128 = 1.0), warped like the card.
-            g = 1.0 + bend * 0.18 * np.cos(np.linspace(0, math.pi, 16))
-            g8 = np.repeat(np.clip(g * 128 + 0.5, 0, 255).astype(np.uint8)[:, None], 2, axis=1)
+            g8 = np.clip(128.5 + (bend * 0.18 * 128) * _BEND_COS, 0, 255).astype(np.uint8)
             gain = cv2.warpPerspective(
                 g8,
                 cv2.getPerspectiveTransform(_GAIN_SRC, dst),
@@ -254,6 +271,11 @@ class Renderer:
         self.designs: dict[str, CardDesign] = dict(designs or {})
         self._bg: OrderedDict[tuple[Any, ...], Image] = OrderedDict()
         self._lens: OrderedDict[tuple[Any, ...], tuple[Any, ...]] = OrderedDict()
+
+    def forget_views(self) -> None:
+        """Drop the per-camera caches (warped tables, lens maps); textures stay."""
+        self._bg.clear()
+        self._lens.clear()
 
     def design(self, name: str) -> CardDesign:
         d = self.designs.get(name)
@@ -459,14 +481,12 @@ class Renderer:
         img = cv.img
         if effects is not None:
             img = apply_light(img, cv.gloss, effects)
-        ids = cv.ids
         if maps is not None:
             img = cv2.remap(img, maps[0], maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-            ids = cv2.remap(ids, maps[0], maps[1], cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT)
         if effects is not None:
             img = apply_sensor(img, effects)
         objects = self._truth(scene, camera, ideal, counts, areas)
-        return Frame(img, objects, camera, ids)
+        return Frame(img, objects, camera, cv.ids, maps)
 
     def _truth(
         self, scene: Scene, cam: Camera, ideal: Camera, counts: NDArray[np.int64], areas: dict[int, float]

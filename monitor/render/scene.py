@@ -112,6 +112,12 @@ DIE_FACES: dict[int, tuple[float, float, float]] = {
     4: (-1, 0, 0),
 }
 
+# The four rotations that put each face on top, in CUBE_ROTATIONS order.
+_UP_ROTATIONS: dict[int, list[F64]] = {
+    v: [r for r in CUBE_ROTATIONS if np.allclose(r @ np.array(n, float), (0, 0, 1))]
+    for v, n in DIE_FACES.items()
+}
+
 
 @dataclass
 class Die:
@@ -129,8 +135,7 @@ class Die:
 
     def rotation(self) -> F64:
         """Die frame -> table frame: the chosen value faces up, then the yaw."""
-        up = np.array(DIE_FACES[self.value], float)
-        cands = [r for r in CUBE_ROTATIONS if np.allclose(r @ up, (0, 0, 1))]
+        cands = _UP_ROTATIONS[self.value]
         r = cands[self.roll % len(cands)]
         a = math.radians(self.angle_deg)
         yaw = np.array([[math.cos(a), -math.sin(a), 0], [math.sin(a), math.cos(a), 0], [0, 0, 1]])
