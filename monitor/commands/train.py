@@ -134,5 +134,23 @@ def snapshot_cmd(
     typer.echo(" ".join(f"{k}={v}" for k, v in counts.items()) + f" -> {dst}")
 
 
+@train_app.command("mix")
+def mix_cmd(
+    dst: Annotated[Path, typer.Argument(help="new dataset folder (symlinks)")],
+    part: Annotated[list[str], typer.Option("--part", help="SPLIT=DIR[:PER_CLASS], repeatable; DIR holds "
+                                                          "CLASS/ folders, e.g. train=data/a/train:200")],
+    seed: Annotated[int, typer.Option(help="seed of the per-class samples")] = 0,
+) -> None:
+    """Mix crop folders into one classification dataset: e.g. generated-deck patches with scene crops."""
+    from monitor.training.snapshot import make_mix, parse_part
+
+    try:
+        parts = [parse_part(p) for p in part]
+        counts = make_mix(dst, parts, seed)
+    except (ValueError, FileNotFoundError, FileExistsError) as e:
+        raise typer.BadParameter(str(e)) from None
+    typer.echo(" ".join(f"{k}={v}" for k, v in counts.items()) + f" -> {dst}")
+
+
 def register(app: typer.Typer) -> None:
     app.add_typer(train_app, name="train")

@@ -61,3 +61,50 @@ def make_snapshot(src: Path, dst: Path, val_frac: float = 0.1, min_val_per_class
                     if f.suffix.lower() in IMAGE_SUFFIXES and f.stat().st_size > 0:
                         link(f, split, cls_dir.name)
     return counts
+
+
+def parse_part(text: str) -> tuple[str, Path, int | None]:
+    """``SPLIT=DIR`` or ``SPLIT=DIR:PER_CLASS`` (at most that many crops of each class from DIR)."""
+    if "=" not in text:
+        raise ValueError(f"part {text!r}: expected SPLIT=DIR or SPLIT=DIR:PER_CLASS")
+    split, rest = text.split("=", 1)
+    limit: int | None = None
+    head, sep, tail = rest.rpartition(":")
+    if sep and tail.isdigit():
+        rest, limit = head, int(tail)
+    if not split.strip() or not rest:
+        raise ValueError(f"part {text!r}: expected SPLIT=DIR or SPLIT=DIR:PER_CLASS")
+    return split.strip(), Path(rest), limit
+
+
+def make_mix(dst: Path, parts: list[tuple[str, Path, int | None]], seed: int = 0) -> dict[str, int]:
+    """Link crops from several class folders into one dataset ``dst/SPLIT/CLASS`` (symlinks).
+
+    Each part is (split, source folder holding CLASS/ folders, per-class limit or None); a limited
+    part takes a seeded random sample, so the mix is reproducible from its command line."""
+    import random
+
+    if dst.exists() and any(dst.iterdir()):
+        raise FileExistsError(f"dataset folder {dst} already exists and is not empty")
+    counts: dict[str, int] = {}
+    rnd = random.Random(seed)
+    for split, src, limit in parts:
+        if not src.is_dir():
+            raise FileNotFoundError(f"part {split}={src}: no such folder")
+        classes = sorted(p for p in src.iterdir() if p.is_dir())
+        if not classes:
+            raise FileNotFoundError(f"part {split}={src}: no class folders in it")
+        for cls_dir in classes:
+            files = sorted(f for f in cls_dir.iterdir()
+                           if f.suffix.lower() in IMAGE_SUFFIXES and f.stat().st_size > 0)
+            if limit is not None and len(files) > limit:
+                files = sorted(rnd.sample(files, limit))
+            d = dst / split / cls_dir.name
+            d.mkdir(parents=True, exist_ok=True)
+            for f in files:
+                target = d / f.name
+                if target.exists():  # same name from two sources: keep both
+                    target = d / f"{src.parent.name}_{f.name}"
+                os.symlink(f.resolve(), target)
+            counts[split] = counts.get(split, 0) + len(files)
+    return counts
