@@ -30,6 +30,7 @@ from monitor.rules.paigow.house_way import (
     RANK_CONSTANTS,
     HouseRule,
     HouseWay,
+    front_threshold,
 )
 from monitor.rules.paigow.setting import FRONT_INDEX_PAIRS
 from monitor.rules.profile import DEFAULT_PROFILE, PaiGowProfile
@@ -110,7 +111,8 @@ def _compile_expr(node: ast.AST, out: list[tuple[int, int]]) -> None:
 
 @dataclass(frozen=True)
 class CompiledHouseWay:
-    """Arrays the kernel runs: programs (R, L, 2), their lengths, takes (R, T, 2), back_min, prefer."""
+    """Arrays the kernel runs: programs (R, L, 2), their lengths, takes (R, T, 2), back_min, prefer,
+    beats_front_with (a category or -1); front_min thresholds depend on the profile (see set_hands_batch)."""
 
     way: HouseWay
     programs: I64
@@ -119,6 +121,7 @@ class CompiledHouseWay:
     n_takes: I64
     back_min: I64
     prefer: I64
+    beats: I64
 
 
 def compile_house_way(way: HouseWay) -> CompiledHouseWay:
@@ -145,6 +148,16 @@ def compile_house_way(way: HouseWay) -> CompiledHouseWay:
         np.array([len(rule.takes) for rule in way.rules], dtype=np.int64),
         np.array([_back_min(rule) for rule in way.rules], dtype=np.int64),
         np.array([0 if rule.prefer == "front" else 1 for rule in way.rules], dtype=np.int64),
+        np.array([-1 if r.beats_front_with is None else int(r.beats_front_with) for r in way.rules],
+                 dtype=np.int64),
+    )
+
+
+def front_floors(compiled: CompiledHouseWay, profile: PaiGowProfile) -> I64:
+    """Per rule, the least front score its front_min allows under this profile (-1: any front)."""
+    return np.array(
+        [-1 if r.front_min is None else front_threshold(r.front_min, profile) for r in compiled.way.rules],
+        dtype=np.int64,
     )
 
 
@@ -221,8 +234,8 @@ def _run_program(prog: I64, length: int, feats: I64, stack: I64) -> bool:
 @numba.njit(nogil=True, cache=True)
 def _set_one(
     cards: I64, five: npt.NDArray[np.int32], two: npt.NDArray[np.int32], front_idx: I64, back_idx: I64,
-    programs: I64, lengths: I64, takes: I64, n_takes: I64, back_min: I64, prefer: I64,
-    fs: I64, bs: I64, feats: I64, groups: I64, stack: I64, masks: I64, counts: I64,
+    programs: I64, lengths: I64, takes: I64, n_takes: I64, back_min: I64, prefer: I64, floors: I64,
+    beats: I64, fs: I64, bs: I64, feats: I64, groups: I64, stack: I64, masks: I64, counts: I64,
 ) -> tuple[int, int]:
     # Scores of the 21 splits; the backs share automaton prefixes (55 lookups instead of 105).
     for k in range(21):
@@ -305,6 +318,7 @@ def _set_one(
     straight = 0
     flush = 0
     sflush = 0
+    royal = 0
     if five_aces == 0:
         for k in range(21):
             cat = bs[k] >> 20
@@ -314,21 +328,33 @@ def _set_one(
                 flush = 1
             elif cat == 8 or cat == 9:
                 sflush = 1
+                if cat == 9:
+                    royal = 1
     feats[16] = straight
     feats[17] = flush
     feats[18] = sflush
     feats[19] = 1 if (straight or flush or sflush) else 0
-    feats[20] = singles_mask
+    feats[20] = royal
+    feats[21] = singles_mask
     # Rules in order.
     for ri in range(programs.shape[0]):
         if not _run_program(programs[ri], lengths[ri], feats, stack):
             continue
+        # The least front the rule accepts: its front_min, and above the best front any setting with a
+        # back of at least beats_front_with allows ("if the front hand can be improved").
+        floor = floors[ri]
+        if beats[ri] >= 0:
+            for k in range(21):
+                if fs[k] <= bs[k] and (bs[k] >> 20) >= beats[ri] and fs[k] + 1 > floor:
+                    floor = fs[k] + 1
         best = -1
         bk1 = -1
         bk2 = -1
         for k in range(21):
             if fs[k] > bs[k]:
                 continue  # foul (seed 000 rule 50a): never a candidate
+            if fs[k] < floor:
+                continue
             fm = (1 << front_idx[k, 0]) | (1 << front_idx[k, 1])
             ok = True
             for t in range(n_takes[ri]):
@@ -374,8 +400,8 @@ def _set_one(
 @numba.njit(parallel=True, nogil=True, cache=True)
 def _set_batch(
     hands: I64, five: npt.NDArray[np.int32], two: npt.NDArray[np.int32], front_idx: I64, back_idx: I64,
-    programs: I64, lengths: I64, takes: I64, n_takes: I64, back_min: I64, prefer: I64,
-    n_features: int, n_groups: int, chunk: int, out_split: I64, out_rule: I64,
+    programs: I64, lengths: I64, takes: I64, n_takes: I64, back_min: I64, prefer: I64, floors: I64,
+    beats: I64, n_features: int, n_groups: int, chunk: int, out_split: I64, out_rule: I64,
 ) -> None:
     n = hands.shape[0]
     n_chunks = (n + chunk - 1) // chunk
@@ -390,7 +416,7 @@ def _set_batch(
         for i in range(ch * chunk, min(n, (ch + 1) * chunk)):
             k, r = _set_one(
                 hands[i], five, two, front_idx, back_idx, programs, lengths, takes, n_takes, back_min,
-                prefer, fs, bs, feats, groups, stack, masks, counts,
+                prefer, floors, beats, fs, bs, feats, groups, stack, masks, counts,
             )
             out_split[i] = k
             out_rule[i] = r
@@ -411,10 +437,12 @@ def set_hands_batch(
     _set_batch(
         h, five_card_table(profile), two_card_table(profile), FRONT_INDEX, BACK_MASK_TO_SPLIT.reshape(128, 1),
         compiled.programs, compiled.lengths, compiled.takes, compiled.n_takes, compiled.back_min,
-        compiled.prefer, len(FEATURE_NAMES), len(GROUPS), 1024, out_split, out_rule,
+        compiled.prefer, front_floors(compiled, profile), compiled.beats, len(FEATURE_NAMES), len(GROUPS),
+        1024, out_split, out_rule,
     )
     return out_split, out_rule
 
 
 assert RANK_BITS == 20 and int(Category.STRAIGHT) == 4 and int(Category.FLUSH) == 5  # kernel constants
-assert FEATURE_NAMES.index("singles") == 20 and FEATURE_NAMES.index("five_aces") == 14
+assert FEATURE_NAMES.index("singles") == 21 and FEATURE_NAMES.index("royal_flush") == 20
+assert FEATURE_NAMES.index("five_aces") == 14

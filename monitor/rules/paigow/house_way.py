@@ -13,14 +13,19 @@ A house way is data (YAML or JSON; built-in ones ship in ``house_ways/``, a room
         back: [pair1]            # groups that stay whole in the back
         front: [{group: trips, count: 2}]   # front takes exactly `count` cards of a group (default: all)
         back_min: straight       # the back must be at least this category (a "complete hand")
+        front_min: J             # the front must be at least jack-high (a rank) or a pair (`pair`)
+        beats_front_with: straight   # the front must beat the best front any setting with a back of at
+                                 # least this category allows ("if the front hand can be improved")
         prefer: front            # among settings that qualify, the best front (then back); or `back`
+        cite: "Two pair: ..."    # the line of the published text the rule encodes (documentation only)
 
 **Features** a ``when`` may use (the joker groups as an ace, seed 000 rule 47):
 ``pairs``, ``trips``, ``quads`` (how many groups of each size), ``five_aces``, ``joker`` (bools);
 ``pair1``, ``pair2``, ``pair3`` (pair ranks, highest first; 0 if absent), ``high_pair``, ``low_pair``,
 ``trips1``, ``trips2``, ``quads1``, ``single1``, ``single2``, ``single3`` (single ranks, highest first),
 ``singles`` (the set of single ranks, for ``A in singles``); ``straight``, ``flush``, ``straight_flush``,
-``complete`` (some five of the seven make that hand); rank names ``A K Q J T`` and numbers.
+``royal_flush``, ``complete`` (some five of the seven make that hand; ``straight_flush`` includes a royal);
+rank names ``A K Q J T`` and numbers.
 Operators: ``and or not``, comparisons, ``in``/``not in``, ``+``/``-``.
 
 **Groups** for ``front``/``back``: ``five_aces``, ``quads``, ``trips`` (= ``trips1``), ``trips2``,
@@ -36,9 +41,10 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, Final
 
-from monitor.rules.cards import Card
+from monitor.rules.cards import RANK_CHARS, Card, parse_cards
 from monitor.rules.hands import RANK_BITS, Category, HandValue, evaluate_five, evaluate_two
 from monitor.rules.paigow.errors import HouseWayError
 from monitor.rules.paigow.setting import FRONT_INDEX_PAIRS, Setting, check_seven
@@ -50,14 +56,19 @@ INT_FEATURES: Final = (
     "pairs", "trips", "quads", "pair1", "pair2", "pair3", "high_pair", "low_pair",
     "trips1", "trips2", "quads1", "single1", "single2", "single3",
 )
-BOOL_FEATURES: Final = ("five_aces", "joker", "straight", "flush", "straight_flush", "complete")
+BOOL_FEATURES: Final = (
+    "five_aces", "joker", "straight", "flush", "straight_flush", "complete", "royal_flush",
+)
 SET_FEATURES: Final = ("singles",)
 FEATURES: Final = frozenset((*INT_FEATURES, *BOOL_FEATURES, *SET_FEATURES))
 GROUPS: Final = (
     "five_aces", "quads", "trips", "trips2", "pair1", "pair2", "pair3", "high_pair", "low_pair",
     "single1", "single2", "single3",
 )
-RULE_KEYS: Final = frozenset({"name", "when", "front", "back", "back_min", "prefer", "note"})
+RULE_KEYS: Final = frozenset(
+    {"name", "when", "front", "back", "back_min", "front_min", "beats_front_with", "prefer", "note", "cite"}
+)
+FRONT_MIN_PAIR: Final = 0  # front_min: pair; otherwise the rank the front's top card must reach
 PREFER: Final = ("front", "back")
 _CMP_OPS: Final = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.In, ast.NotIn)
 
@@ -173,6 +184,9 @@ class HouseRule:
     takes: tuple[GroupTake, ...]
     back_min: Category | None
     prefer: str
+    front_min: int | None = None
+    beats_front_with: Category | None = None
+    cite: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,7 +204,7 @@ class HouseWay:
         name = data.get("name")
         if not isinstance(name, str) or not name:
             raise HouseWayError("house way needs a non-empty 'name'")
-        unknown = set(data) - {"name", "title", "source", "notes", "rules"}
+        unknown = set(data) - {"name", "title", "source", "notes", "readings", "rules"}
         if unknown:
             raise HouseWayError(f"house way {name!r}: unknown key(s) {sorted(unknown)}")
         raw_rules = data.get("rules")
@@ -238,18 +252,46 @@ def _parse_rule(raw: Any, where: str) -> HouseRule:
             # -1 means "the whole group" (its size is known only for a given hand).
             want = (count if isinstance(count, int) else -1) if whole else 0
             takes.append(GroupTake(str(group), want))
-    back_min_raw = raw.get("back_min")
-    back_min: Category | None = None
-    if back_min_raw is not None:
-        try:
-            back_min = Category[str(back_min_raw).upper()]
-        except KeyError:
-            names = ", ".join(c.name.lower() for c in Category)
-            raise HouseWayError(f"{where}: unknown back_min {back_min_raw!r} (one of: {names})") from None
+    back_min = _category(raw.get("back_min"), "back_min", where)
+    beats = _category(raw.get("beats_front_with"), "beats_front_with", where)
+    front_min = _front_min(raw.get("front_min"), where)
     prefer = raw.get("prefer", "front")
     if prefer not in PREFER:
         raise HouseWayError(f"{where}: prefer must be 'front' or 'back', got {prefer!r}")
-    return HouseRule(rname, str(when), cond, tuple(takes), back_min, str(prefer))
+    cite = raw.get("cite", "")
+    if not isinstance(cite, str):
+        raise HouseWayError(f"{where}: cite must be text, got {type(cite).__name__}")
+    return HouseRule(rname, str(when), cond, tuple(takes), back_min, str(prefer), front_min, beats, cite)
+
+
+def _category(raw: object, key: str, where: str) -> Category | None:
+    if raw is None:
+        return None
+    try:
+        return Category[str(raw).upper()]
+    except KeyError:
+        names = ", ".join(c.name.lower() for c in Category)
+        raise HouseWayError(f"{where}: unknown {key} {raw!r} (one of: {names})") from None
+
+
+def _front_min(raw: object, where: str) -> int | None:
+    """``pair`` or a rank (``J``, ``9`` ...): the least two-card hand the front may be."""
+    if raw is None:
+        return None
+    text = str(raw).strip().upper()
+    if text == "PAIR":
+        return FRONT_MIN_PAIR
+    rank = RANK_CONSTANTS.get(text) or (int(text) if text.isdigit() else 0)
+    if not 3 <= rank <= ACE:
+        raise HouseWayError(f"{where}: front_min {raw!r} must be 'pair' or a rank 3..9, T, J, Q, K, A")
+    return rank
+
+
+@cache
+def front_threshold(front_min: int, profile: PaiGowProfile) -> int:
+    """Score of the least two-card hand ``front_min`` allows: a pair of twos, or (rank)-deuce."""
+    low = "2c 2d" if front_min == FRONT_MIN_PAIR else f"{RANK_CHARS[front_min - 2]}c 2d"
+    return evaluate_two(parse_cards(low), profile).score
 
 
 # --- hand analysis ---------------------------------------------------------------------------------
@@ -293,6 +335,7 @@ def analyse(cards: Sequence[Card], backs: Sequence[HandValue]) -> HandShape:
         "straight": Category.STRAIGHT in cats,
         "flush": Category.FLUSH in cats,
         "straight_flush": bool(cats & {Category.STRAIGHT_FLUSH, Category.ROYAL_FLUSH}),
+        "royal_flush": Category.ROYAL_FLUSH in cats,
     }
     f["complete"] = bool(f["straight"] or f["flush"] or f["straight_flush"])
 
@@ -319,7 +362,10 @@ class HouseWayResult:
     back: HandValue
 
 
-def _meets(rule: HouseRule, k: int, groups: Mapping[str, int], back: HandValue) -> bool:
+def _meets(rule: HouseRule, k: int, groups: Mapping[str, int], back: HandValue, front: HandValue,
+           front_floor: int) -> bool:
+    if front.score < front_floor:
+        return False
     fm = FRONT_MASKS[k]
     for t in rule.takes:
         gm = groups[t.group]
@@ -329,6 +375,20 @@ def _meets(rule: HouseRule, k: int, groups: Mapping[str, int], back: HandValue) 
         if (fm & gm).bit_count() != want:
             return False
     return rule.back_min is None or back.score >> RANK_BITS >= rule.back_min
+
+
+def _front_floor(
+    rule: HouseRule, legal: Sequence[int], fronts: Sequence[HandValue], backs: Sequence[HandValue],
+    profile: PaiGowProfile,
+) -> int:
+    """The least front score the rule accepts: front_min's, and above beats_front_with's best front."""
+    floor = -1 if rule.front_min is None else front_threshold(rule.front_min, profile)
+    if rule.beats_front_with is not None:
+        cat = rule.beats_front_with
+        ref = [fronts[k].score for k in legal if backs[k].score >> RANK_BITS >= cat]
+        if ref:
+            floor = max(floor, max(ref) + 1)
+    return floor
 
 
 def set_hand(
@@ -348,7 +408,8 @@ def set_hand(
     for rule in way.rules:
         if not _eval(rule.condition, shape.features):
             continue
-        cands = [k for k in legal if _meets(rule, k, shape.groups, backs[k])]
+        floor = _front_floor(rule, legal, fronts, backs, profile)
+        cands = [k for k in legal if _meets(rule, k, shape.groups, backs[k], fronts[k], floor)]
         if not cands:
             continue
         if rule.prefer == "front":
