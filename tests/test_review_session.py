@@ -37,7 +37,8 @@ def hand_key(h: dict[str, Any]) -> tuple[Any, ...]:
     """What a hand history says happened (round ids and media times are the review's own)."""
     seats = [(s["seat"], s["pile"], s["front"], s["back"], s["outcome"], s["dead"],
               [(w["amount"], w["result"]) for w in s["wagers"]]) for s in h["seats"]]
-    return (h["banker"]["seat"], h["dice"], h["action_seat"], h["stub"], h["complete"], h["alert_codes"], seats)
+    return (h["banker"]["seat"], h["dice"], h["action_seat"], h["stub"], h["complete"], h["alert_codes"],
+            seats)
 
 
 @pytest.fixture(scope="module")
@@ -75,8 +76,8 @@ def test_recovers_the_scripted_alerts_with_their_moments(reviewed: Path) -> None
         snapshot = reviewed / a["snapshot"]
         assert snapshot.read_bytes()[:2] == b"\xff\xd8"  # a JPEG
         clip = reviewed / a["clip_link"]
-        probe = subprocess.run(["ffprobe", "-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0",
-                                str(clip)], capture_output=True, text=True, check=True)
+        probe = subprocess.run(["ffprobe", "-v", "error", "-show_entries", "format=duration", "-of",
+                                "csv=p=0", str(clip)], capture_output=True, text=True, check=True)
         assert 3.0 <= float(probe.stdout) <= 6.0
         assert a["clip"]["begin"] <= a["media"]["trigger"] <= a["clip"]["end"]
 
