@@ -153,6 +153,10 @@ def test_invalid_events_say_what_and_where_without_echoing_input(client: TestCli
     not_json = client.post("/api/v1/events", headers={**auth("sensor"), "Content-Type": "application/json"},
                            content=b"{nope")
     assert not_json.status_code == 422 and "JSON" in not_json.text
+    huge = client.post("/api/v1/events/batch", headers=auth("sensor"),
+                       json=[event(0, "round_started"), {**event(1, "bets_closed"), "seq": 2**64}])
+    assert huge.status_code == 422 and huge.json()["detail"][0]["loc"] == ["body", 1, "seq"]
+    assert "64-bit" in huge.json()["detail"][0]["msg"]
 
 
 def test_metrics_count_alerts_events_and_latency(client: TestClient) -> None:

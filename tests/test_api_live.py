@@ -9,9 +9,10 @@ from pathlib import Path
 import httpx
 import pytest
 from fastapi.testclient import TestClient
-from store_api_support import ServerThread, auth, faulty_round, make_settings
+from store_api_support import TOKENS, ServerThread, auth, faulty_round, make_settings
 
 from monitor.api.app import create_app
+from monitor.api.hub import LiveHub, batch_text, drain
 
 
 def test_alerts_arrive_over_server_sent_events(tmp_path: Path) -> None:
@@ -74,3 +75,47 @@ def test_cors_when_configured(tmp_path: Path) -> None:
                                                         "Access-Control-Request-Method": "GET",
                                                         "Access-Control-Request-Headers": "authorization"})
         assert response.headers["access-control-allow-origin"] == "https://soc.example"
+
+
+def test_a_batching_websocket_client_gets_one_commits_alerts_in_one_message(client: TestClient) -> None:
+    with client.websocket_connect("/api/v1/live/ws?batch=true") as ws:
+        ws.send_json({"type": "auth", "token": TOKENS["viewer"]})
+        assert ws.receive_json()["type"] == "hello"
+        response = client.post("/api/v1/events/batch", headers=auth("sensor"), json=faulty_round("T1"))
+        ids = response.json()["alerts"]
+        assert len(ids) == 4
+        while (message := ws.receive_json())["type"] == "table":
+            pass
+        # The four alerts were committed together, so the client's sender found them all waiting.
+        assert message["type"] == "batch"
+        assert [m["data"]["id"] for m in message["data"] if m["type"] == "alert"] == ids
+
+
+def test_hub_messages_are_encoded_once_and_drained_together() -> None:
+    hub = LiveHub(queue_size=8)
+    sub = hub.subscribe("x")
+    hub.publish("alert", {"id": "a1", "note": "line\nbreak"})
+    hub.publish("table", {"table_id": "T1"})
+    first = sub.queue.get_nowait()
+    messages, closed = drain(sub.queue, first, limit=10)
+    assert not closed and [m.kind for m in messages] == ["alert", "table"]
+    assert json.loads(batch_text(messages)) == {"type": "batch", "data": [
+        {"type": "alert", "data": {"id": "a1", "note": "line\nbreak"}},
+        {"type": "table", "data": {"table_id": "T1"}}]}
+    assert batch_text(messages[:1]) == messages[0].text
+    # One SSE event per message, its JSON on one line even when the data holds a newline.
+    assert messages[0].sse == b'event: alert\r\ndata: {"id":"a1","note":"line\\nbreak"}\r\n\r\n'
+
+
+def test_a_client_that_falls_behind_is_told_and_dropped() -> None:
+    hub = LiveHub(queue_size=16)
+    slow, fast = hub.subscribe("slow"), hub.subscribe("fast")
+    for i in range(16):
+        hub.publish("alert", {"id": i})
+    while not fast.queue.empty():  # the fast client keeps up; the slow one does not
+        fast.queue.get_nowait()
+    hub.publish("alert", {"id": 16})
+    assert slow.dropped and hub.clients == 1
+    messages, closed = drain(slow.queue, slow.queue.get_nowait(), limit=100)
+    assert closed and messages == []
+    assert fast.queue.get_nowait().data_json == '{"id":16}'

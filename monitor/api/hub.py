@@ -5,6 +5,10 @@ its queue is full it is disconnected (and told why) rather than silently skipped
 either receives every alert or knows it must resynchronise over REST.
 Table states change with nearly every event, so they are coalesced per table and pushed at
 most every ``table_push_interval_s``; alerts are pushed at once.
+
+A message is encoded once (JSON, and the SSE form on first use) however many clients get it;
+senders write everything waiting in one go (see :func:`batch_text`), so under load the cost per
+client grows with the number of writes, not the number of alerts.
 """
 
 from __future__ import annotations
@@ -21,6 +25,46 @@ from typing import Any
 log = logging.getLogger("monitor.api.hub")
 
 CLOSE = object()  # sentinel: the hub dropped this client
+
+
+class Message:
+    """One pushed message, encoded once for every client: ``{"type": kind, "data": data}``."""
+
+    __slots__ = ("_sse", "data_json", "kind", "text")
+
+    def __init__(self, kind: str, data: Any) -> None:
+        self.kind = kind
+        self.data_json = json.dumps(data, separators=(",", ":"))
+        self.text = f'{{"type":{json.dumps(kind)},"data":{self.data_json}}}'
+        self._sse: bytes | None = None
+
+    @property
+    def sse(self) -> bytes:
+        """The message as one Server-Sent Event (compact JSON has no newline to escape)."""
+        if self._sse is None:
+            self._sse = f"event: {self.kind}\r\ndata: {self.data_json}\r\n\r\n".encode()
+        return self._sse
+
+
+def batch_text(messages: list[Message]) -> str:
+    """Several messages as one WebSocket message: ``{"type": "batch", "data": [message, ...]}``
+    (a single message is sent as itself)."""
+    if len(messages) == 1:
+        return messages[0].text
+    return '{"type":"batch","data":[' + ",".join(m.text for m in messages) + "]}"
+
+
+def drain(queue: asyncio.Queue[Any], first: Any, limit: int) -> tuple[list[Message], bool]:
+    """``first`` and whatever else is already queued (up to ``limit``); True if CLOSE was among them."""
+    messages: list[Message] = []
+    item = first
+    while True:
+        if item is CLOSE:
+            return messages, True
+        messages.append(item)
+        if len(messages) >= limit or queue.empty():
+            return messages, False
+        item = queue.get_nowait()
 
 
 @dataclass(eq=False)
@@ -54,13 +98,13 @@ class LiveHub:
     def unsubscribe(self, sub: Subscriber) -> None:
         self._subs.pop(sub.id, None)
 
-    def _deliver(self, text: str, table_id: str | None) -> int:
+    def _deliver(self, message: Message, table_id: str | None) -> int:
         delivered = 0
         for sub in list(self._subs.values()):
             if sub.tables is not None and table_id is not None and table_id not in sub.tables:
                 continue
             try:
-                sub.queue.put_nowait(text)
+                sub.queue.put_nowait(message)
                 delivered += 1
             except asyncio.QueueFull:
                 self._drop(sub)
@@ -83,7 +127,7 @@ class LiveHub:
 
     def publish(self, kind: str, data: Any, *, table_id: str | None = None) -> int:
         """Push ``{"type": kind, "data": data}`` to every client now; returns how many got it."""
-        return self._deliver(json.dumps({"type": kind, "data": data}, separators=(",", ":")), table_id)
+        return self._deliver(Message(kind, data), table_id)
 
     def bind_loop(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop

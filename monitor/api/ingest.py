@@ -36,6 +36,7 @@ from monitor.events.schema import Event, RoundEnded, RoundStarted, parse_event
 from monitor.store import repository as repo
 from monitor.store.models import EventRow, TableRow
 from monitor.store.types import utcnow
+from monitor.store.write_batch import WriteBatch
 
 log = logging.getLogger("monitor.api.ingest")
 
@@ -169,34 +170,42 @@ class IngestPipeline:
     # ------------------------------------------------------------------ the writer thread
 
     def _process(self, jobs: list[_Job]) -> tuple[list[_Done], dict[str, dict[str, Any]]]:
-        self._touched: set[str] = set()
+        touched: set[str] = set()
         results: list[_Done] = []
         with self._sessions() as session, session.begin():
-            # Duplicates are found with one query per table and new events inserted in one
-            # statement: per-event round trips would dominate the commit.
-            self._seen = repo.known_event_keys(session, {(e.table_id, e.seq) for j in jobs for e in j.events})
-            self._new_rows: list[dict[str, Any]] = []
+            # Everything is gathered in memory and written with a few multi-row statements at the
+            # end (WriteBatch); duplicates are found with one query per table.
+            batch = WriteBatch(session)
+            seen = repo.known_event_keys(session, {(e.table_id, e.seq) for j in jobs for e in j.events})
+            raised: list[tuple[_Done, str]] = []  # which request raised which alert, in order
             for job in jobs:
                 done = _Done(IngestResult(accepted=0, duplicates=0, alerts=[]))
                 for event in job.events:
-                    self._one(session, event, done)
+                    self._one(batch, event, done, seen, touched, raised)
                 if job.flush:
-                    self._store_output(session, self._feed.flush(), done)
+                    self._collect(batch, self._feed.flush(), done, raised)
                 results.append(done)
-            repo.insert_events(session, self._new_rows)
-            for table_id in self._touched:
+            for table_id in touched:
                 state = self._states[table_id]
-                repo.upsert_table(session, table_id, game=state.get("game"), state=copy.deepcopy(state),
-                                  seq=state.get("last_seq"))
+                batch.table(table_id, game=state.get("game"), state=copy.deepcopy(state),
+                            seq=state.get("last_seq"))
+            new_rows = batch.write()
+            outbox.enqueue_many(session, new_rows, self._targets)
+        by_id = {row.id: row for row in new_rows}
+        for done, alert_id in raised:
+            row = by_id.pop(alert_id, None)  # None: known already (a resend), or raised twice in the batch
+            if row is not None:
+                done.result.alerts.append(row.id)
+                done.pushed.append(AlertSummary.of(row).model_dump(mode="json"))
         # Copies for the event loop: the writer thread keeps mutating its own states.
-        return results, {t: copy.deepcopy(self._states[t]) for t in self._touched}
+        return results, {t: copy.deepcopy(self._states[t]) for t in touched}
 
-    def _one(self, session: Session, event: Event, done: _Done) -> None:
+    def _one(self, batch: WriteBatch, event: Event, done: _Done, seen: set[tuple[str, int]],
+             touched: set[str], raised: list[tuple[_Done, str]]) -> None:
         key = (event.table_id, event.seq)
-        is_new = key not in self._seen
-        if is_new:
-            self._seen.add(key)
-            self._new_rows.append({
+        if key not in seen:
+            seen.add(key)
+            batch.add_event({
                 "table_id": event.table_id, "seq": event.seq, "kind": event.type,
                 "source": event.source.value, "media_time": event.media_time,
                 "payload": event.model_dump(mode="json"), "received_at": utcnow(),
@@ -204,27 +213,23 @@ class IngestPipeline:
             done.result.accepted += 1
             state = self._states.setdefault(event.table_id, table_state.empty_state(event.table_id))
             table_state.apply(state, event)
-            self._touched.add(event.table_id)
+            touched.add(event.table_id)
             if isinstance(event, RoundStarted) and event.round_id:
-                repo.upsert_round(session, table_id=event.table_id, round_ref=event.round_id,
-                                  game=event.game.value, phase=state["phase"], media_time=event.media_time)
+                batch.round(table_id=event.table_id, round_ref=event.round_id, game=event.game.value,
+                            phase=state["phase"], media_time=event.media_time)
             elif isinstance(event, RoundEnded) and state.get("round_id"):
-                repo.upsert_round(session, table_id=event.table_id, round_ref=state["round_id"],
-                                  game=state.get("game"), phase=state["phase"], media_time=event.media_time,
-                                  ended=True)
+                batch.round(table_id=event.table_id, round_ref=state["round_id"], game=state.get("game"),
+                            phase=state["phase"], media_time=event.media_time, ended=True)
         else:
             done.result.duplicates += 1
         # Resends go to the monitor too: it tells an identical resend from a conflicting one.
-        self._store_output(session, self._feed.push(event), done)
+        self._collect(batch, self._feed.push(event), done, raised)
 
-    def _store_output(self, session: Session, out: FeedOutput, done: _Done) -> None:
+    @staticmethod
+    def _collect(batch: WriteBatch, out: FeedOutput, done: _Done, raised: list[tuple[_Done, str]]) -> None:
         for alert in out.alerts:
-            row = repo.record_alert(session, new_alert(alert))
-            if row is None:
-                continue
-            outbox.enqueue(session, row, self._targets)
-            done.result.alerts.append(row.id)
-            done.pushed.append(AlertSummary.of(row).model_dump(mode="json"))
+            batch.alert(new_alert(alert))
+            raised.append((done, alert.id))
         for history in out.histories:
-            repo.save_hand_history(session, table_id=history.table_id, round_ref=history.round_id,
-                                   game=history.game, history=history.data)
+            batch.hand_history(table_id=history.table_id, round_ref=history.round_id, game=history.game,
+                               history=history.data)

@@ -5,7 +5,8 @@
    for ``--duration`` seconds. Every round has one fault (a stub of five, seed 000 rule 55), so
    one alert per round. Counts every alert acknowledged to the sensor and checks that every
    client received every one; latency is from the POST that carried the fault to each client's
-   receipt (p50/p95 over all deliveries), and the POST round trip (commit included).
+   receipt (p50/p95/p99 over all deliveries), and the POST round trip (commit included). Clients
+   take batched live messages unless ``--no-batch`` (then one WebSocket message per alert).
 2. Durability: a fresh child server takes batches as fast as it can while it is killed with
    SIGKILL; a new process then opens the store and checks that every alert acknowledged to the
    sender is there, and that the audit chain verifies.
@@ -27,6 +28,7 @@ def register(app: typer.Typer) -> None:
         duration: Annotated[float, typer.Option(help="seconds of load")] = 60.0,
         tables: Annotated[int, typer.Option(help="tables the events spread over")] = 10,
         durability_seconds: Annotated[float, typer.Option(help="seconds of writes before kill -9")] = 10.0,
+        batch: Annotated[bool, typer.Option(help="clients take batched live messages (?batch=true)")] = True,
         workdir: Annotated[Path | None, typer.Option(help="where the databases go (default: temp)")] = None,
     ) -> None:
         """Benchmark live push (clients x events/s) and check kill -9 durability."""
@@ -38,7 +40,7 @@ def register(app: typer.Typer) -> None:
         root = workdir or Path(tempfile.mkdtemp(prefix="tm-bench-api-"))
         root.mkdir(parents=True, exist_ok=True)
         load = asyncio.run(load_test(root / "load.db", clients=clients, rate=rate, duration=duration,
-                                     tables=tables))
+                                     tables=tables, batch=batch))
         typer.echo(load.report())
         durable = asyncio.run(durability_check(root / "durability.db", seconds=durability_seconds))
         typer.echo(durable.report())

@@ -47,6 +47,57 @@ def _body(row: AuditEntryRow, data: Any) -> dict[str, Any]:
     }
 
 
+@dataclass(frozen=True, slots=True)
+class PendingEntry:
+    """One entry to append (``append_many`` chains a list of them in one statement)."""
+
+    actor: str
+    action: str
+    subject_type: str
+    subject_id: str
+    data: dict[str, Any]
+
+
+def _head(session: Session) -> tuple[int, str]:
+    """The chain's last (seq, hash), read once per transaction and then carried along."""
+    tx = session.get_transaction()
+    cached = session.info.get(_HEAD_KEY)
+    if tx is not None and cached is not None and cached[0] is tx:
+        return cached[1], cached[2]
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _PG_CHAIN_LOCK})
+    last = select(AuditEntryRow.seq, AuditEntryRow.hash).order_by(AuditEntryRow.seq.desc()).limit(1)
+    head = session.execute(last).first()
+    return (0, GENESIS_HASH) if head is None else (head.seq, head.hash)
+
+
+def _link(seq: int, prev_hash: str, entry: PendingEntry, recorded_at: str) -> dict[str, Any]:
+    body = {
+        "seq": seq, "recorded_at": recorded_at, "actor": entry.actor, "action": entry.action,
+        "subject_type": entry.subject_type, "subject_id": entry.subject_id, "data": entry.data,
+        "prev_hash": prev_hash,
+    }
+    return {**body, "data": canonical_json(entry.data), "hash": entry_hash(body)}
+
+
+def append_many(session: Session, entries: list[PendingEntry], at: datetime | None = None) -> list[int]:
+    """Append ``entries`` in order inside the caller's transaction, with one multi-row INSERT;
+    returns their sequence numbers. The chain is computed here, in the batch, from the head."""
+    if not entries:
+        return []
+    seq, prev = _head(session)
+    recorded_at = (at or datetime.now(UTC)).astimezone(UTC).isoformat(timespec="microseconds")
+    rows = []
+    for entry in entries:
+        seq += 1
+        row = _link(seq, prev, entry, recorded_at)
+        prev = row["hash"]
+        rows.append(row)
+    session.connection().execute(AuditEntryRow.__table__.insert(), rows)
+    session.info[_HEAD_KEY] = (session.get_transaction(), seq, prev)
+    return [r["seq"] for r in rows]
+
+
 def append(
     session: Session,
     *,
@@ -60,16 +111,7 @@ def append(
     """Append one entry inside the caller's transaction (it commits with the change it records)."""
     # The head is read (under a lock) once per transaction, then carried along: one SELECT per
     # commit rather than per entry, and no flush needed between appends.
-    tx = session.get_transaction()
-    cached = session.info.get(_HEAD_KEY)
-    if tx is not None and cached is not None and cached[0] is tx:
-        head_seq, head_hash = cached[1], cached[2]
-    else:
-        if session.get_bind().dialect.name == "postgresql":
-            session.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _PG_CHAIN_LOCK})
-        last = select(AuditEntryRow.seq, AuditEntryRow.hash).order_by(AuditEntryRow.seq.desc()).limit(1)
-        head = session.execute(last).first()
-        head_seq, head_hash = (0, GENESIS_HASH) if head is None else (head.seq, head.hash)
+    head_seq, head_hash = _head(session)
     row = AuditEntryRow(
         seq=head_seq + 1,
         recorded_at=(at or datetime.now(UTC)).astimezone(UTC).isoformat(timespec="microseconds"),

@@ -146,28 +146,14 @@ function setConn(live, text) {
 
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  const ws = new WebSocket(`${proto}://${location.host}/api/v1/live/ws`);
+  // batch=true: under load the server sends what is waiting as one "batch" message.
+  const ws = new WebSocket(`${proto}://${location.host}/api/v1/live/ws?batch=true`);
   state.ws = ws;
   setConn(false, "connecting…");
   ws.onopen = () => ws.send(JSON.stringify({ type: "auth", token: state.token }));
   ws.onmessage = (msg) => {
     const m = JSON.parse(msg.data);
-    if (m.type === "hello") {
-      state.retry = 1000; setConn(true, "live");
-      loadFeed(); loadTables(); // catch up on anything raised while disconnected
-    } else if (m.type === "alert") {
-      const isNew = !state.alerts.has(m.data.id);
-      upsertAlert(m.data, isNew);
-      if (isNew) beep(m.data.severity);
-    } else if (m.type === "alert_update") {
-      upsertAlert(m.data, false);
-      if (state.current === m.data.id) openDetail(m.data.id);
-    } else if (m.type === "table") {
-      const t = state.tables.get(m.data.table_id) || { id: m.data.table_id, open_alerts: 0 };
-      t.state = m.data; t.game = m.data.game;
-      state.tables.set(t.id, t);
-      renderTables();
-    }
+    if (m.type === "batch") m.data.forEach(onLive); else onLive(m);
   };
   ws.onclose = (ev) => {
     if (state.ws !== ws) return;
@@ -176,6 +162,25 @@ function connect() {
     setTimeout(() => { if (state.token && state.ws === ws) connect(); }, state.retry);
     state.retry = Math.min(state.retry * 2, 15000);
   };
+}
+
+function onLive(m) {
+  if (m.type === "hello") {
+    state.retry = 1000; setConn(true, "live");
+    loadFeed(); loadTables(); // catch up on anything raised while disconnected
+  } else if (m.type === "alert") {
+    const isNew = !state.alerts.has(m.data.id);
+    upsertAlert(m.data, isNew);
+    if (isNew) beep(m.data.severity);
+  } else if (m.type === "alert_update") {
+    upsertAlert(m.data, false);
+    if (state.current === m.data.id) openDetail(m.data.id);
+  } else if (m.type === "table") {
+    const t = state.tables.get(m.data.table_id) || { id: m.data.table_id, open_alerts: 0 };
+    t.state = m.data; t.game = m.data.game;
+    state.tables.set(t.id, t);
+    renderTables();
+  }
 }
 
 // ---------------------------------------------------------------- live feed

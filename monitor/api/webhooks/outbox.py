@@ -54,6 +54,25 @@ def enqueue(session: Session, row: AlertRow, targets: Sequence[WebhookTarget]) -
     return count
 
 
+def enqueue_many(session: Session, rows: Sequence[AlertRow], targets: Sequence[WebhookTarget]) -> int:
+    """``enqueue`` for a whole ingest batch, as one multi-row INSERT."""
+    now = utcnow()
+    values = []
+    for row in rows:
+        for target in targets:
+            if wants(target, row.severity):
+                content_type, body = render(row, target)
+                values.append({
+                    "alert_id": row.id, "target": target.name,
+                    "idempotency_key": idempotency_key(row.id, target.name), "content_type": content_type,
+                    "body": body, "status": OutboxStatus.PENDING.value, "attempts": 0, "next_attempt_at": now,
+                    "created_at": now,
+                })
+    if values:
+        session.connection().execute(OutboxRow.__table__.insert(), values)
+    return len(values)
+
+
 def backoff(attempts: int, rng: Callable[[], float] = random.random) -> timedelta:
     """Delay before attempt ``attempts + 1``: exponential, capped, with +-20 % jitter."""
     base = min(BACKOFF_CAP_S, BACKOFF_BASE_S * (2 ** min(attempts, 20)))
