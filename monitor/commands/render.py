@@ -131,6 +131,9 @@ def register(app: typer.Typer) -> None:
             bool, typer.Option(help="Use the default overhead camera (calibration's).")
         ] = False,
         effects: Annotated[bool, typer.Option(help="Apply lighting and sensor effects.")] = True,
+        h264_crf: Annotated[
+            int | None, typer.Option(min=0, max=51, help="Put the frame through H.264 at this CRF.")
+        ] = None,
         empty: Annotated[bool, typer.Option(help="Render the bare table (no objects).")] = False,
         seed: Annotated[int, typer.Option(help="Random seed.")] = 0,
     ) -> None:
@@ -155,7 +158,11 @@ def register(app: typer.Typer) -> None:
         scene = Scene(table_style=table) if empty else random_scene(rng, d, table, phase=phase)
         w, h = RESOLUTIONS[resolution]
         cam = make_default(w, h) if default_camera else random_camera(rng, (w, h))
-        f = r.render(scene, cam, Effects.random(rng) if effects else None)
+        fx = Effects.random(rng) if effects else None
+        if h264_crf is not None:
+            fx = fx or Effects()
+            fx.h264_crf = h264_crf
+        f = r.render(scene, cam, fx)
         cv2.imwrite(str(out), f.image)
         if truth is not None:
             truth.write_text(
@@ -200,6 +207,9 @@ def _register_detect(render_app: typer.Typer) -> None:
         fullres: Annotated[
             int, typer.Option(help="Also keep this many full-resolution frames + truth JSON per split.")
         ] = 0,
+        h264: Annotated[
+            float, typer.Option(min=0.0, max=1.0, help="Share of frames put through H.264 (CRF 18-38).")
+        ] = 0.3,
         only: Annotated[
             str, typer.Option(help="Comma list of splits to make (default train,val,test).")
         ] = "",
@@ -232,6 +242,7 @@ def _register_detect(render_app: typer.Typer) -> None:
             resolutions=_parse_counts(resolutions, "--resolutions"),
             oblique=oblique,
             fullres=fullres,
+            h264=h264,
         )
         with Progress(
             TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn()

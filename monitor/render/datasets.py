@@ -67,6 +67,7 @@ class Sample:
     table: str
     resolution: str
     seed: int
+    effects: Effects | None = None
 
 
 def sample_frames(
@@ -81,11 +82,14 @@ def sample_frames(
     card_px_1080: tuple[float, float] = (40.0, 70.0),
     sensor_jpeg: bool = False,
     window: float | None = None,
+    h264: float = 0.0,
 ) -> Iterator[Sample]:
     """Endless random frames for one split; stays on one table texture for a few frames at a time.
 
     ``window`` (0..1) renders only that fraction of the frame's width and height, placed over a
     random face-up card: the pixels a crop needs at a quarter of the cost (a 4K frame especially).
+    ``h264`` is the share of frames put through an H.264 round trip (CRF 18-38) as a camera's
+    stream would be.
     """
     res_names = list(resolutions)
     res_p = np.array([resolutions[k] for k in res_names], float)
@@ -112,10 +116,10 @@ def sample_frames(
             cam: Camera = view
             if window is not None and window < 1.0:
                 cam = _window_on_cards(cam, scene, window, r)
-            eff = Effects.random(r, effects_strength)
+            eff = Effects.random(r, effects_strength, h264=h264)
             if not sensor_jpeg:
                 eff.jpeg_quality = None
-            yield Sample(renderer.render(scene, cam, eff), scene, design, table, res, seed)
+            yield Sample(renderer.render(scene, cam, eff), scene, design, table, res, seed, eff)
 
 
 def _window_on_cards(cam: Camera, scene: Scene, frac: float, rng: np.random.Generator) -> Camera:

@@ -46,6 +46,7 @@ class DetectOptions:
     resolutions: dict[str, float] | None = None
     oblique: float = 0.35
     fullres: int = 0  # full-resolution frames (with ground truth JSON) to keep per split
+    h264: float = 0.3  # share of frames put through an H.264 round trip at full resolution (the stream)
 
 
 def _clip_poly(poly: F64, w: int, h: int) -> F64:
@@ -178,7 +179,13 @@ def export_detect(
         stream = [seed, list(splits).index(split), 7] + ([start] if start else [])
         rng = np.random.default_rng(stream)
         frames = sample_frames(
-            renderer, spec, rng, opt.resolutions or {"1080p": 0.8, "4k": 0.2}, oblique=opt.oblique, arms=0.45
+            renderer,
+            spec,
+            rng,
+            opt.resolutions or {"1080p": 0.8, "4k": 0.2},
+            oblique=opt.oblique,
+            arms=0.45,
+            h264=opt.h264,
         )
         coco: dict[str, Any] = {
             "images": [],
@@ -204,6 +211,7 @@ def export_detect(
                     "design": sample.design,
                     "table": sample.table,
                     "seed": sample.seed,
+                    "h264_crf": sample.effects.h264_crf if sample.effects else None,
                 }
             )
             for name, quad, o in labeled_objects(f, opt.min_visible):

@@ -1,5 +1,6 @@
 """Camera and lighting effects: exposure, white balance, vignetting and uneven light, glare on
-glossy cards, defocus and motion blur, sensor noise and JPEG artifacts.
+glossy cards, defocus and motion blur, sensor noise, and H.264 and JPEG artifacts (real encode/decode
+round trips, :mod:`monitor.render.codec`).
 
 Effects are split in two passes because the lens sits between them: :func:`apply_light` works on
 the ideal image (light falls on the table), :func:`apply_sensor` on the final, distorted image.
@@ -16,6 +17,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from monitor.render.codec import h264_roundtrip, jpeg_roundtrip
+
 Image = NDArray[np.uint8]
 
 
@@ -31,7 +34,8 @@ class Effects:
     defocus: float = 0.0  # Gaussian sigma, px
     motion_blur: tuple[float, float] | None = None  # (length px, angle deg), camera shake over the frame
     noise: float = 0.0  # Gaussian sensor noise sigma in 8-bit levels (the same at every brightness)
-    jpeg_quality: int | None = None
+    jpeg_quality: int | None = None  # JPEG round trip (a still grabbed and saved as JPEG)
+    h264_crf: int | None = None  # H.264 round trip at this CRF (a camera's video stream), before JPEG
     seed: int = 0  # draws the uneven light and the noise
     frame: int = 0  # a video's frame number: fresh sensor noise each frame under the same light
 
@@ -40,7 +44,7 @@ class Effects:
         return Effects()
 
     @staticmethod
-    def random(rng: np.random.Generator, strength: float = 1.0) -> Effects:
+    def random(rng: np.random.Generator, strength: float = 1.0, h264: float = 0.0) -> Effects:
         """Domain randomization: each effect drawn over a realistic range, scaled by ``strength``."""
         s = strength
         wb = tuple(float(x) for x in np.exp(rng.normal(0, 0.045 * s, 3)))
@@ -70,6 +74,8 @@ class Effects:
             noise=float(rng.uniform(0.5, 5.0 * s)),
             jpeg_quality=int(rng.integers(55, 96)) if rng.random() < 0.85 else None,
             seed=int(rng.integers(2**31)),
+            # drawn only when asked for, so streams that never use H.264 keep their random sequence
+            h264_crf=int(rng.integers(18, 39)) if h264 > 0 and rng.random() < h264 else None,
         )
 
 
@@ -185,7 +191,8 @@ def _scaled_noise(h: int, w: int, sigma: float, oy: int, ox: int) -> tuple[Image
 
 
 def apply_sensor(img: Image, e: Effects) -> Image:
-    """The camera itself: defocus, shake blur, Gaussian noise, JPEG."""
+    """The camera itself: defocus, shake blur, Gaussian noise, then the stream's compression (H.264,
+    JPEG)."""
     rng = np.random.default_rng(e.seed + 1 if e.frame == 0 else [e.seed, e.frame])
     out = img
     if e.defocus > 0.05:
@@ -210,8 +217,8 @@ def apply_sensor(img: Image, e: Effects) -> Image:
         oy, ox = int(rng.integers(64)), int(rng.integers(64))
         pos, neg = _scaled_noise(h, w, e.noise, oy, ox)
         out = cv2.subtract(cv2.add(out, pos), neg)
+    if e.h264_crf is not None:
+        out = h264_roundtrip(out, e.h264_crf)
     if e.jpeg_quality is not None:
-        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(e.jpeg_quality)])
-        if ok:
-            out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        out = jpeg_roundtrip(out, e.jpeg_quality)
     return out

@@ -2,8 +2,8 @@
 
 Output folder (``table-monitor render-round``):
 
-- ``video.mp4``: H.264 through ffmpeg when it is installed (``-crf`` sets the size), else OpenCV's
-  MPEG-4 writer.
+- ``video.mp4``: H.264 (yuv420p, ``-crf`` sets the size) through the ffmpeg program when it is
+  installed, else through PyAV's libx264, else OpenCV's MPEG-4 writer.
 - ``truth.jsonl``: one line per frame, ``{"frame", "time", "objects": [...]}``; each object has a
   stable ``track`` id across frames ("r0:12": round 0, object 12), its kind, detection label,
   identity, image polygon (px), table zone, visible share and, for cards, face up or down. A frame
@@ -32,6 +32,7 @@ import cv2
 import numpy as np
 
 from monitor.render.camera import RESOLUTIONS, Camera, default_camera
+from monitor.render.codec import H264_PRESET
 from monitor.render.effects import Effects
 from monitor.render.renderer import Frame, Renderer
 from monitor.render.rounds.play import AlertCheck, PlayedRound, judge
@@ -68,6 +69,8 @@ class RenderOptions:
             raise ValueError(f"resolution {self.resolution!r}: use 720p, 1080p, 4k or WIDTHxHEIGHT") from None
         if not (64 <= w <= 7680 and 64 <= h <= 4320):
             raise ValueError(f"resolution {self.resolution!r} is out of range (64..7680 x 64..4320)")
+        if w % 2 or h % 2:
+            raise ValueError(f"resolution {self.resolution!r}: H.264 (4:2:0) needs an even width and height")
         return w, h
 
     def make_camera(self) -> Camera:
@@ -160,16 +163,19 @@ def frames(
 
 
 class VideoWriter:
-    """mp4 through ffmpeg (H.264, yuv420p) when available, else OpenCV's mp4v."""
+    """mp4, H.264 yuv420p: through the ffmpeg program when installed (it encodes in its own process,
+    so encoding overlaps the rendering), else through PyAV's libx264 in this process, else OpenCV's
+    mp4v (not H.264: the ``codec`` attribute says which)."""
 
     def __init__(self, path: Path, size: tuple[int, int], fps: int, crf: int = 28) -> None:
         self.path = path
         self.size = size
         self.proc: subprocess.Popen[bytes] | None = None
         self.cv: cv2.VideoWriter | None = None
+        self.av: Any = None  # (container, stream) when writing through PyAV
         exe = shutil.which("ffmpeg")
+        w, h = size
         if exe is not None:
-            w, h = size
             cmd = [
                 exe,
                 "-y",
@@ -188,7 +194,7 @@ class VideoWriter:
                 "-c:v",
                 "libx264",
                 "-preset",
-                "veryfast",
+                H264_PRESET,
                 "-crf",
                 str(crf),
                 "-pix_fmt",
@@ -199,6 +205,15 @@ class VideoWriter:
             ]
             self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stderr=subprocess.PIPE)
             self.codec = "h264 (ffmpeg)"
+        elif _pyav_has_x264():
+            import av
+
+            container = av.open(str(path), "w")
+            stream = container.add_stream("libx264", rate=fps)
+            stream.width, stream.height, stream.pix_fmt = w, h, "yuv420p"
+            stream.options = {"crf": str(crf), "preset": H264_PRESET}
+            self.av = (container, stream)
+            self.codec = "h264 (PyAV)"
         else:
             self.cv = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"mp4v"), fps, size)
             if not self.cv.isOpened():
@@ -213,6 +228,14 @@ class VideoWriter:
         if self.proc is not None:
             assert self.proc.stdin is not None
             self.proc.stdin.write(np.ascontiguousarray(img).tobytes())
+        elif self.av is not None:
+            import av
+
+            container, stream = self.av
+            for packet in stream.encode(
+                av.VideoFrame.from_ndarray(np.ascontiguousarray(img), format="bgr24")
+            ):
+                container.mux(packet)
         else:
             assert self.cv is not None
             self.cv.write(img)
@@ -224,8 +247,22 @@ class VideoWriter:
             err = self.proc.stderr.read().decode(errors="replace")
             if self.proc.wait() != 0:
                 raise OSError(f"ffmpeg failed writing {self.path}: {err.strip()[:500]}")
+        elif self.av is not None:
+            container, stream = self.av
+            for packet in stream.encode(None):
+                container.mux(packet)
+            container.close()
+            self.av = None
         elif self.cv is not None:
             self.cv.release()
+
+
+def _pyav_has_x264() -> bool:
+    try:
+        import av
+    except ImportError:
+        return False
+    return "libx264" in av.codecs_available
 
 
 @dataclass
