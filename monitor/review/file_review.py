@@ -202,20 +202,26 @@ def review_file(job: FileJob, progress: Progress | None = None,
         source.stop()
         raise
     source.stop()
+    reviewed_s = result.next_frame / fps
     if source.error is not None:
-        result.error = f"{video}: {source.error}; reviewed up to frame {result.next_frame} " \
-                       f"({result.next_frame / fps:.1f} s), which is kept"
+        kept = (f"the review keeps what it saw up to frame {result.next_frame} ({reviewed_s:.1f} s)"
+                if result.next_frame else "nothing in it could be reviewed")
+        result.error = f"{source.error}; {kept}"
         for status in statuses:
             event = mapper.from_source(status)
             if event is not None:
                 push(event.model_copy(update={"seq": seq()}))
-    outside_until(float("inf"))
+        # the console and dice log goes on past the break: what the camera did not show is not judged
+        outside_until(reviewed_s)
+    else:
+        outside_until(reviewed_s + 1.0)  # a log may end a moment after the last frame
     out = feed.close()
     result.alerts.extend(a.model_dump(mode="json") for a in out.alerts)
     result.hands.extend(h.data for h in out.histories)
-    if job.clips:
+    if job.clips and result.next_frame:
         spec = ClipSpec(job.clip_before_s, job.clip_after_s)
-        result.warnings += attach_media(video, result.alerts, job.folder, spec)
+        shown = [a for a in result.alerts if a.get("media") and a["media"]["trigger"] <= reviewed_s + 0.5]
+        result.warnings += attach_media(video, shown, job.folder, spec)
     save(done=True)
     if progress is not None:
         progress(result.next_frame, frames_total)
