@@ -1,0 +1,49 @@
+"""``table-monitor bench-review``: review speed relative to real time at 1080p 30 fps, and 1 -> 2 workers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("bench-review")
+    def bench_review(
+        recording: Annotated[Path, typer.Option(
+            help="1080p recording folder (rendered once if missing: bench-pipeline's)")] = Path(
+            "bench-recording-1080p"),
+        models_seconds: Annotated[float, typer.Option(help="seconds reviewed with the models")] = 20.0,
+        files: Annotated[int, typer.Option(min=2, help="recordings in the scaling session")] = 2,
+        parts: Annotated[str, typer.Option(help="comma-separated: oracle,nogate,models,scale")] = (
+            "oracle,nogate,models,scale"),
+    ) -> None:
+        """Measure review: x real time (1 process, oracle and models), Dask scaling from 1 to 2 workers."""
+        import os
+
+        from rich.console import Console
+        from rich.table import Table
+
+        from monitor.pipeline.bench import ensure_recording
+        from monitor.review.bench import run_bench
+
+        ensure_recording(recording)
+        chosen = tuple(p.strip() for p in parts.split(",") if p.strip())
+        lines = run_bench(recording, models_seconds, files, chosen)
+        table = Table(title=f"review of {recording} (1080p, 30 fps); load before: "
+                            f"{', '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        for col in ("run", "files", "media s", "wall s", "x real time", "frames", "kept by gate", "hands",
+                    "alerts", "perception"):
+            table.add_column(col)
+        for x in lines:
+            table.add_row(x.name, str(x.files), f"{x.media_s:.1f}", f"{x.wall_s:.1f}", f"{x.speed:.2f}",
+                          str(x.frames), f"{x.kept} ({x.kept / max(x.frames, 1):.0%})", str(x.hands),
+                          str(x.alerts), x.perception[:60])
+        Console(width=200).print(table)
+        dask = {x.name.split(",")[1].strip(): x for x in lines if x.name.startswith("Dask")}
+        if len(dask) == 2:
+            one, two = dask["1 worker(s)"], dask["2 worker(s)"]
+            typer.echo(f"scaling 1 -> 2 workers: {two.speed / one.speed:.2f}x "
+                       f"({one.speed:.2f} -> {two.speed:.2f} x real time)")
+        typer.echo(f"load average after: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")

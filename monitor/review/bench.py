@@ -1,0 +1,102 @@
+"""Benchmark of review (``table-monitor bench-review``): speed relative to real time, and scaling.
+
+On the 1080p, 30 fps bench recording of scripted faults (``bench-pipeline``'s, rendered once):
+
+- one process, oracle perception (decode, motion gate, table state, events, monitor, clips): the
+  review's own cost;
+- one process, the shipped models (classical card finder and card classifier when no detector is
+  shipped), on the recording's first seconds: the cost with perception;
+- the same recording twice as one session, fanned out over a local Dask cluster of 1 and then 2
+  worker processes: how review scales with the cores.
+
+Every figure is media seconds reviewed per wall second ("4x": an hour of video in 15 minutes).
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from monitor.review.session import ReviewOptions, run_review
+
+TABLE = Path(__file__).resolve().parents[2] / "calibration" / "default-table.yaml"
+
+
+@dataclass
+class BenchLine:
+    name: str
+    files: int
+    media_s: float
+    wall_s: float
+    frames: int
+    kept: int
+    perception: str
+    hands: int
+    alerts: int
+
+    @property
+    def speed(self) -> float:
+        return self.media_s / self.wall_s if self.wall_s > 0 else 0.0
+
+
+def _run(name: str, videos: list[Path], out: Path, perception: str = "auto", workers: int | None = None,
+         gate: bool = True) -> BenchLine:
+    from monitor.review.jobs import GateSettings
+
+    opts = ReviewOptions(videos=videos, table=TABLE, out=out, perception=perception, workers=workers,
+                         progress=False, gate=GateSettings(enabled=gate), restart=True)
+    start = time.perf_counter()
+    outcome = run_review(opts)
+    wall = time.perf_counter() - start  # with the report written, and for Dask the cluster's start
+    s = outcome.session.summary
+    return BenchLine(name, s["files"], s["media_s"], wall, s["frames_read"], s["frames_kept"],
+                     "; ".join(s["perception"]), s["hands"], s["alerts"])
+
+
+def cut(video: Path, seconds: float, folder: Path) -> Path:
+    """The first ``seconds`` of a recording (stream copy), as a folder of its own (no sidecars)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    out = folder / "video.mp4"
+    cmd = ["ffmpeg", "-v", "error", "-y", "-i", str(video), "-t", f"{seconds}", "-c", "copy", str(out)]
+    subprocess.run(cmd, check=True)
+    return out
+
+
+def copies(recording: Path, n: int, folder: Path) -> list[Path]:
+    """``n`` recordings of a session: links to the same files (a review tells them apart by path)."""
+    out = []
+    for i in range(n):
+        d = folder / f"part{i + 1}"
+        d.mkdir(parents=True, exist_ok=True)
+        for f in recording.iterdir():
+            target = d / f.name
+            if not target.exists():
+                target.symlink_to(f.resolve())
+        out.append(d)
+    return out
+
+
+def run_bench(recording: Path, models_seconds: float = 20.0, scale_files: int = 2,
+              parts: tuple[str, ...] = ("oracle", "nogate", "models", "scale")) -> list[BenchLine]:
+    lines: list[BenchLine] = []
+    with tempfile.TemporaryDirectory(prefix="bench-review-") as tmp:
+        root = Path(tmp)
+        if "oracle" in parts:
+            lines.append(_run("1 process, oracle, motion gate", [recording], root / "oracle"))
+        if "nogate" in parts:
+            lines.append(_run("1 process, oracle, no motion gate", [recording], root / "nogate", gate=False))
+        if "models" in parts:
+            short = cut(recording / "video.mp4", models_seconds, root / "short")
+            lines.append(_run(f"1 process, models ({models_seconds:.0f} s)", [short], root / "models",
+                              perception="models"))
+        if "scale" in parts:
+            videos = copies(recording, scale_files, root / "copies")
+            for workers in (1, 2):
+                lines.append(_run(f"Dask, {workers} worker(s), {scale_files} files, oracle", videos,
+                                  root / f"dask{workers}", workers=workers))
+        shutil.rmtree(root, ignore_errors=True)
+    return lines
