@@ -20,6 +20,9 @@ CUSTOM = HouseWay.from_mapping({
         {"name": "chain", "when": "2 <= pair2 < pair1 <= 9 and not K in singles", "front": ["low_pair"]},
         {"name": "sum", "when": "pair1 + single1 - 3 >= 20 or A not in singles and joker", "prefer": "back"},
         {"name": "flush", "when": "flush == true", "back_min": "flush"},
+        {"name": "floor", "when": "pairs == 1 and not royal_flush", "back": ["pair1"], "front_min": "K"},
+        {"name": "improve", "when": "complete", "back": ["single1"], "beats_front_with": "straight"},
+        {"name": "pair up", "when": "pairs >= 2", "front_min": "pair", "prefer": "back"},
         {"name": "rest", "when": "true"},
     ],
 })

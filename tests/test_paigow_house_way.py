@@ -92,11 +92,33 @@ def test_room_defines_its_own_house_way_and_profile_selects_it() -> None:
         ({"name": "x", "rules": [{"name": "r", "prefer": "middle"}]}, "prefer must be"),
         ({"name": "x", "rules": [{"name": "r", "colour": "red"}]}, "unknown key"),
         ({"name": "x", "rules": [{"name": "r", "front": [{"group": "trips", "count": 3}]}]}, "1 or 2"),
+        ({"name": "x", "rules": [{"name": "r", "front_min": "2"}]}, "front_min '2' must be 'pair' or a rank"),
+        ({"name": "x", "rules": [{"name": "r", "front_min": "pears"}]}, "front_min 'pears'"),
+        ({"name": "x", "rules": [{"name": "r", "beats_front_with": "strait"}]}, "unknown beats_front_with"),
+        ({"name": "x", "rules": [{"name": "r", "cite": 12}]}, "cite must be text"),
+        ({"name": "x", "sources": "y", "rules": [{"name": "r"}]}, "unknown key"),
     ],
 )
 def test_bad_definitions_get_clear_errors(data: dict[str, object], msg: str) -> None:
     with pytest.raises(HouseWayError, match=msg):
         HouseWay.from_mapping(data)
+
+
+def test_front_min_and_beats_front_with() -> None:
+    """front_min: the front must reach a rank (or a pair); beats_front_with: the front must beat the best
+    front any setting with a back of that category allows - else the rule is skipped."""
+    way = HouseWay.from_mapping({"name": "r", "rules": [
+        {"name": "pair in back, queen-high front", "when": "pairs == 1", "back": ["pair1"], "front_min": "Q"},
+        {"name": "one pair, better than the straight's front", "when": "pairs == 1", "back": ["pair1"],
+         "beats_front_with": "straight"},
+        {"name": "rest", "when": "true"},
+    ]})
+    assert set_hand(way, parse_cards("7s 7d Qs 4c 2s 9d 3c")).rule == "pair in back, queen-high front"
+    # J-9 front: below queen-high; no straight at all, so any front beats "the straight's best front".
+    r = set_hand(way, parse_cards("7s 7d Js 4c 2s 9d 3c"))
+    assert r.rule == "one pair, better than the straight's front"
+    # 3-4-5-6-7 with 7-7: the straight leaves J-7 in front, the pair in back leaves J-6: not better.
+    assert set_hand(way, parse_cards("7s 7d Js 3c 4s 5d 6c")).rule == "rest"
 
 
 def test_unknown_house_way_name() -> None:

@@ -87,6 +87,10 @@ def room_house_ways(draw: st.DrawFn) -> HouseWay:
             rule["back"] = draw(st.lists(st.sampled_from(GROUPS), max_size=2, unique=True))
         if draw(st.booleans()):
             rule["back_min"] = draw(st.sampled_from(["one_pair", "straight", "flush", "full_house"]))
+        if draw(st.booleans()):
+            rule["front_min"] = draw(st.sampled_from(["pair", "A", "K", "J", "9", "3"]))
+        if draw(st.booleans()):
+            rule["beats_front_with"] = draw(st.sampled_from(["high_card", "one_pair", "straight", "flush"]))
         rule["prefer"] = draw(st.sampled_from(["front", "back"]))
         rules.append(rule)
     return HouseWay.from_mapping({"name": "room", "rules": rules})
