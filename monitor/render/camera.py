@@ -96,10 +96,10 @@ class Camera:
     def rvec(self) -> F64:
         return cv2.Rodrigues(self.R)[0].ravel()
 
-    @property
+    @cached_property
     def center(self) -> F64:
         """The camera's position in table coordinates."""
-        return -self.R.T @ self.t
+        return np.asarray(-self.R.T @ self.t, np.float64)
 
     def to_camera(self, pts: F64) -> F64:
         return np.asarray(pts, np.float64).reshape(-1, 3) @ self.R.T + self.t

@@ -37,6 +37,17 @@ CARD_FILL = 1.0 - (4 - math.pi) * 3.2**2 / (63 * 88)
 
 LABELS = ("card_face_up", "card_face_down", "pile", "chip", "dice")
 _RING_T = np.linspace(0, 2 * math.pi, 40, endpoint=False)  # a chip's rim, 40 points
+_SIX = np.arange(6) * math.pi / 3  # a chip's six edge spots
+_SPOT_DA = np.array([-0.19, 0.19, 0.19, -0.19])  # a spot quad's corners: rim angle offsets...
+_SPOT_DZ = np.array([0.0, 0.0, CHIP_THICKNESS_MM - 0.25, CHIP_THICKNESS_MM - 0.25])  # ...and heights
+_CHIP_RING_AREA = 0.5 * len(_RING_T) * (CHIP_DIAMETER_MM / 2) ** 2 * math.sin(2 * math.pi / len(_RING_T))
+# shadow ring, bottom ring, top ring (x, y filled per stack), then 4 points of the top face square
+_CHIP_TEMPLATE = np.zeros((3 * len(_RING_T) + 4, 3))
+_CHIP_TEMPLATE[: 3 * len(_RING_T), :2] = np.tile(
+    (CHIP_DIAMETER_MM / 2) * np.stack([np.cos(_RING_T), np.sin(_RING_T)], axis=1), (3, 1)
+)
+_CHIP_SIDE = {d: tuple(0.7 * float(c) for c in CHIP_COLORS[d]) for d in CHIP_COLORS}
+_CHIP_SPOT = {d: tuple(0.8 * float(c) for c in spot_color(d)) for d in CHIP_COLORS}
 _TRUTH_T = np.linspace(0, 2 * math.pi, 24, endpoint=False)
 _TRUTH_RING = (CHIP_DIAMETER_MM / 2) * np.stack([np.cos(_TRUTH_T), np.sin(_TRUTH_T)], axis=1)  # 24 points
 
@@ -227,15 +238,15 @@ class _Canvas:
 
     def fill(self, pts: F64, color: tuple[float, float, float], oid: int | None) -> None:
         """Fill a polygon in one colour (anti-aliased), writing the id buffer where it covers."""
-        self.fill_many([pts], color, oid)
+        self.fill_many(pts[None], color, oid)
 
-    def fill_many(self, polys: list[F64], color: tuple[float, float, float], oid: int | None) -> None:
-        """Fill polygons in one colour (anti-aliased) with one call, inside their common box."""
-        r = self.roi(np.concatenate(polys) if len(polys) > 1 else polys[0])
+    def fill_many(self, polys: F64, color: tuple[float, float, float], oid: int | None) -> None:
+        """Fill polygons (M, K, 2) in one colour (anti-aliased) with one call, inside their common box."""
+        r = self.roi(polys.reshape(-1, 2))
         if r is None:
             return
         x0, y0, x1, y1 = r
-        ps = [np.round((p - (x0, y0)) * 16).astype(np.int32) for p in polys]
+        ps = list(np.round((polys - (x0, y0)) * 16).astype(np.int32))
         cv2.fillPoly(self.img[y0:y1, x0:x1], ps, color, cv2.LINE_AA, shift=4)
         if oid is not None:
             cv2.fillPoly(self.ids[y0:y1, x0:x1], ps, oid, cv2.LINE_8, shift=4)
@@ -353,60 +364,47 @@ class Renderer:
 
     def _chips(self, cv: _Canvas, cam: Camera, st: ChipStack, oid: int, light: F64) -> float:
         r = CHIP_DIAMETER_MM / 2
-        t = _RING_T + math.radians(st.angle_deg)
-        ring = np.stack([st.x + r * np.cos(t), st.y + r * np.sin(t)], axis=1)
+        n = len(_RING_T)
         ztop = st.z + st.height
-        n = len(ring)
-        # contact shadow (the footprint pushed away from the light), bottom and top rims: one projection
-        sh = ring + np.array([-light[0], -light[1]]) / light[2] * st.height * 0.7
-        pts = np.empty((3 * n, 3))
-        pts[:n, :2], pts[:n, 2] = sh, st.z
-        pts[n : 2 * n, :2], pts[n : 2 * n, 2] = ring, st.z
-        pts[2 * n :, :2], pts[2 * n :, 2] = ring, ztop
+        # one projection: the contact shadow (the footprint pushed away from the light), the bottom
+        # and top rims, and the top face's texture square (turned with the stack's spot pattern)
+        pts = _CHIP_TEMPLATE.copy()
+        pts[:, 0] += st.x
+        pts[:, 1] += st.y
+        pts[:n, :2] -= light[:2] / light[2] * (st.height * 0.7)
+        pts[: 2 * n, 2] = st.z
+        pts[2 * n :, 2] = ztop
+        a = math.radians(st.angle_deg)
+        ca, sa = math.cos(a) * r, math.sin(a) * r
+        pts[3 * n :, 0] = st.x + np.array([-ca - sa, ca - sa, ca + sa, -ca + sa])
+        pts[3 * n :, 1] = st.y + np.array([-sa + ca, sa + ca, sa - ca, -sa - ca])
         proj = cam.project_ideal(pts)
-        cv.shadow(proj[:n], 0.45, max(1.0, 3.0 / cam.mm_per_px(st.x, st.y)))
-        top = proj[2 * n :]
-        hull = cv2.convexHull(proj[n:].astype(np.float32)).reshape(-1, 2).astype(np.float64)
-        base = np.array(CHIP_COLORS[st.denomination], float)
-        cv.fill(hull, tuple(base * 0.7), oid)
+        bottom, top, quad = proj[n : 2 * n], proj[2 * n : 3 * n], proj[3 * n :]
+        px_per_mm = math.sqrt(_shoelace(bottom) / _CHIP_RING_AREA)
+        cv.shadow(proj[:n], 0.45, max(1.0, 3.0 * px_per_mm))
+        hull = _hull(proj[n : 3 * n])
+        cv.fill(hull, _CHIP_SIDE[st.denomination], oid)
         # edge spots on the side, where the side shows (oblique views, image edges): all spot quads of
         # the stack projected in one call, only those on the half of the rim facing the camera
-        if _shoelace(hull) - _shoelace(top) > 4.0:
+        hull_area = _shoelace(hull)
+        if hull_area - _shoelace(top) > 4.0:
             eye = cam.center
-            spot = np.array(spot_color(st.denomination), float) * 0.8
             k = np.arange(st.count)
             # chips in a stack never line their spots up: each turned 0.7 rad from the one below
-            ang = (
-                math.radians(st.angle_deg) + k[:, None] * 0.7 + np.arange(6)[None, :] * math.pi / 3
-            ).ravel()
+            ang = (a + k[:, None] * 0.7 + _SIX[None, :]).ravel()
             kk = np.repeat(k, 6)
             facing = np.cos(ang) * (eye[0] - st.x) + np.sin(ang) * (eye[1] - st.y) > 0
             if facing.any():
                 ang, kk = ang[facing], kk[facing]
                 za = st.z + kk * CHIP_THICKNESS_MM
-                zb = za + CHIP_THICKNESS_MM - 0.25
-                a0, a1 = ang - 0.19, ang + 0.19
-                x0, y0 = st.x + r * np.cos(a0), st.y + r * np.sin(a0)
-                x1, y1 = st.x + r * np.cos(a1), st.y + r * np.sin(a1)
-                quads = np.stack(
-                    [
-                        np.stack([x0, y0, za], 1),
-                        np.stack([x1, y1, za], 1),
-                        np.stack([x1, y1, zb], 1),
-                        np.stack([x0, y0, zb], 1),
-                    ],
-                    1,
-                )
+                # a spot: 0.38 rad of rim, the chip's height less a 0.25 mm groove
+                qa = ang[:, None] + _SPOT_DA[None, :]
+                qz = za[:, None] + _SPOT_DZ[None, :]
+                quads = np.stack([st.x + r * np.cos(qa), st.y + r * np.sin(qa), qz], axis=-1)
                 pq = cam.project_ideal(quads.reshape(-1, 3)).reshape(-1, 4, 2)
-                cv.fill_many(list(pq), (float(spot[0]), float(spot[1]), float(spot[2])), None)
-        # top face: map the texture square onto the projected square around the top disc
-        c = np.array([st.x, st.y])
-        a = math.radians(st.angle_deg)
-        ux, uy = np.array([math.cos(a), math.sin(a)]) * r, np.array([-math.sin(a), math.cos(a)]) * r
-        sq = np.array([c - ux + uy, c + ux + uy, c + ux - uy, c - ux - uy])
-        quad = cam.project_ideal(np.column_stack([sq, np.full(4, ztop)]))
+                cv.fill_many(pq, _CHIP_SPOT[st.denomination], None)
         cv.blit((chip_face(st.denomination),), quad, oid)
-        return _shoelace(hull)
+        return hull_area
 
     def _die(self, cv: _Canvas, cam: Camera, die: Die, oid: int, light: F64) -> float:
         R = die.rotation()
