@@ -34,6 +34,13 @@ def test_builtins_load_and_cover_basic_shapes(way: str) -> None:
     assert hw(way, "5s 5d 5c 6h 7s 8d 9c")[1] == "pair of fives"
 
 
+@pytest.mark.parametrize("way", BUILT_IN)
+def test_builtins_name_their_published_source_and_cite_a_line_per_rule(way: str) -> None:
+    w = built_in(way)
+    assert "wizardofodds.com" in w.source  # every built-in way is one the Wizard of Odds published
+    assert [r.name for r in w.rules if not r.cite] == []
+
+
 def test_two_pair_rules_differ_between_houses() -> None:
     """Low and low pair with a king: Trump Plaza keeps them together (K front), Foxwoods too;
     medium pair with a low pair and only a king: Trump Plaza keeps together, Foxwoods splits."""
