@@ -231,3 +231,42 @@ def test_pipeline_refines_detector_cards_at_full_resolution_and_reads_chips(tmp_
     (chip,) = dets.of_kind("chip")
     assert chip.denomination == 5
     assert set(dets.timings_ms) >= {"detect", "corners", "identify", "total"}
+
+
+def _flat_classifier(path: Path, n_out: int, size: int = 8) -> None:
+    """A real ONNX classifier that sees where pixels are (flatten -> linear -> softmax)."""
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto, helper, numpy_helper
+
+    w = np.random.default_rng(1).normal(size=(3 * size * size, n_out)).astype(np.float32)
+    nodes = [
+        helper.make_node("Flatten", ["images"], ["flat"]),
+        helper.make_node("MatMul", ["flat", "W"], ["logits"]),
+        helper.make_node("Softmax", ["logits"], ["output0"], axis=1),
+    ]
+    graph = helper.make_graph(
+        nodes, "flat", [helper.make_tensor_value_info("images", TensorProto.FLOAT, ["n", 3, size, size])],
+        [helper.make_tensor_value_info("output0", TensorProto.FLOAT, ["n", n_out])],
+        initializer=[numpy_helper.from_array(w, "W")])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    onnx.save(model, str(path))
+
+
+def test_rot180_test_time_augmentation_reads_a_card_the_same_either_way_up(tmp_path: Path) -> None:
+    model = tmp_path / "cards.onnx"
+    _flat_classifier(model, len(IDENTITY_CLASSES))
+    meta = {"classes": list(IDENTITY_CLASSES), "imgsz": 8, "temperature": 1.0, "threshold": 0.5,
+            "tta": "rot180"}
+    (tmp_path / "cards.json").write_text(json.dumps(meta))
+    clf = CardClassifier(model, "onnxruntime")
+    crop = np.random.default_rng(2).integers(0, 255, (8, 8, 3), dtype=np.uint8)
+    turned = np.ascontiguousarray(crop[::-1, ::-1])
+    both = clf.raw_log_probs([crop, turned])
+    assert np.allclose(both[0], both[1], atol=1e-5)  # same card, same answer
+    assert np.allclose(np.exp(both).sum(axis=1), 1.0, atol=1e-5)
+    plain = clf.raw_log_probs([crop, turned], tta="none")
+    assert not np.allclose(plain[0], plain[1], atol=1e-3)  # the model alone does see the difference
+    (tmp_path / "cards.json").write_text(json.dumps({**meta, "tta": "mirror"}))
+    with pytest.raises(ModelFileError, match="tta"):
+        CardClassifier(model, "onnxruntime")

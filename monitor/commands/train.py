@@ -36,6 +36,8 @@ def train_cards_cmd(
     checkpoint: Annotated[str, typer.Option(help="which checkpoint to export: best or last")] = "best",
     test_splits: Annotated[str, typer.Option(help="comma-separated held-out splits to evaluate")] = "test",
     ship: Annotated[bool, typer.Option(help="copy results to models/")] = False,
+    tta: Annotated[str, typer.Option(help="test-time augmentation: none, or rot180 (average both ways up)")]
+    = "rot180",
 ) -> None:
     """Train the card-identity classifier, export ONNX, fit the temperature on val, evaluate held-out."""
     from monitor.training.cards import train_cards
@@ -51,8 +53,10 @@ def train_cards_cmd(
         raise typer.BadParameter(f"no checkpoint {ckpt}: train first (or pick --checkpoint last)")
     onnx_path = export_onnx(ckpt, run / "export" / "cards.onnx", imgsz)
     classes = model_names(ckpt)
+    if tta not in ("none", "rot180"):
+        raise typer.BadParameter(f"--tta {tta!r}: choose none or rot180")
     result = calibrate_and_evaluate(onnx_path, classes, imgsz, data, run / "eval",
-                                    tuple(s for s in test_splits.split(",") if s))
+                                    tuple(s for s in test_splits.split(",") if s), tta=tta)
     result["training_seconds"] = RunLog.total_seconds(project, name)
     result["checkpoint"] = str(ckpt)
     (run / "eval" / "cards_metrics.json").write_text(json.dumps(result, indent=1))

@@ -20,6 +20,8 @@ from monitor.perception.errors import ModelFileError
 from monitor.perception.labels import UNKNOWN, is_identity_class
 from monitor.perception.rectify import crops_to_tensor
 
+TTA_MODES = ("none", "rot180")
+
 
 @dataclass(frozen=True, slots=True)
 class ClassifierMeta:
@@ -28,6 +30,7 @@ class ClassifierMeta:
     temperature: float
     threshold: float
     outputs_are_probabilities: bool
+    tta: str = "none"  # "rot180": average with the crop turned 180 degrees (a card reads both ways up)
 
     @classmethod
     def load(cls, path: Path) -> ClassifierMeta:
@@ -42,12 +45,15 @@ class ClassifierMeta:
                 temperature=float(raw.get("temperature", 1.0)),
                 threshold=float(raw.get("threshold", 0.9)),
                 outputs_are_probabilities=raw.get("outputs", "probabilities") == "probabilities",
+                tta=str(raw.get("tta", "none")),
             )
         except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
             raise ModelFileError(f"classifier metadata {path} is malformed: {exc!r}") from exc
         bad = [c for c in classes if not is_identity_class(c)]
         if bad:
             raise ModelFileError(f"classifier metadata {path} names unknown classes: {bad[:5]}")
+        if meta.tta not in TTA_MODES:
+            raise ModelFileError(f"classifier metadata {path}: tta {meta.tta!r} is not one of {TTA_MODES}")
         if meta.temperature <= 0 or not 0.0 <= meta.threshold <= 1.0:
             raise ModelFileError(f"classifier metadata {path}: need temperature > 0 and threshold in [0, 1]")
         return meta
@@ -87,13 +93,27 @@ class CardClassifier:
     def imgsz(self) -> int:
         return self.meta.imgsz
 
-    def calibrated_probabilities(self, crops: list[npt.NDArray[np.uint8]]) -> npt.NDArray[np.float64]:
+    def raw_log_probs(
+        self, crops: list[npt.NDArray[np.uint8]], tta: str | None = None
+    ) -> npt.NDArray[np.float64]:
+        """Normalised log-probabilities before the temperature; with ``rot180`` test-time augmentation
+        the mean of the crop's and its 180-degree turn's (a card is the same card either way up)."""
         if not crops:
             return np.zeros((0, len(self.meta.classes)))
         x = crops_to_tensor(crops, self.meta.imgsz)
-        raw = self.backend.run(x)[0]
-        logp = log_probs(raw, self.meta.outputs_are_probabilities)
-        return softmax_t(logp, self.meta.temperature)
+        if (tta or self.meta.tta) == "rot180":
+            n = len(crops)
+            raw = self.backend.run(np.concatenate([x, np.ascontiguousarray(x[..., ::-1, ::-1])]))[0]
+            lp = log_probs(raw, self.meta.outputs_are_probabilities)
+            avg = (lp[:n] + lp[n:]) / 2
+            m = avg.max(axis=1, keepdims=True)
+            return avg - (m + np.log(np.exp(avg - m).sum(axis=1, keepdims=True)))
+        return log_probs(self.backend.run(x)[0], self.meta.outputs_are_probabilities)
+
+    def calibrated_probabilities(self, crops: list[npt.NDArray[np.uint8]]) -> npt.NDArray[np.float64]:
+        if not crops:
+            return np.zeros((0, len(self.meta.classes)))
+        return softmax_t(self.raw_log_probs(crops), self.meta.temperature)
 
     def classify(self, crops: list[npt.NDArray[np.uint8]]) -> list[Identity]:
         p = self.calibrated_probabilities(crops)

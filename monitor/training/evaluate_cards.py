@@ -20,7 +20,6 @@ from monitor.perception.calibration import (
     choose_threshold,
     expected_calibration_error,
     fit_temperature,
-    log_probs,
     softmax_t,
 )
 from monitor.perception.identity import CardClassifier
@@ -54,9 +53,9 @@ def list_split(split_dir: Path, classes: list[str]) -> tuple[list[Path], npt.NDA
 
 
 def raw_log_probs(
-    clf: CardClassifier, paths: list[Path], batch: int = 256, desc: str = ""
+    clf: CardClassifier, paths: list[Path], batch: int = 256, desc: str = "", tta: str = "none"
 ) -> npt.NDArray[np.float64]:
-    """Uncalibrated log-probabilities (temperature 1) for every image."""
+    """Uncalibrated log-probabilities (temperature 1) for every image, as the runtime computes them."""
     out = []
     for i in tqdm(range(0, len(paths), batch), desc=desc, unit="batch"):
         crops = []
@@ -65,7 +64,7 @@ def raw_log_probs(
             if img is None:
                 raise ValueError(f"cannot read crop {p}")
             crops.append(img)
-        probs = softmax_t(log_probs(clf.backend.run(_tensor(crops, clf.imgsz))[0], True), 1.0)
+        probs = softmax_t(clf.raw_log_probs(crops, tta), 1.0)
         out.append(np.log(np.clip(probs, 1e-12, 1.0)))
     return np.concatenate(out) if out else np.zeros((0, len(clf.meta.classes)))
 
@@ -160,23 +159,23 @@ def plot_confusion(cm: list[list[int]], classes: list[str], out: Path, title: st
 
 def calibrate_and_evaluate(onnx_path: Path, classes: list[str], imgsz: int, data: Path, out_dir: Path,
                            test_splits: tuple[str, ...] = ("test",), backend: str = "onnxruntime",
-                           max_false_rate: float = 0.0025) -> dict[str, Any]:
+                           max_false_rate: float = 0.0025, tta: str = "none") -> dict[str, Any]:
     """Fit T and the threshold on ``data/val``; evaluate each held-out split; write JSON + pictures."""
-    write_meta(onnx_path, classes, imgsz)
+    write_meta(onnx_path, classes, imgsz, extra={"tta": tta})
     clf = CardClassifier(onnx_path, backend=backend)
     vpaths, vlabels = list_split(data / "val", classes)
-    vlogp = raw_log_probs(clf, vpaths, desc="val")
+    vlogp = raw_log_probs(clf, vpaths, desc="val", tta=tta)
     temperature = fit_temperature(vlogp, vlabels)
     vprob = softmax_t(vlogp, temperature)
     threshold = choose_threshold(vprob.max(axis=1), vprob.argmax(axis=1) == vlabels, max_false_rate)
-    write_meta(onnx_path, classes, imgsz, temperature, threshold)
-    result: dict[str, Any] = {"temperature": temperature, "threshold": threshold,
+    write_meta(onnx_path, classes, imgsz, temperature, threshold, extra={"tta": tta})
+    result: dict[str, Any] = {"temperature": temperature, "threshold": threshold, "tta": tta,
                               "val": card_metrics(vprob, vlabels, classes, threshold).to_dict()}
     for split in test_splits:
         if not (data / split).is_dir():
             continue
         paths, labels = list_split(data / split, classes)
-        prob = softmax_t(raw_log_probs(clf, paths, desc=split), temperature)
+        prob = softmax_t(raw_log_probs(clf, paths, desc=split, tta=tta), temperature)
         m = card_metrics(prob, labels, classes, threshold)
         result[split] = m.to_dict()
         plot_confusion(m.confusion, classes, out_dir / f"cards_confusion_{split}.png",
