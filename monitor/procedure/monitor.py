@@ -124,7 +124,7 @@ class Monitor:
             handler = rnd.handlers.get(event.type) if rnd is not None else None
             if handler is not None:
                 rnd.last_media = event.media_time  # type: ignore[union-attr]
-                handler(event)
+                handler(rnd, event)
             else:
                 table.feed(event)
             return self.alerts[n0:] if len(self.alerts) > n0 else []

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from monitor.events.schema import (
     ActionPileChosen,
@@ -127,7 +127,10 @@ class DealState:
     judged: bool = False
     exposures: list[Exposure] = field(default_factory=list)
     stub: int | None = None
-    homes: dict[str, tuple[str, EventBase]] = field(default_factory=dict)
+    # Where each card was last seen ('pile 3', 'seat 5', 'stub', 'out of pile 2') and the event that saw it
+    # there: two dicts rather than one of (where, event) pairs, which would be a new object per card.
+    homes: dict[str, str] = field(default_factory=dict)
+    home_events: dict[str, EventBase] = field(default_factory=dict)
     action_pile: int | None = None
     action_event: EventBase | None = None
     dice: list[int] | None = None
@@ -185,37 +188,19 @@ class PaiGowRound:
         self._wager_seats: set[int] | None = None  # cache of seats with a wager; reset when a bet moves
         self._action: tuple[tuple[tuple[int, ...], int], int] | None = None  # (dice, banker) -> action seat
         self.deal = DealState(1)
-        self.handlers: dict[str, Callable[[Any], None]] = {
-            "shuffle_done": self._ignore,
-            "bets_closed": self._bets_closed,
-            "misdeal_declared": self._misdeal,
-            "card_dealt": self._card_dealt,
-            "card_exposed": self._card_exposed,
-            "piles_complete": self._piles_complete,
-            "stub_counted": self._stub_counted,
-            "exposed_card_replaced": self._replaced,
-            "action_pile_chosen": self._action_pile,
-            "dice_rolled": self._dice,
-            "pile_delivered": self._delivered,
-            "dead_hand_collected": self._collected,
-            "hand_set": self._hand_set,
-            "house_way_requested": self._house_way_requested,
-            "banker_hand_exposed": self._banker_exposed,
-            "banker_hand_set": self._banker_set,
-            "hand_opened": self._opened,
-            "bet_placed": self._bet_placed,
-            "bet_changed": self._bet_changed,
-            "payout": self._payout,
-        }
 
     # ---- plumbing ------------------------------------------------------------------------------
+
+    # event type -> handler, filled in below the class: one table for every round (bound methods made
+    # per round would be ~20 more objects for the garbage collector to follow, each hand).
+    handlers: ClassVar[dict[str, Callable[[Any, Any], None]]] = {}
 
     def handles(self, etype: str) -> bool:
         return etype in self.handlers
 
     def on_event(self, event: Event) -> None:
         self.last_media = event.media_time
-        self.handlers[event.type](event)
+        self.handlers[event.type](self, event)
 
     def _alert(
         self, code: str, key: str, evidence: Sequence[EventBase], details: dict[str, Any] | None = None,
@@ -316,20 +301,23 @@ class PaiGowRound:
         """Record where a card is; the same card in two hands is a duplicate (rule 60)."""
         if text is None:
             return
-        homes = self.deal.homes
-        prev = homes.get(text)
-        if prev is None or prev[0] in LOOSE_ZONES or home in LOOSE_ZONES:
-            homes[text] = (home, event)
+        d = self.deal
+        homes = d.homes
+        where = homes.get(text)
+        if where is None or where in LOOSE_ZONES or home in LOOSE_ZONES:
+            homes[text] = home
+            d.home_events[text] = event
             return
-        where, first = prev
         if where == home:
             return
+        first = d.home_events[text]
         if where == f"out of {home}":
             self._alert("exposed_card_not_replaced", self._dk(text), [first, event], card=text,
                         when="hand was played (it is still in the hand)")
             return
         if where.startswith("out of "):
-            homes[text] = (home, event)
+            homes[text] = home
+            d.home_events[text] = event
             return
         self._alert("duplicate_card", self._dk(text), [first, event], card=text, first=where, second=home)
 
@@ -355,7 +343,8 @@ class PaiGowRound:
             if text in homes:
                 self._see(text, PILE_HOMES[pile], event)
             else:  # first sight of this card: what _see does for it, inlined
-                homes[text] = (PILE_HOMES[pile], event)
+                homes[text] = PILE_HOMES[pile]
+                d.home_events[text] = event
 
     def _card_exposed(self, event: CardExposed) -> None:
         self._exposed(event.card, event.zone, event)
@@ -392,7 +381,8 @@ class PaiGowRound:
         if target is not None:
             target.replaced = True
             if target.card is not None:
-                d.homes[target.card] = (f"out of pile {event.pile}", event)
+                d.homes[target.card] = f"out of pile {event.pile}"
+                d.home_events[target.card] = event
                 if target.card in pile_cards:
                     pile_cards[pile_cards.index(target.card)] = event.card
         self._see(event.card, f"pile {event.pile}", event)
@@ -534,8 +524,7 @@ class PaiGowRound:
         if known is not None:
             homes = self.deal.homes
             for c in (*known[0], *known[1]):
-                prev = homes.get(c)
-                if prev is None or prev[0] != home:  # a card still where it was dealt needs nothing
+                if homes.get(c) != home:  # a card still where it was dealt needs nothing
                     self._see(c, home, event)
             if foul is None:
                 dealt = self._dealt_cards(s.pile)
@@ -758,3 +747,27 @@ class PaiGowRound:
 
     def _history(self, complete: bool) -> PaiGowHistory:
         return build_history(self, complete)
+
+
+PaiGowRound.handlers.update({
+    "shuffle_done": PaiGowRound._ignore,
+    "bets_closed": PaiGowRound._bets_closed,
+    "misdeal_declared": PaiGowRound._misdeal,
+    "card_dealt": PaiGowRound._card_dealt,
+    "card_exposed": PaiGowRound._card_exposed,
+    "piles_complete": PaiGowRound._piles_complete,
+    "stub_counted": PaiGowRound._stub_counted,
+    "exposed_card_replaced": PaiGowRound._replaced,
+    "action_pile_chosen": PaiGowRound._action_pile,
+    "dice_rolled": PaiGowRound._dice,
+    "pile_delivered": PaiGowRound._delivered,
+    "dead_hand_collected": PaiGowRound._collected,
+    "hand_set": PaiGowRound._hand_set,
+    "house_way_requested": PaiGowRound._house_way_requested,
+    "banker_hand_exposed": PaiGowRound._banker_exposed,
+    "banker_hand_set": PaiGowRound._banker_set,
+    "hand_opened": PaiGowRound._opened,
+    "bet_placed": PaiGowRound._bet_placed,
+    "bet_changed": PaiGowRound._bet_changed,
+    "payout": PaiGowRound._payout,
+})

@@ -45,12 +45,14 @@ def index(text: str) -> int:
 
 
 @cache
-def _score_lists(profile: PaiGowProfile) -> tuple[list[int], list[int]]:
-    """The rules' score tables (same scores as HandValue.score) as lists, one lookup per card.
+def _score_lists(profile: PaiGowProfile) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The rules' score tables (same scores as HandValue.score) as tuples, one lookup per card.
 
-    Built once per profile and shared: the five-card table has 777,510 entries.
+    Built once per profile and shared: the five-card table has 777,510 entries. Tuples of ints, not
+    lists: the garbage collector stops tracking such a tuple, where it would walk a list's 777,510
+    items at every older-generation collection for the life of the process.
     """
-    return five_card_table(profile).tolist(), two_card_table(profile).tolist()
+    return tuple(five_card_table(profile).tolist()), tuple(two_card_table(profile).tolist())
 
 
 def outcome(player: tuple[int, int], banker: tuple[int, int]) -> Outcome:
@@ -80,8 +82,8 @@ class PaiGowRules:
         self.profile = profile
         self.way = house_way_for(profile)
         self._house: dict[frozenset[Card], Setting] = {}
-        self._t5: list[int] = []
-        self._t2: list[int] = []
+        self._t5: tuple[int, ...] = ()
+        self._t2: tuple[int, ...] = ()
 
     def warm_up(self) -> None:
         """Build the score tables now (a second or so, once per profile) rather than at the first setting."""

@@ -9,7 +9,7 @@ against ``monitor.rules.games.poker.showdown`` (the wrong hand paid, a hi-lo spl
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from monitor.events.schema import (
     BoardDealt,
@@ -78,26 +78,16 @@ class PokerRound:
         self.pot: int | None = None
         self.alert_ids: list[str] = []
         self.alert_codes: list[str] = []
-        self.handlers: dict[str, Callable[[Any], None]] = {
-            "shuffle_done": self._ignore,
-            "bets_closed": self._ignore,
-            "misdeal_declared": self._misdeal,
-            "hole_dealt": self._hole,
-            "burn": self._burn,
-            "board_dealt": self._board,
-            "player_folded": self._folded,
-            "hand_shown": self._shown,
-            "pot_awarded": self._pot,
-            "bet_placed": self._ignore,
-            "bet_changed": self._ignore,
-        }
+
+    # event type -> handler (filled in below the class, one table for every round)
+    handlers: ClassVar[dict[str, Callable[[Any, Any], None]]] = {}
 
     def handles(self, etype: str) -> bool:
         return etype in self.handlers
 
     def on_event(self, event: Event) -> None:
         self.last_media = event.media_time
-        self.handlers[event.type](event)
+        self.handlers[event.type](self, event)
 
     def _ignore(self, event: Event) -> None:
         return None
@@ -247,3 +237,18 @@ class PokerRound:
             burns=self.burns, board=list(self.board), pot=self.pot, seats=records, showdown_note=self.note,
             alerts=list(self.alert_ids), alert_codes=list(self.alert_codes),
         )
+
+
+PokerRound.handlers.update({
+    "shuffle_done": PokerRound._ignore,
+    "bets_closed": PokerRound._ignore,
+    "misdeal_declared": PokerRound._misdeal,
+    "hole_dealt": PokerRound._hole,
+    "burn": PokerRound._burn,
+    "board_dealt": PokerRound._board,
+    "player_folded": PokerRound._folded,
+    "hand_shown": PokerRound._shown,
+    "pot_awarded": PokerRound._pot,
+    "bet_placed": PokerRound._ignore,
+    "bet_changed": PokerRound._ignore,
+})

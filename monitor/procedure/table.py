@@ -68,7 +68,7 @@ class TableMonitor:
             handler = rnd.handlers.get(event.type)
             if handler is not None:
                 rnd.last_media = event.media_time
-                handler(event)
+                handler(rnd, event)
                 return
         if isinstance(event, RoundStarted):
             self._start(event)
