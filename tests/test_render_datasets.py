@@ -128,3 +128,21 @@ def test_export_detect_labels(tmp_path: Path) -> None:
     assert json.loads((tmp_path / "coco_train_from5.json").read_text())["images"][0]["id"] == 5
     assert "names:" in (tmp_path / "obb.yaml").read_text()
     assert (tmp_path / "aabb" / "images" / "train").is_dir()
+
+
+def test_export_detect_two_workers_make_the_same_dataset(tmp_path: Path) -> None:
+    from monitor.render.detect_export import DetectOptions
+
+    splits = standard_splits(["jumbo"], [])
+    opt = DetectOptions(imgsz=160, resolutions={"720p": 1.0}, h264=0.5)
+    n = 4  # two chunks of two: the second process renders one of them
+    one = export_detect(tmp_path / "one", {"train": n}, splits, seed=9, opt=opt, workers=1, chunk=2)
+    two = export_detect(tmp_path / "two", {"train": n}, splits, seed=9, opt=opt, workers=2, chunk=2)
+    assert one == two
+    for name in ("coco_train.json",):
+        a = json.loads((tmp_path / "one" / name).read_text())
+        b = json.loads((tmp_path / "two" / name).read_text())
+        assert a == b and [im["id"] for im in a["images"]] == list(range(n))
+        assert any(im["h264_crf"] for im in a["images"]) and any(not im["h264_crf"] for im in a["images"])
+    for lab in sorted((tmp_path / "one" / "labels" / "train").glob("*.txt")):
+        assert lab.read_text() == (tmp_path / "two" / "labels" / "train" / lab.name).read_text()

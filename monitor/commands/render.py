@@ -215,11 +215,16 @@ def _register_detect(render_app: typer.Typer) -> None:
         ] = "",
         seed: Annotated[int, typer.Option(help="Random seed.")] = 0,
         threads: Annotated[int, typer.Option(help="OpenCV threads.")] = 1,
+        workers: Annotated[
+            int, typer.Option(min=0, help="Processes rendering side by side (0: one per core).")
+        ] = 0,
         start: Annotated[
             int, typer.Option(help="Number frames from here (a second process adding frames).")
         ] = 0,
     ) -> None:
         """Detection frames with oriented and axis-aligned boxes (card up/down, pile, chip, dice)."""
+        import os
+
         import cv2
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -249,7 +254,15 @@ def _register_detect(render_app: typer.Typer) -> None:
         ) as bar:
             tasks = {s: bar.add_task(f"frames {s:<6}", total=c) for s, c in counts.items()}
             result = export_detect(
-                out, counts, splits, seed, opt, progress=lambda s, k: bar.advance(tasks[s], k), start=start
+                out,
+                counts,
+                splits,
+                seed,
+                opt,
+                progress=lambda s, k: bar.advance(tasks[s], k),
+                start=start,
+                workers=workers or os.cpu_count() or 1,
+                threads=threads,
             )
         for s, c in result.items():
             typer.echo(

@@ -19,9 +19,10 @@ images, ``obb.yaml`` / ``aabb.yaml`` for ultralytics, ``coco_<split>.json``, and
 from __future__ import annotations
 
 import json
+import multiprocessing as mp
 import os
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -149,6 +150,119 @@ def _truth_json(sample: Sample) -> dict[str, Any]:
     }
 
 
+CHUNK_FRAMES = 30  # frames one task renders from its own random stream: the same dataset for any worker count
+_RENDERER: Renderer | None = None  # one per process: its texture and camera caches outlive a chunk
+
+
+@dataclass(frozen=True)
+class _Chunk:
+    out: Path
+    split: str
+    split_index: int
+    spec: SplitSpec
+    seed: int
+    opt: DetectOptions
+    start: int  # the export's first frame number (``start``)
+    first: int  # this chunk's first frame number
+    n: int
+
+
+@dataclass
+class _ChunkResult:
+    chunk: _Chunk
+    images: list[dict[str, Any]]
+    annotations: list[dict[str, Any]]  # COCO ids are given when the chunks are put together
+    tally: Counter[str]
+
+
+def _init_worker(threads: int) -> None:
+    cv2.setNumThreads(threads)
+
+
+def _render_chunk(c: _Chunk) -> _ChunkResult:
+    """Render and write one chunk's frames (images, OBB and AABB labels, full-resolution extras)."""
+    global _RENDERER
+    if _RENDERER is None:
+        _RENDERER = Renderer()
+    opt, split = c.opt, c.split
+    img_dir, lab_dir, aabb_dir = (
+        c.out / "images" / split,
+        c.out / "labels" / split,
+        c.out / "aabb" / "labels" / split,
+    )
+    full_dir = c.out / "fullres" / split
+    frames = sample_frames(
+        _RENDERER,
+        c.spec,
+        np.random.default_rng([c.seed, c.split_index, 7, c.first]),
+        opt.resolutions or {"1080p": 0.8, "4k": 0.2},
+        oblique=opt.oblique,
+        arms=0.45,
+        h264=opt.h264,
+    )
+    res = _ChunkResult(c, [], [], Counter())
+    for k in range(c.first, c.first + c.n):
+        sample = next(frames)
+        f = sample.frame
+        h, w = f.image.shape[:2]
+        s = opt.imgsz / max(w, h)
+        small = cv2.resize(f.image, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)
+        stem = f"{split}_{k:06d}"
+        obb_lines, aabb_lines = [], []
+        res.images.append(
+            {
+                "id": k,
+                "file_name": f"images/{split}/{stem}.jpg",
+                "width": small.shape[1],
+                "height": small.shape[0],
+                "source_resolution": [w, h],
+                "design": sample.design,
+                "table": sample.table,
+                "seed": sample.seed,
+                "h264_crf": sample.effects.h264_crf if sample.effects else None,
+            }
+        )
+        for name, quad, o in labeled_objects(f, opt.min_visible):
+            cls = CLASS_ID[name]
+            qn = quad / (w, h)
+            obb_lines.append(f"{cls} " + " ".join(f"{v:.6f}" for v in qn.ravel()))
+            x0, y0 = qn.min(axis=0)
+            x1, y1 = qn.max(axis=0)
+            aabb_lines.append(f"{cls} {(x0 + x1) / 2:.6f} {(y0 + y1) / 2:.6f} {x1 - x0:.6f} {y1 - y0:.6f}")
+            qs = quad * s
+            bx0, by0 = qs.min(axis=0)
+            bx1, by1 = qs.max(axis=0)
+            res.annotations.append(
+                {
+                    "image_id": k,
+                    "category_id": cls,
+                    "bbox": [
+                        round(float(bx0), 2),
+                        round(float(by0), 2),
+                        round(float(bx1 - bx0), 2),
+                        round(float(by1 - by0), 2),
+                    ],
+                    "segmentation": [[round(float(v), 2) for v in qs.ravel()]],
+                    "area": round(_area(qs), 2),
+                    "iscrowd": 0,
+                    "identity": o.identity,
+                    "visible_share": round(o.visible_share, 4),
+                    "zone": o.zone,
+                }
+            )
+            res.tally[name] += 1
+        (lab_dir / f"{stem}.txt").write_text("\n".join(obb_lines) + ("\n" if obb_lines else ""))
+        (aabb_dir / f"{stem}.txt").write_text("\n".join(aabb_lines) + ("\n" if aabb_lines else ""))
+        # the image last: an interrupted export never leaves an image without its labels (which a
+        # trainer would take for an empty table)
+        write_image(img_dir / f"{stem}.jpg", small, [cv2.IMWRITE_JPEG_QUALITY, opt.quality])
+        if k - c.start < opt.fullres:
+            full_dir.mkdir(parents=True, exist_ok=True)
+            write_image(full_dir / f"{stem}.png", f.image)
+            (full_dir / f"{stem}.json").write_text(json.dumps(_truth_json(sample)))
+    return res
+
+
 def export_detect(
     out: Path,
     counts: dict[str, int],
@@ -157,111 +271,64 @@ def export_detect(
     opt: DetectOptions | None = None,
     progress: Callable[[str, int], None] | None = None,
     start: int = 0,
+    workers: int = 1,
+    threads: int = 1,
+    chunk: int = CHUNK_FRAMES,
 ) -> dict[str, Counter[str]]:
-    """Write ``counts[split]`` frames per split. ``start`` > 0 numbers the frames from there and draws
-    a different random stream, so a second process can add frames to a split without collisions."""
+    """Write ``counts[split]`` frames per split, in chunks of ``chunk`` frames each drawn from its own
+    random stream (seed, split, first frame number), so the dataset is the same whatever ``workers``
+    (processes rendering chunks side by side, one per core). ``start`` > 0 numbers the
+    frames from there (new streams too), so another run can add frames to a split without collisions.
+    """
     opt = opt or DetectOptions()
-    renderer = Renderer()
     out.mkdir(parents=True, exist_ok=True)
-    result: dict[str, Counter[str]] = {}
+    chunks: list[_Chunk] = []
     for split, n in counts.items():
         if n <= 0:
             continue
-        spec = splits[split]
-        img_dir, lab_dir, aabb_dir = (
-            out / "images" / split,
-            out / "labels" / split,
-            out / "aabb" / "labels" / split,
-        )
-        for d in (img_dir, lab_dir, aabb_dir):
+        for d in (out / "images" / split, out / "labels" / split, out / "aabb" / "labels" / split):
             d.mkdir(parents=True, exist_ok=True)
-        full_dir = out / "fullres" / split
-        stream = [seed, list(splits).index(split), 7] + ([start] if start else [])
-        rng = np.random.default_rng(stream)
-        frames = sample_frames(
-            renderer,
-            spec,
-            rng,
-            opt.resolutions or {"1080p": 0.8, "4k": 0.2},
-            oblique=opt.oblique,
-            arms=0.45,
-            h264=opt.h264,
-        )
+        idx = list(splits).index(split)
+        for first in range(start, start + n, chunk):
+            m = min(chunk, start + n - first)
+            chunks.append(_Chunk(out, split, idx, splits[split], seed, opt, start, first, m))
+    done: list[_ChunkResult] = []
+    if workers <= 1:
+        _init_worker(threads)
+        results: Iterable[_ChunkResult] = map(_render_chunk, chunks)
+        for r in results:
+            done.append(r)
+            if progress:
+                progress(r.chunk.split, r.chunk.n)
+    else:
+        ctx = mp.get_context("spawn")  # a clean interpreter: no inherited OpenCV threads or locks
+        with ctx.Pool(workers, initializer=_init_worker, initargs=(threads,)) as pool:
+            for r in pool.imap_unordered(_render_chunk, chunks):
+                done.append(r)
+                if progress:
+                    progress(r.chunk.split, r.chunk.n)
+    result: dict[str, Counter[str]] = {}
+    for split in counts:
+        mine = sorted((r for r in done if r.chunk.split == split), key=lambda r: r.chunk.first)
+        if not mine:
+            continue
         coco: dict[str, Any] = {
-            "images": [],
+            "images": [im for r in mine for im in r.images],
             "annotations": [],
             "categories": [{"id": i, "name": n} for i, n in enumerate(LABELS)],
         }
         tally: Counter[str] = Counter()
-        for k in range(n):
-            sample = next(frames)
-            f = sample.frame
-            h, w = f.image.shape[:2]
-            s = opt.imgsz / max(w, h)
-            small = cv2.resize(f.image, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)
-            stem = f"{split}_{start + k:06d}"
-            obb_lines, aabb_lines = [], []
-            coco["images"].append(
-                {
-                    "id": start + k,
-                    "file_name": f"images/{split}/{stem}.jpg",
-                    "width": small.shape[1],
-                    "height": small.shape[0],
-                    "source_resolution": [w, h],
-                    "design": sample.design,
-                    "table": sample.table,
-                    "seed": sample.seed,
-                    "h264_crf": sample.effects.h264_crf if sample.effects else None,
-                }
-            )
-            for name, quad, o in labeled_objects(f, opt.min_visible):
-                c = CLASS_ID[name]
-                qn = quad / (w, h)
-                obb_lines.append(f"{c} " + " ".join(f"{v:.6f}" for v in qn.ravel()))
-                x0, y0 = qn.min(axis=0)
-                x1, y1 = qn.max(axis=0)
-                aabb_lines.append(f"{c} {(x0 + x1) / 2:.6f} {(y0 + y1) / 2:.6f} {x1 - x0:.6f} {y1 - y0:.6f}")
-                qs = quad * s
-                bx0, by0 = qs.min(axis=0)
-                bx1, by1 = qs.max(axis=0)
-                coco["annotations"].append(
-                    {
-                        "id": len(coco["annotations"]),
-                        "image_id": start + k,
-                        "category_id": c,
-                        "bbox": [
-                            round(float(bx0), 2),
-                            round(float(by0), 2),
-                            round(float(bx1 - bx0), 2),
-                            round(float(by1 - by0), 2),
-                        ],
-                        "segmentation": [[round(float(v), 2) for v in qs.ravel()]],
-                        "area": round(_area(qs), 2),
-                        "iscrowd": 0,
-                        "identity": o.identity,
-                        "visible_share": round(o.visible_share, 4),
-                        "zone": o.zone,
-                    }
-                )
-                tally[name] += 1
-            (lab_dir / f"{stem}.txt").write_text("\n".join(obb_lines) + ("\n" if obb_lines else ""))
-            (aabb_dir / f"{stem}.txt").write_text("\n".join(aabb_lines) + ("\n" if aabb_lines else ""))
-            # the image last: an interrupted export never leaves an image without its labels (which a
-            # trainer would take for an empty table)
-            write_image(img_dir / f"{stem}.jpg", small, [cv2.IMWRITE_JPEG_QUALITY, opt.quality])
-            if k < opt.fullres:
-                full_dir.mkdir(parents=True, exist_ok=True)
-                write_image(full_dir / f"{stem}.png", f.image)
-                (full_dir / f"{stem}.json").write_text(json.dumps(_truth_json(sample)))
-            if progress:
-                progress(split, 1)
+        for r in mine:
+            for a in r.annotations:
+                coco["annotations"].append({"id": len(coco["annotations"]), **a})
+            tally.update(r.tally)
         name = f"coco_{split}.json" if not start else f"coco_{split}_from{start}.json"
         (out / name).write_text(json.dumps(coco))
         result[split] = tally
     link = out / "aabb" / "images"
     if not link.exists():
         os.symlink(os.path.relpath(out / "images", out / "aabb"), link)
-    done = sorted(p.name for p in (out / "images").iterdir() if p.is_dir())
-    _write_yaml(out / "obb.yaml", out.resolve(), done)
-    _write_yaml(out / "aabb.yaml", (out / "aabb").resolve(), done)
+    done_splits = sorted(p.name for p in (out / "images").iterdir() if p.is_dir())
+    _write_yaml(out / "obb.yaml", out.resolve(), done_splits)
+    _write_yaml(out / "aabb.yaml", (out / "aabb").resolve(), done_splits)
     return result
