@@ -93,18 +93,23 @@ def test_a_batching_websocket_client_gets_one_commits_alerts_in_one_message(clie
 
 def test_hub_messages_are_encoded_once_and_drained_together() -> None:
     hub = LiveHub(queue_size=8)
-    sub = hub.subscribe("x")
+    sub, only_t2 = hub.subscribe("x"), hub.subscribe("y", tables=frozenset({"T2"}))
     hub.publish("alert", {"id": "a1", "note": "line\nbreak"})
-    hub.publish("table", {"table_id": "T1"})
-    first = sub.queue.get_nowait()
-    messages, closed = drain(sub.queue, first, limit=10)
-    assert not closed and [m.kind for m in messages] == ["alert", "table"]
-    assert json.loads(batch_text(messages)) == {"type": "batch", "data": [
+    hub.publish_many([("table", {"table_id": "T1"}, "T1"), ("table", {"table_id": "T2"}, "T2")])
+    groups, closed = drain(sub.queue, sub.queue.get_nowait(), limit=10)
+    assert not closed and [[m.kind for m in g.messages] for g in groups] == [["alert"], ["table", "table"]]
+    assert json.loads(batch_text(groups)) == {"type": "batch", "data": [
         {"type": "alert", "data": {"id": "a1", "note": "line\nbreak"}},
-        {"type": "table", "data": {"table_id": "T1"}}]}
-    assert batch_text(messages[:1]) == messages[0].text
+        {"type": "table", "data": {"table_id": "T1"}}, {"type": "table", "data": {"table_id": "T2"}}]}
+    assert batch_text(groups[:1]) == groups[0].messages[0].text == '{"type":"alert","data":{"id":"a1",' \
+        '"note":"line\\nbreak"}}'
     # One SSE event per message, its JSON on one line even when the data holds a newline.
-    assert messages[0].sse == b'event: alert\r\ndata: {"id":"a1","note":"line\\nbreak"}\r\n\r\n'
+    assert groups[1].sse.count(b"event: table\r\n") == 2
+    assert groups[0].sse == b'event: alert\r\ndata: {"id":"a1","note":"line\\nbreak"}\r\n\r\n'
+    # A client that asked for some tables gets only theirs (and messages of no table).
+    filtered, _ = drain(only_t2.queue, only_t2.queue.get_nowait(), limit=10)
+    assert [json.loads(m.data_json) for g in filtered for m in g.messages] == [
+        {"id": "a1", "note": "line\nbreak"}, {"table_id": "T2"}]
 
 
 def test_a_client_that_falls_behind_is_told_and_dropped() -> None:
@@ -116,6 +121,6 @@ def test_a_client_that_falls_behind_is_told_and_dropped() -> None:
         fast.queue.get_nowait()
     hub.publish("alert", {"id": 16})
     assert slow.dropped and hub.clients == 1
-    messages, closed = drain(slow.queue, slow.queue.get_nowait(), limit=100)
-    assert closed and messages == []
-    assert fast.queue.get_nowait().data_json == '{"id":16}'
+    groups, closed = drain(slow.queue, slow.queue.get_nowait(), limit=100)
+    assert closed and groups == []
+    assert fast.queue.get_nowait().messages[0].data_json == '{"id":16}'

@@ -104,7 +104,10 @@ def create_app(settings: Settings | None = None,
             services.pipeline.close()
             engine.dispose()
 
+    # FastAPI's built-in OpenTelemetry is off: the app exports Prometheus metrics (/metrics), and
+    # asking "is a tracer configured?" read the environment on every request (profiled under load).
     app = FastAPI(title="table-monitor", version=__version__, description=DESCRIPTION, lifespan=lifespan,
+                  telemetry={"tracing": False, "metrics": False, "logs": False, "operation_spans": False},
                   openapi_tags=[
                       {"name": "alerts", "description": "Alerts and their life cycle"},
                       {"name": "tables", "description": "Tables, rounds and hand histories"},

@@ -59,6 +59,16 @@ class ChildServer:
                 await asyncio.sleep(0.1)
         raise RuntimeError("the server did not answer /health within 60 s")
 
+    def cpu_seconds(self) -> float:
+        """CPU time (user + system) the server process has used so far (Linux /proc), else NaN."""
+        if self.proc is None:
+            return float("nan")
+        try:
+            fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return float("nan")
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def kill(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGKILL)
@@ -115,6 +125,9 @@ class LoadResult:
     failed_posts: int = 0
     batch_sizes: list[int] = field(default_factory=list)
     batch: bool = True
+    server_cpu: float = 0.0  # CPU seconds the server used from the first event to the last delivery
+    bench_cpu: float = 0.0  # the same for this process (the clients and the sensor)
+    wall: float = 0.0  # seconds from the first event to the last delivery
 
     @property
     def complete(self) -> bool:
@@ -135,6 +148,9 @@ class LoadResult:
             f"  event-to-client latency p50 {ms(pct(self.push_latency, 0.5))}, "
             f"p95 {ms(pct(self.push_latency, 0.95))}, p99 {ms(pct(self.push_latency, 0.99))}, "
             f"max {ms(max(self.push_latency, default=float('nan')))}",
+            f"  CPU from first event to last delivery ({self.wall:.1f} s): server {self.server_cpu:.1f} s "
+            f"({self.events_sent / max(self.server_cpu, 1e-9):.0f} events per server CPU-second), "
+            f"bench clients and sensor {self.bench_cpu:.1f} s",
             f"  ingest POST round trip (commit included) p50 {ms(pct(self.post_latency, 0.5))}, "
             f"p95 {ms(pct(self.post_latency, 0.95))}; events per POST p50 {pct(self.batch_sizes, 0.5):g}, "
             f"max {max(self.batch_sizes, default=0)}; failed POSTs: {self.failed_posts}",
@@ -215,6 +231,7 @@ async def load_test(db: Path, *, clients: int, rate: int, duration: float, table
                 acked.update(response.json()["alerts"])
 
             begin = time.monotonic()
+            cpu_server, cpu_bench = server.cpu_seconds(), time.process_time()
             pending_key = ""
             ticks = 0
             with Progress() as progress:
@@ -251,6 +268,9 @@ async def load_test(db: Path, *, clients: int, rate: int, duration: float, table
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline and min(len(acked & r.keys()) for r in received) < len(acked):
             await asyncio.sleep(0.2)
+        result.server_cpu = server.cpu_seconds() - cpu_server
+        result.bench_cpu = time.process_time() - cpu_bench
+        result.wall = time.monotonic() - begin
         stop.set()
         for task in tasks:
             task.cancel()

@@ -6,9 +6,11 @@ either receives every alert or knows it must resynchronise over REST.
 Table states change with nearly every event, so they are coalesced per table and pushed at
 most every ``table_push_interval_s``; alerts are pushed at once.
 
-A message is encoded once (JSON, and the SSE form on first use) however many clients get it;
-senders write everything waiting in one go (see :func:`batch_text`), so under load the cost per
-client grows with the number of writes, not the number of alerts.
+A message is encoded once (JSON, and the SSE form on first use) however many clients get it.
+Messages published together (a commit's alerts) are one queue entry per client, and senders
+write everything waiting in one go (see :func:`batch_text`), so under load the cost per client
+grows with the number of commits, not the number of alerts. A client's queue bound counts
+these entries.
 """
 
 from __future__ import annotations
@@ -46,24 +48,53 @@ class Message:
         return self._sse
 
 
-def batch_text(messages: list[Message]) -> str:
-    """Several messages as one WebSocket message: ``{"type": "batch", "data": [message, ...]}``
-    (a single message is sent as itself)."""
-    if len(messages) == 1:
-        return messages[0].text
-    return '{"type":"batch","data":[' + ",".join(m.text for m in messages) + "]}"
+class Group:
+    """Messages published together (one commit's alerts, one flush's table states): queued once
+    per client, and for a batching client written as one text that all clients share."""
+
+    __slots__ = ("_sse", "_text", "messages")
+
+    def __init__(self, messages: tuple[Message, ...]) -> None:
+        self.messages = messages
+        self._text: str | None = None
+        self._sse: bytes | None = None
+
+    @property
+    def text(self) -> str:
+        """The group as one WebSocket message (see :func:`batch_text`), built once."""
+        if self._text is None:
+            if len(self.messages) == 1:
+                self._text = self.messages[0].text
+            else:
+                self._text = '{"type":"batch","data":[' + ",".join(m.text for m in self.messages) + "]}"
+        return self._text
+
+    @property
+    def sse(self) -> bytes:
+        if self._sse is None:
+            self._sse = b"".join(m.sse for m in self.messages)
+        return self._sse
 
 
-def drain(queue: asyncio.Queue[Any], first: Any, limit: int) -> tuple[list[Message], bool]:
-    """``first`` and whatever else is already queued (up to ``limit``); True if CLOSE was among them."""
-    messages: list[Message] = []
+def batch_text(groups: list[Group]) -> str:
+    """Groups as one WebSocket message: ``{"type": "batch", "data": [message, ...]}`` (a single
+    message is sent as itself)."""
+    if len(groups) == 1:
+        return groups[0].text  # shared by every client that had only this group waiting
+    return '{"type":"batch","data":[' + ",".join(m.text for g in groups for m in g.messages) + "]}"
+
+
+def drain(queue: asyncio.Queue[Any], first: Any, limit: int) -> tuple[list[Group], bool]:
+    """``first`` and whatever else is already queued (up to ``limit`` groups); True if CLOSE was
+    among them."""
+    groups: list[Group] = []
     item = first
     while True:
         if item is CLOSE:
-            return messages, True
-        messages.append(item)
-        if len(messages) >= limit or queue.empty():
-            return messages, False
+            return groups, True
+        groups.append(item)
+        if len(groups) >= limit or queue.empty():
+            return groups, False
         item = queue.get_nowait()
 
 
@@ -98,13 +129,20 @@ class LiveHub:
     def unsubscribe(self, sub: Subscriber) -> None:
         self._subs.pop(sub.id, None)
 
-    def _deliver(self, message: Message, table_id: str | None) -> int:
+    def _deliver(self, messages: list[tuple[Message, str | None]]) -> int:
+        """Queue ``messages`` (each with its table, if any) for every client that wants them."""
+        everything = Group(tuple(m for m, _ in messages))
         delivered = 0
         for sub in list(self._subs.values()):
-            if sub.tables is not None and table_id is not None and table_id not in sub.tables:
-                continue
+            group = everything
+            if sub.tables is not None:
+                wanted = tuple(m for m, table_id in messages if table_id is None or table_id in sub.tables)
+                if not wanted:
+                    continue
+                if len(wanted) < len(messages):
+                    group = Group(wanted)
             try:
-                sub.queue.put_nowait(message)
+                sub.queue.put_nowait(group)
                 delivered += 1
             except asyncio.QueueFull:
                 self._drop(sub)
@@ -127,7 +165,13 @@ class LiveHub:
 
     def publish(self, kind: str, data: Any, *, table_id: str | None = None) -> int:
         """Push ``{"type": kind, "data": data}`` to every client now; returns how many got it."""
-        return self._deliver(Message(kind, data), table_id)
+        return self._deliver([(Message(kind, data), table_id)])
+
+    def publish_many(self, items: list[tuple[str, Any, str | None]]) -> int:
+        """Publish ``(kind, data, table_id)`` items together (one queue entry per client)."""
+        if not items:
+            return 0
+        return self._deliver([(Message(kind, data), table_id) for kind, data, table_id in items])
 
     def bind_loop(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
@@ -145,8 +189,7 @@ class LiveHub:
 
     def flush_tables(self) -> int:
         dirty, self._dirty_tables = self._dirty_tables, {}
-        for table_id, state in dirty.items():
-            self.publish("table", state, table_id=table_id)
+        self.publish_many([("table", state, table_id) for table_id, state in dirty.items()])
         return len(dirty)
 
     async def run_flusher(self) -> None:

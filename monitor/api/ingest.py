@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import func, select
@@ -35,7 +36,7 @@ from monitor.api.webhooks import outbox
 from monitor.events.schema import Event, RoundEnded, RoundStarted, parse_event
 from monitor.store import repository as repo
 from monitor.store.models import EventRow, TableRow
-from monitor.store.types import utcnow
+from monitor.store.types import RawJSON, utcnow
 from monitor.store.write_batch import WriteBatch
 
 log = logging.getLogger("monitor.api.ingest")
@@ -151,9 +152,11 @@ class IngestPipeline:
     def _after_commit(self, jobs: list[_Job], done: list[_Done],
                       snapshots: dict[str, dict[str, Any]]) -> None:
         outbox_targets: set[str] = set()
+        # The commit's alerts go out together: one queue entry (and, batched, one write) per client.
+        self._hub.publish_many([("alert", summary, summary["table_id"]) for result in done
+                                for summary in result.pushed])
         for job, result in zip(jobs, done, strict=True):
             for summary in result.pushed:
-                self._hub.publish("alert", summary, table_id=summary["table_id"])
                 self._metrics.alerts.labels(summary["severity"]).inc()
                 self._metrics.event_to_push.observe(time.monotonic() - job.received)
                 outbox_targets.update(t.name for t in self._targets if outbox.wants(t, summary["severity"]))
@@ -176,19 +179,21 @@ class IngestPipeline:
             # Everything is gathered in memory and written with a few multi-row statements at the
             # end (WriteBatch); duplicates are found with one query per table.
             batch = WriteBatch(session)
+            received_at = utcnow()
             seen = repo.known_event_keys(session, {(e.table_id, e.seq) for j in jobs for e in j.events})
             raised: list[tuple[_Done, str]] = []  # which request raised which alert, in order
             for job in jobs:
                 done = _Done(IngestResult(accepted=0, duplicates=0, alerts=[]))
                 for event in job.events:
-                    self._one(batch, event, done, seen, touched, raised)
+                    self._one(batch, event, done, seen, touched, raised, received_at)
                 if job.flush:
                     self._collect(batch, self._feed.flush(), done, raised)
                 results.append(done)
-            for table_id in touched:
-                state = self._states[table_id]
-                batch.table(table_id, game=state.get("game"), state=copy.deepcopy(state),
-                            seq=state.get("last_seq"))
+            # One copy per table serves the store and the live push: the writer thread keeps
+            # mutating its own states after this batch.
+            snapshots = {t: copy.deepcopy(self._states[t]) for t in touched}
+            for table_id, state in snapshots.items():
+                batch.table(table_id, game=state.get("game"), state=state, seq=state.get("last_seq"))
             new_rows = batch.write()
             outbox.enqueue_many(session, new_rows, self._targets)
         by_id = {row.id: row for row in new_rows}
@@ -197,18 +202,17 @@ class IngestPipeline:
             if row is not None:
                 done.result.alerts.append(row.id)
                 done.pushed.append(AlertSummary.of(row).model_dump(mode="json"))
-        # Copies for the event loop: the writer thread keeps mutating its own states.
-        return results, {t: copy.deepcopy(self._states[t]) for t in touched}
+        return results, snapshots
 
     def _one(self, batch: WriteBatch, event: Event, done: _Done, seen: set[tuple[str, int]],
-             touched: set[str], raised: list[tuple[_Done, str]]) -> None:
+             touched: set[str], raised: list[tuple[_Done, str]], received_at: datetime) -> None:
         key = (event.table_id, event.seq)
         if key not in seen:
             seen.add(key)
             batch.add_event({
                 "table_id": event.table_id, "seq": event.seq, "kind": event.type,
                 "source": event.source.value, "media_time": event.media_time,
-                "payload": event.model_dump(mode="json"), "received_at": utcnow(),
+                "payload": RawJSON(event.model_dump_json()), "received_at": received_at,
             })
             done.result.accepted += 1
             state = self._states.setdefault(event.table_id, table_state.empty_state(event.table_id))

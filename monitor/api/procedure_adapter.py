@@ -44,7 +44,8 @@ class StreamFeedAdapter:
                 for h in self._histories
             ]
             self._histories.clear()
-        self._trim()
+        if out.alerts or out.histories:  # nothing else grows the lists _trim empties
+            self._trim()
         return out
 
     def _trim(self) -> None:

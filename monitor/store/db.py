@@ -9,6 +9,8 @@ from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.orm import Session, sessionmaker
 
+from monitor.store.types import json_dumps
+
 DEFAULT_DB_URL = "sqlite:///table-monitor.db"
 
 
@@ -61,11 +63,13 @@ def make_engine(url: str, *, echo: bool = False) -> Engine:
     if parsed.get_backend_name() == "sqlite":
         assert parsed.database is not None
         Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(parsed, echo=echo, connect_args={"check_same_thread": False, "timeout": 30})
+        engine = create_engine(parsed, echo=echo, json_serializer=json_dumps,
+                               connect_args={"check_same_thread": False, "timeout": 30})
         event.listen(engine, "connect", _sqlite_pragmas)
         event.listen(engine, "begin", _sqlite_begin)
         return engine
-    return create_engine(parsed, echo=echo, pool_pre_ping=True, pool_size=10, max_overflow=20)
+    return create_engine(parsed, echo=echo, json_serializer=json_dumps, pool_pre_ping=True, pool_size=10,
+                         max_overflow=20)
 
 
 def make_sessionmaker(engine: Engine, *, read_only: bool = False) -> sessionmaker[Session]:

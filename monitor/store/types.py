@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 from typing import Any
 
@@ -35,3 +36,13 @@ class UTCDateTime(TypeDecorator[datetime]):
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
+
+
+class RawJSON(str):
+    """Text that is already JSON (e.g. pydantic's ``model_dump_json``): JSON columns store it as
+    is instead of encoding a dict again (see :func:`json_dumps`, the engines' serializer)."""
+
+
+def json_dumps(value: Any) -> str:
+    """The JSON columns' serializer: ``RawJSON`` passes through, anything else is encoded."""
+    return value if isinstance(value, RawJSON) else json.dumps(value)

@@ -85,12 +85,13 @@ async def live_ws(ws: WebSocket, tables: TablesQuery = None, batch: BatchQuery =
         # This loop runs for every client and every message: keep it to plain awaits.
         limit = MAX_PER_WRITE if batch else 1
         while True:
-            messages, closed = drain(sub.queue, await sub.queue.get(), limit)
-            if batch and messages:
-                await ws.send_text(batch_text(messages))
+            groups, closed = drain(sub.queue, await sub.queue.get(), limit)
+            if batch and groups:
+                await ws.send_text(batch_text(groups))
             else:
-                for message in messages:
-                    await ws.send_text(message.text)
+                for group in groups:
+                    for message in group.messages:
+                        await ws.send_text(message.text)
             if closed:
                 await ws.close(CLOSE_TOO_SLOW, FELL_BEHIND)
                 return
@@ -118,9 +119,9 @@ async def live_sse(principal: Reader, services: ServicesDep, request: Request,
             yield ServerSentEvent(event="hello", data=json.dumps({"name": principal.name,
                                                                    "role": principal.role.value}))
             while True:
-                messages, closed = drain(sub.queue, await sub.queue.get(), MAX_PER_WRITE)
-                if messages:  # encoded once per message, written once per wake-up
-                    yield b"".join(m.sse for m in messages)
+                groups, closed = drain(sub.queue, await sub.queue.get(), MAX_PER_WRITE)
+                if groups:  # encoded once per message, written once per wake-up
+                    yield groups[0].sse if len(groups) == 1 else b"".join(g.sse for g in groups)
                 if closed:
                     yield ServerSentEvent(event="closed", data=json.dumps(FELL_BEHIND))
                     return
