@@ -156,10 +156,9 @@ def _tex_corners(th: int, tw: int) -> NDArray[np.float32]:
     return np.array([[-0.5, -0.5], [tw - 0.5, -0.5], [tw - 0.5, th - 0.5], [-0.5, th - 0.5]], np.float32)
 
 
-def _over(roi: Image, premult_bgr: Image, alpha: Image) -> None:
-    """roi = premult + roi * (1 - alpha), in place, uint8 (the 'over' operator)."""
-    keep = cv2.cvtColor(cv2.bitwise_not(alpha), cv2.COLOR_GRAY2BGR)
-    cv2.add(cv2.multiply(roi, keep, scale=1.0 / 255), premult_bgr, dst=roi)
+def _over(roi: Image, premult_bgr: Image, keep: Image) -> None:
+    """roi = premult + roi * keep / 255, in place, uint8: the 'over' operator when keep = 255 - alpha."""
+    cv2.add(cv2.multiply(roi, cv2.cvtColor(keep, cv2.COLOR_GRAY2BGR), scale=1.0 / 255), premult_bgr, dst=roi)
 
 
 class _Canvas:
@@ -191,11 +190,14 @@ class _Canvas:
         shade: float = 1.0,
         bend: float = 0.0,
         glossy: bool = False,
+        shadow: float = 0.0,
     ) -> None:
         """Warp a BGRA texture onto the image quad (its corners TL, TR, BR, BL) and composite it.
 
         Only the quad's bounding box is touched; the texture is a premultiplied mip level close to
-        the drawn size, so the warp neither aliases nor wastes work.
+        the drawn size, so the warp neither aliases nor wastes work. ``shadow`` > 0 first darkens
+        what lies under the texture's outline moved one pixel right and down by that share (a thin
+        object's contact shadow, too small to blur), in the same pass.
         """
         r = self.roi(quad)
         if r is None:
@@ -231,7 +233,12 @@ class _Canvas:
             col = cv2.multiply(col, cv2.cvtColor(gain, cv2.COLOR_GRAY2BGR), scale=1.0 / 128)
         if shade != 1.0:
             col = cv2.convertScaleAbs(col, alpha=shade)
-        _over(self.img[y0:y1, x0:x1], col, alpha)
+        keep = cv2.bitwise_not(alpha)
+        if shadow > 0.0:
+            sh = np.zeros_like(alpha)
+            sh[1:, 1:] = alpha[:-1, :-1]
+            keep = cv2.multiply(keep, cv2.convertScaleAbs(sh, alpha=-shadow, beta=255), scale=1.0 / 255)
+        _over(self.img[y0:y1, x0:x1], col, keep)
         cover = alpha > 127
         self.ids[y0:y1, x0:x1][cover] = oid
         self.gloss[y0:y1, x0:x1][cover] = 255 if glossy else 0
@@ -357,9 +364,8 @@ class Renderer:
         quad = cam.project_ideal(card.corners())
         d = self.design(card.design)
         mips = d.mips(card.key if card.face_up else BACK, card.variant)
-        if card.z > 0.5:  # a card lying on others throws a thin shadow on them (too small to blur)
-            cv.shadow(quad + np.array([0.8, 1.2]), 0.15, 0.0)
-        cv.blit(mips, quad, oid, bend=card.bend, glossy=True)
+        # a card lying on others throws a thin shadow on them
+        cv.blit(mips, quad, oid, bend=card.bend, glossy=True, shadow=0.15 if card.z > 0.5 else 0.0)
         return _shoelace(quad) * CARD_FILL
 
     def _chips(self, cv: _Canvas, cam: Camera, st: ChipStack, oid: int, light: F64) -> float:
@@ -622,9 +628,9 @@ def _hull(p: F64) -> F64:
 
 
 def _id_counts(ids: NDArray[np.uint16], n: int) -> NDArray[np.int64]:
-    """Pixels per id 0..n (one histogram pass; np.bincount widens the whole buffer to int64 first)."""
-    h = cv2.calcHist([ids], [0], None, [n + 1], [0, n + 1])
-    return np.rint(h.ravel()).astype(np.int64)
+    """Pixels per id 0..n (0's count left at 0: nobody asks for the table's). Objects cover a small
+    part of a frame, so counting only the covered pixels is 3-4x faster than a histogram of all."""
+    return np.bincount(ids[ids > 0], minlength=n + 1)
 
 
 def _union_area(polys: list[F64]) -> float:
