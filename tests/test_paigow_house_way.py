@@ -99,8 +99,9 @@ def test_room_defines_its_own_house_way_and_profile_selects_it() -> None:
         ({"name": "x", "rules": [{"name": "r", "prefer": "middle"}]}, "prefer must be"),
         ({"name": "x", "rules": [{"name": "r", "colour": "red"}]}, "unknown key"),
         ({"name": "x", "rules": [{"name": "r", "front": [{"group": "trips", "count": 3}]}]}, "1 or 2"),
-        ({"name": "x", "rules": [{"name": "r", "front_min": "2"}]}, "front_min '2' must be 'pair' or a rank"),
+        ({"name": "x", "rules": [{"name": "r", "front_min": "2"}]}, "front_min '2' must be 'pair', a rank"),
         ({"name": "x", "rules": [{"name": "r", "front_min": "pears"}]}, "front_min 'pears'"),
+        ({"name": "x", "rules": [{"name": "r", "front_min": "A1"}]}, "two ranks"),
         ({"name": "x", "rules": [{"name": "r", "beats_front_with": "strait"}]}, "unknown beats_front_with"),
         ({"name": "x", "rules": [{"name": "r", "cite": 12}]}, "cite must be text"),
         ({"name": "x", "sources": "y", "rules": [{"name": "r"}]}, "unknown key"),
@@ -109,6 +110,13 @@ def test_room_defines_its_own_house_way_and_profile_selects_it() -> None:
 def test_bad_definitions_get_clear_errors(data: dict[str, object], msg: str) -> None:
     with pytest.raises(HouseWayError, match=msg):
         HouseWay.from_mapping(data)
+
+
+@pytest.mark.parametrize(("spec", "least"), [("pair", "2c 2d"), ("j", "Jc 2d"), ("AJ", "Ac Jd"),
+                                              ("ja", "Ac Jd"), ("77", "7c 7d"), ("T9", "Tc 9d")])
+def test_front_min_forms(spec: str, least: str) -> None:
+    way = HouseWay.from_mapping({"name": "r", "rules": [{"name": "r", "front_min": spec}]})
+    assert way.rules[0].front_min == least
 
 
 def test_front_min_and_beats_front_with() -> None:

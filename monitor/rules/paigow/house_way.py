@@ -13,7 +13,8 @@ A house way is data (YAML or JSON; built-in ones ship in ``house_ways/``, a room
         back: [pair1]            # groups that stay whole in the back
         front: [{group: trips, count: 2}]   # front takes exactly `count` cards of a group (default: all)
         back_min: straight       # the back must be at least this category (a "complete hand")
-        front_min: J             # the front must be at least jack-high (a rank) or a pair (`pair`)
+        front_min: J             # the least front: a rank (J = jack-high or better), two ranks (AJ =
+                                 # ace-jack or better, 77 = sevens or better) or `pair` (any pair)
         beats_front_with: straight   # the front must beat the best front any setting with a back of at
                                  # least this category allows ("if the front hand can be improved")
         prefer: front            # among settings that qualify, the best front (then back); or `back`
@@ -68,7 +69,6 @@ GROUPS: Final = (
 RULE_KEYS: Final = frozenset(
     {"name", "when", "front", "back", "back_min", "front_min", "beats_front_with", "prefer", "note", "cite"}
 )
-FRONT_MIN_PAIR: Final = 0  # front_min: pair; otherwise the rank the front's top card must reach
 PREFER: Final = ("front", "back")
 _CMP_OPS: Final = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.In, ast.NotIn)
 
@@ -184,7 +184,7 @@ class HouseRule:
     takes: tuple[GroupTake, ...]
     back_min: Category | None
     prefer: str
-    front_min: int | None = None
+    front_min: str | None = None  # the least two-card hand allowed, as cards ("Jc 2d")
     beats_front_with: Category | None = None
     cite: str = ""
 
@@ -274,24 +274,29 @@ def _category(raw: object, key: str, where: str) -> Category | None:
         raise HouseWayError(f"{where}: unknown {key} {raw!r} (one of: {names})") from None
 
 
-def _front_min(raw: object, where: str) -> int | None:
-    """``pair`` or a rank (``J``, ``9`` ...): the least two-card hand the front may be."""
+def _front_min(raw: object, where: str) -> str | None:
+    """The least two-card hand the front may be, as two cards: ``pair`` (2-2), a rank (``J``: J-2, i.e.
+    jack-high or better) or two ranks (``AJ``: ace-jack or better; ``77``: sevens or better)."""
     if raw is None:
         return None
     text = str(raw).strip().upper()
     if text == "PAIR":
-        return FRONT_MIN_PAIR
-    rank = RANK_CONSTANTS.get(text) or (int(text) if text.isdigit() else 0)
-    if not 3 <= rank <= ACE:
-        raise HouseWayError(f"{where}: front_min {raw!r} must be 'pair' or a rank 3..9, T, J, Q, K, A")
-    return rank
+        text = "22"
+    elif len(text) == 1 and text in RANK_CHARS[1:]:
+        text += "2"
+    if len(text) != 2 or any(ch not in RANK_CHARS for ch in text) or (text[0] == "2" and text[1] != "2"):
+        raise HouseWayError(
+            f"{where}: front_min {raw!r} must be 'pair', a rank (J = jack-high or better) "
+            "or two ranks (AJ = ace-jack or better, 77 = sevens or better)"
+        )
+    hi, lo = sorted(text, key=RANK_CHARS.index, reverse=True)
+    return f"{hi}c {lo}d"
 
 
 @cache
-def front_threshold(front_min: int, profile: PaiGowProfile) -> int:
-    """Score of the least two-card hand ``front_min`` allows: a pair of twos, or (rank)-deuce."""
-    low = "2c 2d" if front_min == FRONT_MIN_PAIR else f"{RANK_CHARS[front_min - 2]}c 2d"
-    return evaluate_two(parse_cards(low), profile).score
+def front_threshold(front_min: str, profile: PaiGowProfile) -> int:
+    """Score of the least two-card hand ``front_min`` (two cards, from :func:`_front_min`) allows."""
+    return evaluate_two(parse_cards(front_min), profile).score
 
 
 # --- hand analysis ---------------------------------------------------------------------------------
