@@ -14,10 +14,12 @@ def register(app: typer.Typer) -> None:
         recording: Annotated[Path, typer.Option(
             help="1080p recording folder (rendered once if missing: bench-pipeline's)")] = Path(
             "bench-recording-1080p"),
-        models_seconds: Annotated[float, typer.Option(help="seconds reviewed with the models")] = 20.0,
+        models_seconds: Annotated[float, typer.Option(help="seconds reviewed with the models")] = 10.0,
         files: Annotated[int, typer.Option(min=2, help="recordings in the scaling session")] = 2,
-        parts: Annotated[str, typer.Option(help="comma-separated: oracle,nogate,models,scale")] = (
-            "oracle,nogate,models,scale"),
+        scale_seconds: Annotated[float, typer.Option(
+            help="length of each recording in the scaling run")] = 30.0,
+        parts: Annotated[str, typer.Option(help="comma-separated: oracle,stride2,nogate,models,scale")] = (
+            "oracle,stride2,nogate,models,scale"),
     ) -> None:
         """Measure review: x real time (1 process, oracle and models), Dask scaling from 1 to 2 workers."""
         import os
@@ -30,7 +32,7 @@ def register(app: typer.Typer) -> None:
 
         ensure_recording(recording)
         chosen = tuple(p.strip() for p in parts.split(",") if p.strip())
-        lines = run_bench(recording, models_seconds, files, chosen)
+        lines = run_bench(recording, models_seconds, files, scale_seconds, chosen)
         table = Table(title=f"review of {recording} (1080p, 30 fps); load before: "
                             f"{', '.join(f'{x:.2f}' for x in os.getloadavg())}")
         for col in ("run", "files", "media s", "wall s", "x real time", "frames", "kept by gate", "hands",

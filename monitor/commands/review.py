@@ -33,6 +33,8 @@ def register(app: typer.Typer) -> None:
         scheduler: Annotated[str | None, typer.Option(
             help="a running Dask scheduler (tcp://host:8786): files fan out over its workers")] = None,
         motion_gate: Annotated[bool, typer.Option(help="skip perception where nothing moves")] = True,
+        stride: Annotated[int, typer.Option(
+            min=1, max=6, help="perceive every n-th frame at most (2: 15 of 30 fps)")] = 1,
         clips: Annotated[bool, typer.Option(help="cut a short clip around each alert")] = True,
         restart: Annotated[bool, typer.Option(
             help="discard the checkpoints in --out and start over")] = False,
@@ -47,8 +49,8 @@ def register(app: typer.Typer) -> None:
         db_url = (db or DEFAULT_DB_URL) if store else None
         opts = ReviewOptions(videos=videos, table=table, out=out, perception=perception, models=models,
                              name=name, db_url=db_url, snapshot_dir=snapshot_dir, workers=workers,
-                             scheduler=scheduler, gate=GateSettings(enabled=motion_gate), clips=clips,
-                             restart=restart, threads=threads)
+                             scheduler=scheduler, gate=GateSettings(enabled=motion_gate, stride=stride),
+                             clips=clips, restart=restart, threads=threads)
         try:
             outcome = run_review(opts)
         except KeyboardInterrupt:

@@ -44,11 +44,11 @@ class BenchLine:
 
 
 def _run(name: str, videos: list[Path], out: Path, perception: str = "auto", workers: int | None = None,
-         gate: bool = True) -> BenchLine:
+         gate: bool = True, stride: int = 1) -> BenchLine:
     from monitor.review.jobs import GateSettings
 
     opts = ReviewOptions(videos=videos, table=TABLE, out=out, perception=perception, workers=workers,
-                         progress=False, gate=GateSettings(enabled=gate), restart=True)
+                         progress=False, gate=GateSettings(enabled=gate, stride=stride), restart=True)
     start = time.perf_counter()
     outcome = run_review(opts)
     wall = time.perf_counter() - start  # with the report written, and for Dask the cluster's start
@@ -57,46 +57,40 @@ def _run(name: str, videos: list[Path], out: Path, perception: str = "auto", wor
                      "; ".join(s["perception"]), s["hands"], s["alerts"])
 
 
-def cut(video: Path, seconds: float, folder: Path) -> Path:
-    """The first ``seconds`` of a recording (stream copy), as a folder of its own (no sidecars)."""
+def cut(recording: Path, seconds: float, folder: Path, sidecars: bool = True) -> Path:
+    """The first ``seconds`` of a recording (stream copy) in a folder of its own, with links to its
+    truth and event log (frame numbers and media times start at 0 in both)."""
     folder.mkdir(parents=True, exist_ok=True)
     out = folder / "video.mp4"
-    cmd = ["ffmpeg", "-v", "error", "-y", "-i", str(video), "-t", f"{seconds}", "-c", "copy", str(out)]
+    cmd = ["ffmpeg", "-v", "error", "-y", "-i", str(recording / "video.mp4"), "-t", f"{seconds}",
+           "-c", "copy", str(out)]
     subprocess.run(cmd, check=True)
+    for name in ("truth.jsonl", "truth.jsonl.gz", "events.jsonl") if sidecars else ():
+        if (recording / name).exists():
+            (folder / name).symlink_to((recording / name).resolve())
     return out
 
 
-def copies(recording: Path, n: int, folder: Path) -> list[Path]:
-    """``n`` recordings of a session: links to the same files (a review tells them apart by path)."""
-    out = []
-    for i in range(n):
-        d = folder / f"part{i + 1}"
-        d.mkdir(parents=True, exist_ok=True)
-        for f in recording.iterdir():
-            target = d / f.name
-            if not target.exists():
-                target.symlink_to(f.resolve())
-        out.append(d)
-    return out
-
-
-def run_bench(recording: Path, models_seconds: float = 20.0, scale_files: int = 2,
-              parts: tuple[str, ...] = ("oracle", "nogate", "models", "scale")) -> list[BenchLine]:
+def run_bench(recording: Path, models_seconds: float = 10.0, scale_files: int = 2,
+              scale_seconds: float = 30.0,
+              parts: tuple[str, ...] = ("oracle", "stride2", "nogate", "models", "scale")) -> list[BenchLine]:
     lines: list[BenchLine] = []
     with tempfile.TemporaryDirectory(prefix="bench-review-") as tmp:
         root = Path(tmp)
         if "oracle" in parts:
-            lines.append(_run("1 process, oracle, motion gate", [recording], root / "oracle"))
+            lines.append(_run("1 process, oracle, gate", [recording], root / "oracle"))
+        if "stride2" in parts:
+            lines.append(_run("1 process, oracle, gate, stride 2", [recording], root / "stride2", stride=2))
         if "nogate" in parts:
-            lines.append(_run("1 process, oracle, no motion gate", [recording], root / "nogate", gate=False))
+            lines.append(_run("1 process, oracle, no gate", [recording], root / "nogate", gate=False))
         if "models" in parts:
-            short = cut(recording / "video.mp4", models_seconds, root / "short")
+            short = cut(recording, models_seconds, root / "short", sidecars=False)
             lines.append(_run(f"1 process, models ({models_seconds:.0f} s)", [short], root / "models",
                               perception="models"))
         if "scale" in parts:
-            videos = copies(recording, scale_files, root / "copies")
+            videos = [cut(recording, scale_seconds, root / f"part{i + 1}") for i in range(scale_files)]
             for workers in (1, 2):
-                lines.append(_run(f"Dask, {workers} worker(s), {scale_files} files, oracle", videos,
-                                  root / f"dask{workers}", workers=workers))
+                lines.append(_run(f"Dask, {workers} worker(s), {scale_files} x {scale_seconds:.0f} s, oracle",
+                                  videos, root / f"dask{workers}", workers=workers))
         shutil.rmtree(root, ignore_errors=True)
     return lines

@@ -29,11 +29,11 @@ from monitor.pipeline.perceive import choose
 from monitor.review import checkpoint
 from monitor.review.clips import ClipSpec, attach_media
 from monitor.review.feed import ReviewFeed
+from monitor.review.gate import SampledMotionGate
 from monitor.review.jobs import FileJob, FileResult
 from monitor.review.ring import LazyFrameRing
 from monitor.review.sidecars import read_outside_events
 from monitor.review.zones import RasterCalibration
-from monitor.sources.motion import MotionGate
 from monitor.sources.status import SourceStatus
 from monitor.sources.to_events import SourceEventMapper
 from monitor.sources.video_source import SourceOptions, open_source
@@ -127,15 +127,17 @@ def review_file(job: FileJob, progress: Progress | None = None,
     seq = _Counter(result.next_seq)  # one counter for vision, console and device events
     settings = ExtractorSettings(round_from_vision=not outside)
     extractor = EventExtractor(table_id, settings, next_seq=seq)
-    chain = TableChain(RasterCalibration.of(calibration), extractor, fps=fps)
+    stride = max(1, job.gate.stride)
+    chain = TableChain(RasterCalibration.of(calibration), extractor, fps=fps / stride)
     if not perception.label.startswith("ORACLE"):
         chain.warm_up()
     ring = LazyFrameRing()
     feed = ReviewFeed(ring, job.folder / "snapshots")
-    gate = MotionGate(min_changed=job.gate.min_changed, settle_s=job.gate.settle_s,
-                      keepalive_s=job.gate.keepalive_s)
+    gate = SampledMotionGate(min_changed=job.gate.min_changed, settle_s=job.gate.settle_s,
+                             keepalive_s=job.gate.keepalive_s)
     statuses: list[SourceStatus] = []
-    source = open_source(str(video), SourceOptions(realtime=False, start_frame=result.next_frame),
+    source = open_source(str(video), SourceOptions(realtime=False, start_frame=result.next_frame,
+                                                   deliver_every=stride),
                          status_handlers=[statuses.append])
     last_media = result.next_frame / fps
     mapper = SourceEventMapper(table_id, lambda: last_media)
@@ -184,7 +186,7 @@ def review_file(job: FileJob, progress: Progress | None = None,
             last_media = frame.media_time_s
             outside_until(frame.media_time_s)
             result.frames_read += 1
-            if not job.gate.enabled or gate.keep(frame):
+            if frame.index % stride == 0 and (not job.gate.enabled or gate.keep(frame)):
                 result.frames_kept += 1
                 detections, tracks = perception.see(frame.index, frame.image)
                 ring.add(frame.media_time_s, frame.index, frame.image)

@@ -17,12 +17,14 @@ SEQ_STRIDE = 100_000_000  # events per file at most: ~900 days of video at 30 fp
 
 @dataclass(frozen=True, slots=True)
 class GateSettings:
-    """The motion gate (:class:`monitor.sources.motion.MotionGate`); ``enabled=False`` keeps every frame."""
+    """Which frames are perceived: every ``stride``-th, and of those the ones the motion gate
+    (:class:`monitor.sources.motion.MotionGate`) keeps (``enabled=False``: all of them)."""
 
     enabled: bool = True
     min_changed: float = 0.0005
     settle_s: float = 0.5
     keepalive_s: float = 2.0
+    stride: int = 1  # perceive every n-th frame at most (2: 15 of 30 fps, the rate the live chain sustains)
 
 
 @dataclass(frozen=True, slots=True)

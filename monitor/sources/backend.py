@@ -147,6 +147,18 @@ class OpenCVCapture:
             raise ReadError(str(exc).strip().splitlines()[-1]) from exc
         return image if ok and image is not None else None
 
+    def grab(self) -> bool:
+        """Decode the next frame without converting it (a frame that is not handed out); False at the end."""
+        import cv2
+
+        cap = self._cap
+        if not isinstance(cap, cv2.VideoCapture):
+            return False
+        try:
+            return bool(cap.grab())
+        except cv2.error as exc:
+            raise ReadError(str(exc).strip().splitlines()[-1]) from exc
+
     def seek(self, frame: int) -> bool:
         """Position a file so the next read returns frame number ``frame``; False if it cannot."""
         import cv2
