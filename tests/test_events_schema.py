@@ -59,6 +59,8 @@ EXAMPLES: dict[str, dict[str, object]] = {
     "board_dealt": {"street": "flop", "cards": ["2c", "3d", "4h"]},
     "player_folded": {"seat": 5},
     "hand_shown": {"seat": 1, "cards": ["Ah", "Kh"]},
+    "melds_shown": {"seat": 3, "melds": [["4h", "4h", "4h"], ["5c", "6c", "7c", "Jc"]],
+                    "held": ["2d", "Ks", "Qd"]},
     "pot_awarded": {"pot": 10000, "awards": [{"seat": 1, "amount": 10000}]},
 }
 

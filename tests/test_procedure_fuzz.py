@@ -16,7 +16,15 @@ from typing import Any
 from monitor.events.jsonl import RejectedLine, parse_line
 from monitor.events.schema import EVENT_TYPES
 from monitor.procedure.monitor import Monitor
-from monitor.procedure.synth import Clock, EventDict, holdem_round, paigow_round, paigow_session
+from monitor.procedure.synth import (
+    Clock,
+    EventDict,
+    holdem_round,
+    paigow_round,
+    paigow_session,
+    pan_round,
+    push_nine_round,
+)
 
 STREAMS = 10_000
 GARBAGE: list[Any] = [None, -1, 0, 7, 10**12, -(10**12), 3.7, float("nan"), "", "x", "As", "Jk", "10d",
@@ -33,6 +41,8 @@ def corpus() -> list[list[EventDict]]:
         out.append(paigow_round(random.Random(seed), Clock(table_id=f"T{seed % 3}")))
     for game in ("holdem", "omaha_hilo", "pineapple", "holdem_hilo", "omaha"):
         out.append(holdem_round(random.Random(len(out)), Clock(table_id="P1"), game=game))
+    out.append(push_nine_round(random.Random(len(out)), Clock(table_id="P9"), players=6))
+    out.append(pan_round(random.Random(len(out)), Clock(table_id="PAN"), players=5))
     return out
 
 

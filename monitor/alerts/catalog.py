@@ -249,7 +249,7 @@ _ENTRIES: tuple[CatalogEntry, ...] = (
     CatalogEntry(
         code="hole_count_wrong",
         rule=_r(OTHER_GAMES, "deal", "Each player is dealt the game's hole cards, one at a time, in rotation "
-                "(Hold'em two, Omaha four, Pineapple three, Lo-Ball five, Push-Nine three)."),
+                "(Hold'em two, Omaha four, Pineapple three, Lo-Ball five, Push-Nine three, Pan ten)."),
         severity=Severity.MISDEAL,
         template="seat {seat} has {count} hole cards; {game} deals {expected}",
     ),
@@ -313,6 +313,55 @@ _ENTRIES: tuple[CatalogEntry, ...] = (
                 "to the best high hand. Tied hands split their portion."),
         severity=Severity.INTEGRITY,
         template="hi-lo pot split {paid}; the rules give {expected} ({why})",
+    ),
+    CatalogEntry(
+        code="push_nine_wrong_winner",
+        rule=_r(
+            OTHER_GAMES, "Push-Nine",
+            "The best hand by the Push-9 ranking table (1. AAA best ... 36. zero "
+            "points) wins the pot; aces are high only in AAA and AKQ, tens and face cards count zero."),
+        severity=Severity.INTEGRITY,
+        template="Push-Nine pot paid {paid}; the rules give {expected} ({why})",
+    ),
+    CatalogEntry(
+        code="push_pot_paid",
+        rule=_r(
+            OTHER_GAMES, "Push-Nine",
+            "If the best hands or hand are tied, there will be a push pot. The "
+            "players with the losing hands from the previous pot have the option to get into the push pot "
+            "if they agree to buy half the amount of the push pot."),
+        severity=Severity.INTEGRITY,
+        template="tied best hands must make a push pot, but the pot was paid {paid} ({why})",
+    ),
+    CatalogEntry(
+        code="pan_invalid_meld",
+        rule=_r(
+            OTHER_GAMES, "Pan definitions",
+            "A valid condition is a set of three or more cards of the same "
+            "rank (in three or more suits, or all in one suit), or three or more cards in sequence of the "
+            "same suit; with no 8s, 9s or 10s in the Pan deck, 7-J-Q is a run."),
+        severity=Severity.INTEGRITY,
+        template="seat {seat} shows a meld that is {reason}",
+    ),
+    CatalogEntry(
+        code="pan_foul_hand",
+        rule=_r(
+            OTHER_GAMES, "Pan foul hands",
+            "A player found to have more or less than ten cards in all "
+            "(unless he has melded eleven cards to win the hand) has a foul hand: he surrenders his cards "
+            "and pays the player who wins the hand."),
+        severity=Severity.PROCEDURE,
+        template="seat {seat}: {why}",
+    ),
+    CatalogEntry(
+        code="pan_wrong_collection",
+        rule=_r(
+            OTHER_GAMES, "Pan rules 3, 5",
+            "The player who melds eleven cards is out and collects two chips "
+            "from each player in the hand as well as the antes reserved by the dealer (the antes less the "
+            "house rate)."),
+        severity=Severity.INTEGRITY,
+        template="Pan hand paid {paid}; the rules give {expected} ({why})",
     ),
     # ---- devices and data ----------------------------------------------------------------------
     CatalogEntry(

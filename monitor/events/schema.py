@@ -389,6 +389,19 @@ class HandShown(EventBase):
     cards: list[CardText] = Field(min_length=1, max_length=10)
 
 
+class MeldsShown(EventBase):
+    """Pan (seed 004): a player's conditions (melds) face up on the table and the cards he still holds.
+
+    Shown when the player goes out (eleven cards melded, nothing held: seed 004 Pan rule 5) or when
+    the dealer checks a hand for a foul (ten cards in all). Each meld is one condition (a set or a run).
+    """
+
+    type: Literal["melds_shown"] = "melds_shown"
+    seat: Seat
+    melds: list[Annotated[list[CardText], Field(min_length=1, max_length=11)]] = Field(max_length=11)
+    held: list[CardText] = Field(default_factory=list, max_length=20)
+
+
 class Award(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -398,7 +411,10 @@ class Award(BaseModel):
 
 
 class PotAwarded(EventBase):
-    """The dealer pushed the pot: who received how much of which half."""
+    """The dealer pushed the pot: who received how much of which half.
+
+    Pan counts in chips, not cents: the winner's award is what he collects (seed 004 Pan rule 5).
+    """
 
     type: Literal["pot_awarded"] = "pot_awarded"
     pot: Cents
@@ -436,6 +452,7 @@ Event = Annotated[
     | BoardDealt
     | PlayerFolded
     | HandShown
+    | MeldsShown
     | PotAwarded,
     Field(discriminator="type"),
 ]

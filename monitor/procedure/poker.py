@@ -4,6 +4,8 @@ Checks the deal against the game's deal structure (``monitor.rules.games``: hole
 player, a burn before each street, three-one-one on the board), cards exposed on the deal,
 cards the game's deck does not hold, the same card seen twice, and the pot at showdown
 against ``monitor.rules.games.poker.showdown`` (the wrong hand paid, a hi-lo split done wrong).
+Push-Nine and Pan pots are judged by ``monitor.procedure.showdown_judges`` (the Push-9 ranking
+and push pots; Pan melds, foul hands and the winner's collection).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from monitor.events.schema import (
     Game,
     HandShown,
     HoleDealt,
+    MeldsShown,
     PlayerFolded,
     PotAwarded,
     RoundStarted,
@@ -26,9 +29,17 @@ from monitor.events.schema import (
 from monitor.procedure.alerting import AlertSink, money
 from monitor.procedure.history import PokerHistory, PokerSeatRecord
 from monitor.procedure.paigow_rules import card
+from monitor.procedure.showdown_judges import (
+    PotJudgement,
+    check_pan_hand,
+    judge_pan,
+    judge_push_nine,
+    push_nine_unawarded,
+)
 from monitor.rules.errors import RulesError
 from monitor.rules.games import pan, push_nine
 from monitor.rules.games.deal import DealStructure
+from monitor.rules.games.pan import HandCheck
 from monitor.rules.games.poker import GAMES, LowRule, showdown
 
 STREETS = ("flop", "turn", "river")
@@ -70,6 +81,9 @@ class PokerRound:
         self.streets: list[str] = []
         self.folded: set[int] = set()
         self.shown: dict[int, list[str]] = {}
+        self.melds: dict[int, tuple[list[list[str]], list[str]]] = {}  # Pan: seat -> (melds, held)
+        self.pan_checks: dict[int, HandCheck] = {}
+        self.hand_names: dict[int, str] = {}
         self.homes: dict[str, list[tuple[str, EventBase]]] = {}
         self.holes_judged = False
         self.awarded: dict[int, int] = {}
@@ -172,6 +186,30 @@ class PokerRound:
             self._see(c, "the board", event)
         self.board.extend(event.cards)
 
+    def _melds_shown(self, event: MeldsShown) -> None:
+        self._judge_holes(event)
+        seat = event.seat
+        melds, held = [list(m) for m in event.melds], list(event.held)
+        self.melds[seat] = (melds, held)
+        self.shown[seat] = [c for m in melds for c in m] + held
+        for c in self.shown[seat]:
+            self._see(c, f"seat {seat}", event)
+        if self.game is not Game.PAN:
+            self.note = f"melds shown at seat {seat}: {self.game.value} has no melds"
+            return
+        check = check_pan_hand(seat, melds, held)
+        if isinstance(check, str):
+            self.note = check
+            return
+        self.pan_checks[seat] = check
+        self.hand_names[seat] = "; ".join(m.reason for m in check.melds)
+        for m in check.invalid_melds:
+            text = " ".join(c.text for c in m.cards)
+            self._alert("pan_invalid_meld", f"{seat}:{text}", [event], seat=seat,
+                        reason=m.reason.removeprefix("not a valid condition: ") + " (not a valid condition)")
+        for why in check.fouls:
+            self._alert("pan_foul_hand", str(seat), [event], seat=seat, why=why)
+
     def _folded(self, event: PlayerFolded) -> None:
         self.folded.add(event.seat)
 
@@ -192,6 +230,10 @@ class PokerRound:
         self.pot = event.pot
         for a in event.awards:
             self.awarded[a.seat] = self.awarded.get(a.seat, 0) + a.amount
+        if self.game is Game.PUSH_NINE or self.game is Game.PAN:
+            judged = self._push_nine_pot(event) if self.game is Game.PUSH_NINE else self._pan_pot()
+            self._judged_pot(event, judged)
+            return
         if self.poker is None:
             self.note = f"showdown of {self.game.value} is not judged"
             return
@@ -219,13 +261,39 @@ class PokerRound:
             self._alert("pot_wrong_winner", "pot", [event], details=details, share="the", paid=_shares(paid),
                         expected=_shares(expected), why=pr.reason)
 
+    def _contenders(self) -> list[int]:
+        return [s for s in self._order(list(self.shown)) if s not in self.folded]
+
+    def _paid(self) -> dict[int, int]:
+        return {s: a for s, a in self.awarded.items() if a}
+
+    def _push_nine_pot(self, event: PotAwarded) -> PotJudgement:
+        return judge_push_nine(self.shown, self._contenders(), event.pot, self._paid())
+
+    def _pan_pot(self) -> PotJudgement:
+        everyone = sorted(set(self.players) | set(self.holes) | set(self.melds))
+        return judge_pan(everyone, sorted(self.folded), self.pan_checks, self._paid())
+
+    def _judged_pot(self, event: PotAwarded, judged: PotJudgement) -> None:
+        self.expected = judged.expected
+        self.note = judged.note
+        self.hand_names.update(judged.hands)
+        if judged.code is not None:
+            details = {"paid": self._paid(), "expected": judged.expected}
+            self._alert(judged.code, "pot", [event], details=details, **judged.facts)
+
     # ---- the end -------------------------------------------------------------------------------
 
     def close(self, trigger: EventBase | None, complete: bool) -> PokerHistory:
-        seats = sorted(set(self.players) | set(self.holes) | set(self.shown))
+        if self.game is Game.PUSH_NINE and self.pot is None and self.note is None:
+            judged = push_nine_unawarded(self.shown, self._contenders())  # e.g. a tie: a push pot, no award
+            self.note = judged.note
+            self.hand_names.update(judged.hands)
+        seats = sorted(set(self.players) | set(self.holes) | set(self.shown) | set(self.hand_names))
         records = [
             PokerSeatRecord(
                 seat=s, hole=self.holes.get(s, []), folded=s in self.folded, shown=self.shown.get(s),
+                hand=self.hand_names.get(s),
                 awarded=self.awarded.get(s, 0),
                 expected=self.expected.get(s, 0) if self.expected is not None else None,
             )
@@ -248,6 +316,7 @@ PokerRound.handlers.update({
     "board_dealt": PokerRound._board,
     "player_folded": PokerRound._folded,
     "hand_shown": PokerRound._shown,
+    "melds_shown": PokerRound._melds_shown,
     "pot_awarded": PokerRound._pot,
     "bet_placed": PokerRound._ignore,
     "bet_changed": PokerRound._ignore,

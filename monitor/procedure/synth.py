@@ -217,3 +217,99 @@ def holdem_round(rng: random.Random, clock: Clock, players: int = 6, game: str =
     out.append(ev("pot_awarded", pot=pot, awards=awards))
     out.append(ev("round_ended", source="operator"))
     return out
+
+
+def push_nine_round(
+    rng: random.Random, clock: Clock, players: int = 5, deck: list[Card] | None = None,
+    pot: int | None = None,
+) -> list[EventDict]:
+    """One clean Push-Nine hand (seed 004): three cards each, folds, the hands shown, the pot to the best
+    hand by the 36-rank table. Tied best hands make a push pot: no award, the pot is carried over.
+
+    ``deck`` stacks the deck (cards are dealt from its end, one at a time in rotation from the button's left).
+    """
+    from monitor.rules.games import push_nine
+
+    ev = clock.event
+    seats = sorted(rng.sample(range(1, 11), players))
+    button = seats[0]
+    cards = list(deck) if deck is not None else rng.sample(STANDARD_52, 52)
+    out = [ev("round_started", game="push_nine", button_seat=button, players=seats, source="operator")]
+    order = seats[1:] + seats[:1]
+    holes: dict[int, list[Card]] = {s: [] for s in seats}
+    for _ in range(3):
+        for s in order:
+            c = cards.pop()
+            holes[s].append(c)
+            out.append(ev("hole_dealt", seat=s, card=c.text))
+    folded = set(rng.sample(seats, rng.randint(0, players - 2)))
+    for s in sorted(folded):
+        out.append(ev("player_folded", seat=s))
+    live = [s for s in order if s not in folded]
+    for s in live:
+        out.append(ev("hand_shown", seat=s, cards=[c.text for c in holes[s]]))
+    amount = pot if pot is not None else 100 * rng.randint(10, 200)
+    result = push_nine.showdown({f"seat {s}": holes[s] for s in live}, amount)
+    if result.winner is not None:
+        award = {"seat": int(result.winner.split()[1]), "amount": amount}
+        out.append(ev("pot_awarded", pot=amount, awards=[award]))
+    out.append(ev("round_ended", source="operator"))
+    return out
+
+
+def pan_melds(rng: random.Random, n: int = 11) -> list[list[Card]]:
+    """Valid Pan conditions totalling ``n`` cards (seed 004 Pan definitions): runs in one suit along
+    A 2 3 4 5 6 7 J Q K, and sets of one rank in one suit or in three or more suits."""
+    from monitor.rules.games.deck import PAN_RANKS
+
+    sizes = rng.choice([(3, 4, 4), (3, 3, 5), (4, 4, 3), (5, 3, 3), (3, 8)] if n == 11 else [(n,)])
+    melds: list[list[Card]] = []
+    for size in sizes:
+        suit = rng.choice("cdhs")
+        if rng.random() < 0.5:
+            start = rng.randrange(len(PAN_RANKS) - size + 1)
+            melds.append([Card(r, suit) for r in PAN_RANKS[start : start + size]])
+        elif size > 4 or rng.random() < 0.5:
+            rank = rng.choice(PAN_RANKS)
+            melds.append([Card(rank, suit)] * size)  # several decks: one suit repeated is a valid set
+        else:  # a set in three or four different suits
+            rank = rng.choice(PAN_RANKS)
+            melds.append([Card(rank, s) for s in rng.sample("cdhs", size)])
+    return melds
+
+
+def pan_round(
+    rng: random.Random, clock: Clock, players: int = 5, passing: int | None = None,
+) -> list[EventDict]:
+    """One clean Pan hand (seed 004 Pan rules 1-5): ten cards each from the shoe, some players pass,
+    the winner shows eleven cards melded, and collects the reserved antes and two chips from each
+    other player who played. Amounts are chips."""
+    from monitor.rules.games.deck import pan_deck
+    from monitor.rules.games.pan import house_rate
+    from monitor.rules.games.profile import DEFAULT_GAME_PROFILE
+
+    rules = DEFAULT_GAME_PROFILE.pan
+    ev = clock.event
+    seats = sorted(rng.sample(range(1, 11), players))
+    button = seats[0]
+    deck = pan_deck(rules.decks)
+    shoe = [c for c in sorted(deck.faces) for _ in range(deck.copies)]
+    rng.shuffle(shoe)
+    out = [ev("round_started", game="pan", button_seat=button, players=seats, source="operator")]
+    order = seats[1:] + seats[:1]
+    for _ in range(rules.hand_size):
+        for s in order:
+            out.append(ev("hole_dealt", seat=s, card=shoe.pop().text))
+    n_pass = rng.randint(0, players - 2) if passing is None else passing
+    passed = set(rng.sample(seats, n_pass))
+    for s in sorted(passed):
+        out.append(ev("player_folded", seat=s))
+    playing = [s for s in order if s not in passed]
+    winner = rng.choice(playing)
+    melds = pan_melds(rng)
+    out.append(ev("melds_shown", seat=winner, melds=[[c.text for c in m] for m in melds], held=[]))
+    reserved = rules.ante * players - house_rate(players)
+    collect = reserved + rules.win_chips * (len(playing) - 1)
+    out.append(ev("pot_awarded", pot=collect, awards=[{"seat": winner, "amount": collect}]))
+    out.append(ev("round_ended", source="operator"))
+    return out
