@@ -118,7 +118,7 @@ def register(app: typer.Typer) -> None:
     def sample_round_command(
         seed: int = typer.Option(43, help="Seed of the shuffle, dice and action pile."),
         house_way: str = typer.Option(
-            "trump_plaza", help="Built-in house way: trump_plaza, foxwoods, golden_nugget, claridge."
+            "trump_plaza", help="Built-in house way (the list: docs/house_ways.md)."
         ),
     ) -> None:
         """Print a sample Pai Gow round: the deal, the settings (a foul among them), the banker's
