@@ -113,7 +113,8 @@ def test_bad_definitions_get_clear_errors(data: dict[str, object], msg: str) -> 
 
 
 @pytest.mark.parametrize(("spec", "least"), [("pair", "2c 2d"), ("j", "Jc 2d"), ("AJ", "Ac Jd"),
-                                              ("ja", "Ac Jd"), ("77", "7c 7d"), ("T9", "Tc 9d")])
+                                              ("ja", "Ac Jd"), ("77", "7c 7d"), ("T9", "Tc 9d"),
+                                              ("23", "3c 2d")])
 def test_front_min_forms(spec: str, least: str) -> None:
     way = HouseWay.from_mapping({"name": "r", "rules": [{"name": "r", "front_min": spec}]})
     assert way.rules[0].front_min == least

@@ -284,7 +284,7 @@ def _front_min(raw: object, where: str) -> str | None:
         text = "22"
     elif len(text) == 1 and text in RANK_CHARS[1:]:
         text += "2"
-    if len(text) != 2 or any(ch not in RANK_CHARS for ch in text) or (text[0] == "2" and text[1] != "2"):
+    if len(text) != 2 or any(ch not in RANK_CHARS for ch in text):
         raise HouseWayError(
             f"{where}: front_min {raw!r} must be 'pair', a rank (J = jack-high or better) "
             "or two ranks (AJ = ace-jack or better, 77 = sevens or better)"
