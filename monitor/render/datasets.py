@@ -21,7 +21,7 @@ FRAMES_PER_TABLE = 60  # frames rendered on one table texture before switching (
 # Frames one random camera sees before the next is drawn. A room's cameras are fixed, so a real
 # dataset has many moments per view; reusing the view reuses the warped table, the costliest step
 # of a frame (a full-frame warp). Scenes, light and sensor still change every frame.
-FRAMES_PER_CAMERA = 4
+FRAMES_PER_CAMERA = 8
 
 
 def write_image(path: Path, img: np.ndarray, params: list[int] | None = None) -> None:

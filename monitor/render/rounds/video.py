@@ -24,7 +24,7 @@ import math
 import shutil
 import subprocess
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, Any
 
@@ -154,12 +154,71 @@ def frames(
                 i, t, prev.image, {"frame": i, "time": round(t, 4), "same_as": prev.index}, None
             )
             continue
-        scene, orders = tl.scene_at(t)
-        fr = renderer.render(scene, cam, fx)
-        truth = {"frame": i, "time": round(t, 4), "round": k, "objects": truth_objects(fr, orders, k)}
-        prev = RenderedFrame(i, t, fr.image, truth, fr)
+        prev = _render_one(rounds, renderer, cam, fx, i, t, k)
         prev_sig = sig
         yield prev
+
+
+def _render_one(
+    rounds: list[PlayedRound], renderer: Renderer, cam: Camera, fx: Effects | None, i: int, t: float, k: int
+) -> RenderedFrame:
+    scene, orders = rounds[k].timeline.scene_at(t)
+    # the same light every frame, fresh sensor noise (a fixed noise pattern would be a tell)
+    fr = renderer.render(scene, cam, replace(fx, frame=i) if fx is not None else None)
+    truth = {"frame": i, "time": round(t, 4), "round": k, "objects": truth_objects(fr, orders, k)}
+    return RenderedFrame(i, t, fr.image, truth, fr)
+
+
+# What forked rendering workers share with the parent (copy-on-write): the played rounds hold
+# closures, which cannot be pickled to a spawned process.
+_SHARED: dict[str, Any] = {}
+
+
+def _render_job(job: tuple[int, float, int]) -> tuple[int, np.ndarray, dict[str, Any]]:
+    i, t, k = job
+    r = _SHARED.setdefault("renderer", Renderer())
+    fr = _render_one(_SHARED["rounds"], r, _SHARED["camera"], _SHARED["effects"], i, t, k)
+    return i, fr.image, fr.truth
+
+
+def frames_parallel(rounds: list[PlayedRound], opts: RenderOptions, workers: int) -> Iterator[RenderedFrame]:
+    """:func:`frames` rendered by ``workers`` forked processes, yielded in order (``frame`` is None:
+    only the image and the truth come back). The frames to render are planned here, so each worker
+    renders only pictures that changed."""
+    import multiprocessing as mp
+
+    cv2.setNumThreads(1)  # before forking: no OpenCV worker threads for the children to inherit
+    n = total_frames(rounds, opts.fps)
+    plan: list[tuple[int, float, int, bool]] = []  # frame, time, round, rendered
+    prev_sig: object = None
+    for i in range(n):
+        t = i / opts.fps
+        k = round_at(rounds, t)
+        sig = (k, rounds[k].timeline.signature(t))
+        plan.append((i, t, k, sig != prev_sig))
+        prev_sig = sig
+    _SHARED.clear()
+    _SHARED.update(
+        rounds=rounds, camera=opts.make_camera(), effects=studio_effects() if opts.effects else None
+    )
+    jobs = [(i, t, k) for i, t, k, new in plan if new]
+    try:
+        with mp.get_context("fork").Pool(workers) as pool:
+            done = pool.imap(_render_job, jobs, chunksize=2)
+            last: tuple[int, np.ndarray] | None = None
+            for i, t, _k, new in plan:
+                if new:
+                    j, img, truth = next(done)
+                    assert j == i
+                    last = (i, img)
+                    yield RenderedFrame(i, t, img, truth, None)
+                else:
+                    assert last is not None
+                    yield RenderedFrame(
+                        i, t, last[1], {"frame": i, "time": round(t, 4), "same_as": last[0]}, None
+                    )
+    finally:
+        _SHARED.clear()
 
 
 class VideoWriter:
@@ -299,9 +358,12 @@ def write_recording(
     video_name: str = "video.mp4",
     gzip_truth: bool = False,
     video: bool = True,
+    workers: int = 1,
 ) -> RecordingResult:
     """Render ``rounds`` (played one after another on one clock) into ``out``; see the module doc.
-    With ``video`` False only the events, alerts and checks are written (no frames rendered)."""
+    With ``video`` False only the events, alerts and checks are written (no frames rendered).
+    ``workers`` > 1 renders in that many forked processes while this one feeds the encoder (which
+    runs in its own process when the ffmpeg program is installed): rendering and encoding overlap."""
     out.mkdir(parents=True, exist_ok=True)
     fps = opts.fps
     events = events_with_frames([e for r in rounds for e in r.events], fps)
@@ -335,10 +397,11 @@ def write_recording(
         truth_path = out / ("truth.jsonl.gz" if gzip_truth else "truth.jsonl")
         opener = gzip.open if gzip_truth else open
         with opener(truth_path, "wt", encoding="utf-8") as tf:
-            for fr in frames(rounds, opts):
+            stream = frames(rounds, opts) if workers <= 1 else frames_parallel(rounds, opts, workers)
+            for fr in stream:
                 writer.write(fr.image)
                 _write_line(tf, fr.truth)
-                rendered += fr.frame is not None
+                rendered += "same_as" not in fr.truth
                 if progress is not None:
                     progress(1)
     finally:
