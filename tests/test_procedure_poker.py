@@ -9,7 +9,7 @@ from procedure_support import codes, find, find_all, only, run
 
 from monitor.alerts.model import Severity
 from monitor.procedure.history import PokerHistory
-from monitor.procedure.synth import Clock, EventDict, holdem_round
+from monitor.procedure.synth import Clock, EventDict, holdem_round, lowball_round
 from monitor.rules.cards import parse_cards
 from monitor.rules.games.low import eight_or_better_omaha
 
@@ -119,3 +119,32 @@ def test_hilo_split_done_wrong() -> None:
     m = run(events)
     a = only(m, "hilo_split_wrong")
     assert a.severity is Severity.INTEGRITY and "low to" in a.message
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_clean_lowball_round_raises_no_alert(seed: int) -> None:
+    m = run(lowball_round(random.Random(seed), Clock(), players=5))
+    assert codes(m) == []
+    h = m.histories[0]
+    assert isinstance(h, PokerHistory) and h.burns == 1
+    assert all(len(s.hole) == 5 for s in h.seats)
+    assert all(s.awarded == s.expected for s in h.seats)
+
+
+def test_lowball_pot_paid_to_the_higher_hand() -> None:
+    events = lowball_round(random.Random(5), Clock(), players=4)
+    shown = [events[i]["seat"] for i in find_all(events, "hand_shown")]
+    i = find(events, "pot_awarded")
+    winners = {a["seat"] for a in events[i]["awards"]}
+    loser = next(s for s in shown if s not in winners)
+    events[i]["awards"] = [{"seat": loser, "amount": events[i]["pot"]}]
+    a = only(run(events), "pot_wrong_winner")
+    assert f"paid seat {loser}" in a.message and a.rule.seed.startswith("004")
+
+
+def test_lowball_six_cards_to_a_seat() -> None:
+    events = lowball_round(random.Random(6), Clock(), players=3)
+    i = find(events, "hole_dealt")
+    events.insert(i, {**events[i], "card": "Jk" if events[i]["card"] != "Jk" else "2c"})
+    a = only(run(events), "hole_count_wrong")
+    assert f"seat {events[i]['seat']} has 6 hole cards; lowball deals 5" in a.message

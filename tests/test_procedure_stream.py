@@ -204,3 +204,16 @@ def test_run_helper_matches_replay_of_the_written_file(tmp_path: Path) -> None:
     path = tmp_path / "x.jsonl"
     path.write_text("\n".join(json.dumps(e) for e in events))
     assert [a.id for a in replay(path).alerts] == [a.id for a in run(events).alerts]
+
+
+def test_events_with_no_round_open_are_noted_once_per_idle_stretch() -> None:
+    events = clean_round(seed=4)
+    start = find(events, "round_started")
+    stray = [{**events[find(events, "card_dealt")], "pile": 1}, {**events[find(events, "stub_counted")]}]
+    m = run(stray + events[start:] + stray)
+    noted = [a for a in m.alerts if a.code == "event_out_of_phase"]
+    assert len(noted) == 2  # one before the round, one after it: not one per stray event
+    assert noted[0].severity.value == "info" and noted[0].round_id is None
+    assert "card_dealt seq 0 came with no round open (waiting for round_started)" in noted[0].message
+    assert [a.code for a in m.alerts if a.code != "event_out_of_phase"] == []
+    assert len(m.histories) == 1 and m.histories[0].complete

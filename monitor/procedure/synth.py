@@ -313,3 +313,37 @@ def pan_round(
     out.append(ev("pot_awarded", pot=collect, awards=[{"seat": winner, "amount": collect}]))
     out.append(ev("round_ended", source="operator"))
     return out
+
+
+def lowball_round(rng: random.Random, clock: Clock, players: int = 5) -> list[EventDict]:
+    """One clean Lo-Ball hand (seed 004, A-5 with the joker): five cards each, the burn before the draw,
+    every player standing pat (no draw events exist), the hands shown and the pot to the best low."""
+    from monitor.rules.games.poker import GAMES, showdown
+
+    ev = clock.event
+    seats = sorted(rng.sample(range(1, 9), players))
+    button = seats[0]
+    deck = sorted(GAMES["lowball"].deal_structure().deck.faces)
+    rng.shuffle(deck)
+    out = [ev("round_started", game="lowball", button_seat=button, players=seats, source="operator")]
+    order = seats[1:] + seats[:1]
+    holes: dict[int, list[Card]] = {s: [] for s in seats}
+    for _ in range(5):
+        for s in order:
+            c = deck.pop()
+            holes[s].append(c)
+            out.append(ev("hole_dealt", seat=s, card=c.text))
+    out.append(ev("burn", card=deck.pop().text))
+    folded = set(rng.sample(seats, rng.randint(0, players - 2)))
+    for s in sorted(folded):
+        out.append(ev("player_folded", seat=s))
+    live = [s for s in order if s not in folded]
+    for s in live:
+        out.append(ev("hand_shown", seat=s, cards=[c.text for c in holes[s]]))
+    pot = 100 * rng.randint(10, 300)
+    result = showdown("lowball", [], {f"seat {s}": holes[s] for s in live}, pot=pot)
+    awards = [{"seat": int(who.split()[1]), "amount": amount}
+              for share in result.pots for who, amount in share.shares.items()]
+    out.append(ev("pot_awarded", pot=pot, awards=awards))
+    out.append(ev("round_ended", source="operator"))
+    return out
