@@ -3,8 +3,9 @@
 A scene is one plausible instant of a Pai Gow round: the deal in progress (piles of seven in the
 centre, dealt offsets), piles delivered to the seats, hands set face down, the showdown (hands
 face up, fanned or spread, the banker's hand at the banker's place), or loose exposed cards; with
-bets in stacks and spreads on the betting spots, three dice, and arms reaching in. Every card of
-one scene comes from one shuffled 53-card deck, so no card appears twice.
+bets in stacks and spreads on the betting spots, a few stacks resting on or against cards, three
+dice, and arms reaching in. Every card of one scene comes from one shuffled 53-card deck, so no
+card appears twice.
 """
 
 from __future__ import annotations
@@ -219,6 +220,7 @@ class SceneMaker:
         if r.random() < 0.8:
             self.dice()
         getattr(self, f"_{phase}")(bets)
+        self._chips_on_cards()
         for _ in range(int(r.poisson(self.arms * 1.5))):
             if r.random() < 0.35:
                 d = lay.dealer_position
@@ -229,6 +231,29 @@ class SceneMaker:
                 tgt = s.back_hand.center if r.random() < 0.6 else s.betting_spot.center
                 self.arm(s.position, tgt)
         return self.scene
+
+    def _chips_on_cards(self) -> None:
+        """A few stacks resting on or against cards (a payout set down by a hand, a pushed bet), so
+        chips hide parts of cards as they do on a real table."""
+        r = self.rng
+        cards = self.scene.cards()
+        if not cards:
+            return
+        for _ in range(int(r.poisson(0.7))):
+            c = cards[int(r.integers(len(cards)))]
+            a, d = r.uniform(0, 2 * math.pi), r.uniform(15, 55)
+            x, y = c.x + d * math.cos(a), c.y + d * math.sin(a)
+            under = [k.z for k in cards if abs(k.x - x) < 55 and abs(k.y - y) < 55]
+            self.scene.add(
+                ChipStack(
+                    x,
+                    y,
+                    int(r.choice(DENOMINATIONS[:5])),
+                    int(r.integers(1, 6)),
+                    z=max(under) + CARD_THICKNESS_MM if under else 0.0,
+                    angle_deg=float(r.uniform(0, 360)),
+                )
+            )
 
     def _deal(self, bets: list[int]) -> None:
         r = self.rng
