@@ -19,7 +19,7 @@ def register(app: typer.Typer) -> None:
         scale_seconds: Annotated[float, typer.Option(
             help="length of each recording in the scaling run")] = 30.0,
         parts: Annotated[str, typer.Option(help="comma-separated: oracle,stride2,nogate,models,scale")] = (
-            "oracle,stride2,nogate,models,scale"),
+            "oracle,stride2,models,scale"),
     ) -> None:
         """Measure review: x real time (1 process, oracle and models), Dask scaling from 1 to 2 workers."""
         import os
@@ -35,13 +35,14 @@ def register(app: typer.Typer) -> None:
         lines = run_bench(recording, models_seconds, files, scale_seconds, chosen)
         table = Table(title=f"review of {recording} (1080p, 30 fps); load before: "
                             f"{', '.join(f'{x:.2f}' for x in os.getloadavg())}")
-        for col in ("run", "files", "media s", "wall s", "x real time", "frames", "kept by gate", "hands",
-                    "alerts", "perception"):
+        for col in ("run", "files", "media s", "wall s", "x real time", "CPU s / media s", "frames out",
+                    "perceived", "hands", "alerts", "perception"):
             table.add_column(col)
         for x in lines:
             table.add_row(x.name, str(x.files), f"{x.media_s:.1f}", f"{x.wall_s:.1f}", f"{x.speed:.2f}",
-                          str(x.frames), f"{x.kept} ({x.kept / max(x.frames, 1):.0%})", str(x.hands),
-                          str(x.alerts), x.perception[:60])
+                          f"{x.cpu_per_media_s:.3f}", str(x.frames),
+                          f"{x.kept} ({x.kept / max(x.frames, 1):.0%})", str(x.hands), str(x.alerts),
+                          x.perception[:60])
         Console(width=200).print(table)
         dask = {x.name.split(",")[1].strip(): x for x in lines if x.name.startswith("Dask")}
         if len(dask) == 2:

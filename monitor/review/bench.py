@@ -14,6 +14,7 @@ Every figure is media seconds reviewed per wall second ("4x": an hour of video i
 
 from __future__ import annotations
 
+import resource
 import shutil
 import subprocess
 import tempfile
@@ -37,10 +38,16 @@ class BenchLine:
     perception: str
     hands: int
     alerts: int
+    cpu_s: float = 0.0  # CPU time of this process and its children (Dask workers, ffmpeg) during the run
 
     @property
     def speed(self) -> float:
         return self.media_s / self.wall_s if self.wall_s > 0 else 0.0
+
+    @property
+    def cpu_per_media_s(self) -> float:
+        """CPU seconds per second of video: the cost, whatever else the machine runs."""
+        return self.cpu_s / self.media_s if self.media_s > 0 else 0.0
 
 
 def _run(name: str, videos: list[Path], out: Path, perception: str = "auto", workers: int | None = None,
@@ -49,12 +56,19 @@ def _run(name: str, videos: list[Path], out: Path, perception: str = "auto", wor
 
     opts = ReviewOptions(videos=videos, table=TABLE, out=out, perception=perception, workers=workers,
                          progress=False, gate=GateSettings(enabled=gate, stride=stride), restart=True)
+    cpu0 = _cpu()
     start = time.perf_counter()
     outcome = run_review(opts)
     wall = time.perf_counter() - start  # with the report written, and for Dask the cluster's start
     s = outcome.session.summary
     return BenchLine(name, s["files"], s["media_s"], wall, s["frames_read"], s["frames_kept"],
-                     "; ".join(s["perception"]), s["hands"], s["alerts"])
+                     "; ".join(s["perception"]), s["hands"], s["alerts"], _cpu() - cpu0)
+
+
+def _cpu() -> float:
+    """CPU seconds used so far by this process and its finished children (workers, ffmpeg)."""
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 def cut(recording: Path, seconds: float, folder: Path, sidecars: bool = True) -> Path:
