@@ -13,12 +13,16 @@ def register(app: typer.Typer) -> None:
         frames: Annotated[int, typer.Option(min=4, help="Frames per measurement.")] = 40,
         resolution: Annotated[str, typer.Option(help="720p, 1080p or 4k.")] = "1080p",
         seed: Annotated[int, typer.Option(help="Random seed of the scenes.")] = 0,
+        recording: Annotated[
+            str, typer.Option(help="Also time the video path on this shipped script ('' to skip).")
+        ] = "paigow_stub_three",
+        recording_fps: Annotated[int, typer.Option(min=1, help="Frame rate of that recording.")] = 10,
     ) -> None:
         """Render random Pai Gow scenes with effects and lens; print per-frame cost and frames/s."""
         from rich.console import Console
         from rich.progress import Progress
 
-        from monitor.render.bench import MODES, bench
+        from monitor.render.bench import MODES, bench, bench_recording
         from monitor.render.camera import RESOLUTIONS
 
         if resolution not in RESOLUTIONS:
@@ -26,9 +30,13 @@ def register(app: typer.Typer) -> None:
         res = RESOLUTIONS[resolution]
         results = []
         with Progress() as bar:
-            task = bar.add_task("benchmarking", total=len(MODES))
+            task = bar.add_task("benchmarking", total=len(MODES) + (2 if recording else 0))
             for mode in MODES:
                 results.append(bench(frames, mode, res, seed))
+                bar.advance(task)
+            recs = []
+            for workers in (1, 2) if recording else ():
+                recs.append(bench_recording(recording, resolution, recording_fps, workers))
                 bar.advance(task)
         con = Console()
         con.print(f"bench-render {resolution}, {frames} frames per mode (effects on, lens on ~half, no JPEG)")
@@ -40,5 +48,14 @@ def register(app: typer.Typer) -> None:
                 f" (1 process), {r.wall_fps_2proc:5.1f} (2 processes)"
                 f" | bare table warp {r.floor_cpu_s * 1000:5.1f} ms,"
                 f" frame = {r.cpu_s_per_frame / r.floor_cpu_s:4.1f}x"
-                f" that | JPEG q90 {r.jpeg_cpu_s * 1000:5.1f} ms | load avg {r.load_avg:4.1f}"
+                f" that | JPEG q90 {r.jpeg_cpu_s * 1000:5.1f} ms, H.264 CRF 28 round trip"
+                f" {r.h264_cpu_s * 1000:5.1f} ms | load avg {r.load_avg:4.1f}"
+            )
+        for v in recs:
+            per = v.cpu_s / max(v.rendered, 1) * 1000
+            con.print(
+                f"  recording {v.script} {resolution} {recording_fps} fps, {v.workers} render process(es):"
+                f" {v.frames} frames, {v.rendered} rendered in {v.wall_s:5.1f} s ="
+                f" {v.rendered_fps:5.1f} rendered frames/s wall | CPU {per:5.1f}"
+                f" ms per rendered frame incl. encoding ({v.codec})"
             )

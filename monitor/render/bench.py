@@ -27,6 +27,7 @@ class BenchResult:
     wall_fps_2proc: float
     floor_cpu_s: float  # a bare full-frame table warp (the least a frame can cost), same run
     jpeg_cpu_s: float  # encoding the frame as JPEG q90, for reference (not in the frame time)
+    h264_cpu_s: float  # an H.264 round trip of the frame at CRF 28 (the h264_crf effect), for reference
     objects_per_frame: float
     load_avg: float
 
@@ -104,6 +105,12 @@ def bench(
     for _ in range(5):
         cv2.imencode(".jpg", last.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
     jpeg = (time.process_time() - c) / 5
+    from monitor.render.codec import h264_roundtrip
+
+    c = time.process_time()
+    for _ in range(3):
+        h264_roundtrip(last.image, 28)
+    h264 = (time.process_time() - c) / 3
     # two worker processes, each rendering half the frames (the 2-core case)
     half = max(1, frames // 2)
     ctx = mp.get_context("spawn")
@@ -114,5 +121,57 @@ def bench(
         )
     wall2 = max(w for w, _, _ in res)
     return BenchResult(
-        mode, frames, cpu1 / frames, frames / wall1, 2 * half / wall2, floor, jpeg, nobj, os.getloadavg()[0]
+        mode,
+        frames,
+        cpu1 / frames,
+        frames / wall1,
+        2 * half / wall2,
+        floor,
+        jpeg,
+        h264,
+        nobj,
+        os.getloadavg()[0],
     )
+
+
+@dataclass
+class RecordingBench:
+    script: str
+    workers: int
+    frames: int  # frames in the video
+    rendered: int  # frames that had to be rendered (the others repeat a still picture)
+    wall_s: float
+    cpu_s: float  # this process, its workers and the encoder
+    codec: str
+
+    @property
+    def rendered_fps(self) -> float:
+        return self.rendered / self.wall_s
+
+
+def bench_recording(
+    script: str, resolution: str = "1080p", fps: int = 10, workers: int = 1
+) -> RecordingBench:
+    """Time the whole video path on a shipped script: play, render, encode (H.264), write truth."""
+    import resource
+    import tempfile
+    from pathlib import Path
+
+    from monitor.render.rounds.play import play_many
+    from monitor.render.rounds.script import load_script, shipped_scripts
+    from monitor.render.rounds.video import RenderOptions, write_recording
+
+    scripts = shipped_scripts()
+    if script not in scripts:
+        raise ValueError(f"no shipped script {script!r} (have: {', '.join(sorted(scripts))})")
+    rounds = play_many([(load_script(scripts[script]), script)])
+
+    def cpu() -> float:
+        me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+        return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+    with tempfile.TemporaryDirectory() as tmp:
+        t0, c0 = time.perf_counter(), cpu()
+        res = write_recording(rounds, Path(tmp), RenderOptions(resolution, fps), workers=workers)
+        wall, used = time.perf_counter() - t0, cpu() - c0
+    return RecordingBench(script, workers, res.frames, res.rendered, wall, used, res.codec)
