@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, ClassVar
 
 from monitor.events.schema import (
@@ -45,7 +46,7 @@ from monitor.procedure.paigow_history import build_history
 from monitor.procedure.paigow_rules import PaiGowRules, card, cards, count_foul, outcome
 from monitor.rules.paigow.setting import Foul, Setting
 from monitor.rules.paigow.settlement import BankerWager, Bet, Settlement, settle
-from monitor.rules.paigow.showdown import SpotResult, decide_spot
+from monitor.rules.paigow.showdown import Outcome, SpotResult, decide_spot
 
 PILE_SIZE = 7
 STUB_SIZE = 4
@@ -71,6 +72,12 @@ PILE_HOMES = ("", *(f"pile {p}" for p in range(1, PILE_SIZE + 1)))  # where a de
 
 def bf_all(setting: tuple[list[str], list[str]]) -> list[str]:
     return [*setting[0], *setting[1]]
+
+
+@cache
+def _legal_spot(seat: int, result: Outcome) -> SpotResult:
+    """The result of a legal setting (immutable, so one per seat and outcome is shared by every round)."""
+    return SpotResult(seat, result, result)
 
 
 def _wager_order(item: tuple[BankerKey, int]) -> tuple[int, str]:
@@ -104,7 +111,7 @@ class SeatState:
         front, back = self.front, self.back
         if front is None or back is None or None in front or None in back:
             return None
-        return list(front), list(back)  # type: ignore[arg-type]  # no None left
+        return front, back  # type: ignore[return-value]  # no None left; callers only read them
 
 
 @dataclass(slots=True)
@@ -545,7 +552,7 @@ class PaiGowRound:
         dealt = self.deal.pile_cards.get(pile)
         if dealt is None or len(dealt) != PILE_SIZE or None in dealt:
             return None
-        return list(dealt)  # type: ignore[arg-type]  # no None left
+        return dealt  # type: ignore[return-value]  # no None left; callers only read it
 
     def _banker_exposed(self, event: BankerHandExposed) -> None:
         d = self.deal
@@ -652,6 +659,7 @@ class PaiGowRound:
         else:
             banker_scores = self.rules.scores(bf, bb)
         results: dict[int, SpotResult] = {}
+        banker_pair = (banker_scores[0], banker_scores[1])
         bets: list[Bet] = []
         banker_amount = 0
         for (seat, bettor), amount in sorted(self.wagers.items(), key=_wager_order):
@@ -664,8 +672,7 @@ class PaiGowRound:
                 s = self._seat(seat)
                 if s.scores is not None and s.foul is None:
                     # Legal setting, scored when it was judged: rules 2 and 62 on the scores.
-                    result = outcome(s.scores, (banker_scores[0], banker_scores[1]))
-                    results[seat] = SpotResult(seat, result, result)
+                    results[seat] = _legal_spot(seat, outcome(s.scores, banker_pair))
                 else:
                     known = s.known()
                     if known is None:
