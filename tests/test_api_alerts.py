@@ -87,6 +87,13 @@ def test_filters_and_pagination(client: TestClient) -> None:
     assert not {a["id"] for a in first["items"]} & {a["id"] for a in second["items"]}
     naive = client.get("/api/v1/alerts", headers=auth("viewer"), params={"since": "2026-01-01T00:00:00"})
     assert naive.status_code == 422 and "time zone" in naive.json()["detail"]
+    rounds = client.get("/api/v1/rounds", headers=auth("viewer"),
+                        params={"table_id": "T2", "since": (now - timedelta(minutes=5)).isoformat()}).json()
+    assert rounds["total"] == 1 and rounds["items"][0]["id"] == "T2/R9"
+    later = client.get("/api/v1/rounds", headers=auth("viewer"), params={"since": now.isoformat()}).json()
+    assert later["total"] == 0
+    naive = client.get("/api/v1/rounds", headers=auth("viewer"), params={"until": "2026-01-01T00:00:00"})
+    assert naive.status_code == 422 and "time zone" in naive.json()["detail"]
 
 
 def test_acknowledge_and_resolve_with_who_when_and_comment(client: TestClient) -> None:

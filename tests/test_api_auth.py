@@ -117,3 +117,12 @@ def test_the_websocket_admits_a_viewer(client: TestClient) -> None:
     with client.websocket_connect("/api/v1/live/ws") as ws:
         ws.send_json({"type": "auth", "token": TOKENS["viewer"]})
         assert ws.receive_json() == {"type": "hello", "data": {"name": "viewer-user", "role": "viewer"}}
+
+
+def test_the_openapi_document_needs_a_token_and_there_is_no_cdn_docs_page(client: TestClient) -> None:
+    assert client.get("/openapi.json").status_code == 401
+    document = client.get("/openapi.json", headers=auth("sensor"))
+    assert document.status_code == 200 and "/api/v1/alerts" in document.json()["paths"]
+    assert client.get("/docs").status_code == 404 and client.get("/redoc").status_code == 404
+    # The page and its static files are open (the sign-in form) and hold no data.
+    assert client.get("/").status_code == 200 and client.get("/static/app.js").status_code == 200

@@ -22,7 +22,9 @@ def api_schema(tmp_path_factory: pytest.TempPathFactory):
         # Some data, so that ids in paths can also hit real rows.
         httpx.post(f"{server.url}/api/v1/events/batch", headers=auth("sensor"), json=faulty_round("T1"),
                    timeout=60).raise_for_status()
-        schema = schemathesis.openapi.from_url(f"{server.url}/openapi.json")
+        # The OpenAPI document itself needs a token (any role).
+        assert httpx.get(f"{server.url}/openapi.json", timeout=30).status_code == 401
+        schema = schemathesis.openapi.from_url(f"{server.url}/openapi.json", headers=auth("viewer"))
         # The live SSE stream never ends; it is exercised by its own test.
         yield schema.exclude(path="/api/v1/live/sse")
 

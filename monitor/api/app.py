@@ -14,11 +14,12 @@ import httpx
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.staticfiles import StaticFiles
-from starlette.responses import FileResponse
+from starlette.responses import FileResponse, JSONResponse
 
 from monitor import __version__
 from monitor.api import errors
 from monitor.api.auth import TokenRegistry
+from monitor.api.deps import Caller
 from monitor.api.feed import ProcedureFeed, procedure_feed
 from monitor.api.hub import LiveHub
 from monitor.api.ingest import IngestPipeline
@@ -35,7 +36,8 @@ log = logging.getLogger("monitor.api")
 
 DESCRIPTION = """Alerts from the table monitor's procedure rules, live and stored.
 
-Every endpoint but `/health` needs `Authorization: Bearer <token>`. Roles: **viewer** reads,
+Every endpoint but `/health` needs `Authorization: Bearer <token>` (this document too, at
+`/openapi.json`). Roles: **viewer** reads,
 **supervisor** also acknowledges and resolves, **sensor** only ingests events, **admin** does all.
 Live push: `GET /api/v1/live/sse` (Server-Sent Events) or the WebSocket `/api/v1/live/ws`
 (send `{"type": "auth", "token": "..."}` first if you cannot set a header).
@@ -106,7 +108,10 @@ def create_app(settings: Settings | None = None,
 
     # FastAPI's built-in OpenTelemetry is off: the app exports Prometheus metrics (/metrics), and
     # asking "is a tracer configured?" read the environment on every request (profiled under load).
+    # No /docs or /redoc: they load their scripts from a CDN, which the page's CSP (rightly) blocks,
+    # and /openapi.json is served below to token holders only (nothing but /health is open).
     app = FastAPI(title="table-monitor", version=__version__, description=DESCRIPTION, lifespan=lifespan,
+                  openapi_url=None, docs_url=None, redoc_url=None,
                   telemetry={"tracing": False, "metrics": False, "logs": False, "operation_spans": False},
                   openapi_tags=[
                       {"name": "alerts", "description": "Alerts and their life cycle"},
@@ -128,6 +133,10 @@ def create_app(settings: Settings | None = None,
     # The page: static files, no build step. They hold no data; every data call needs a token.
     static = web_dir()
     app.mount("/static", StaticFiles(directory=static), name="static")
+
+    @app.get("/openapi.json", include_in_schema=False)
+    def openapi_document(_: Caller) -> JSONResponse:
+        return JSONResponse(app.openapi())
 
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:

@@ -18,6 +18,13 @@ Limit = Annotated[int, Query(ge=1, le=500)]
 Offset = Annotated[int, Query(ge=0, le=10_000_000)]
 
 
+def _need_time_zones(**values: datetime | None) -> None:
+    for name, value in values.items():
+        if value is not None and value.tzinfo is None:
+            raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT,
+                                f"{name} needs a time zone (e.g. 2026-01-01T20:00:00Z)")
+
+
 def _open_alerts(session: SessionDep, table_id: str | None = None) -> dict[str, int]:
     stmt = select(AlertRow.table_id, func.count()).where(AlertRow.status != AlertStatus.RESOLVED.value)
     if table_id is not None:
@@ -44,11 +51,17 @@ def get_table(_: Reader, session: SessionDep, table_id: str) -> TableOut:
 @router.get("/api/v1/rounds", response_model=Page[RoundOut], summary="Rounds, newest first")
 def list_rounds(_: Reader, session: SessionDep,
                 table_id: Annotated[str | None, Query(max_length=64)] = None,
+                since: Annotated[datetime | None, Query(description="started at or after (ISO 8601)")] = None,
+                until: Annotated[datetime | None, Query(description="started before (ISO 8601)")] = None,
                 limit: Limit = 50, offset: Offset = 0) -> Page[RoundOut]:
+    _need_time_zones(since=since, until=until)
     base = select(RoundRow)
     count = select(func.count()).select_from(RoundRow)
-    if table_id:
-        base, count = base.where(RoundRow.table_id == table_id), count.where(RoundRow.table_id == table_id)
+    conditions = [RoundRow.table_id == table_id] if table_id else []
+    conditions += [RoundRow.started_at >= since] if since else []
+    conditions += [RoundRow.started_at < until] if until else []
+    for condition in conditions:
+        base, count = base.where(condition), count.where(condition)
     rows = session.execute(base.order_by(RoundRow.started_at.desc(), RoundRow.id.desc())
                            .limit(limit).offset(offset)).scalars().all()
     with_history = set(session.execute(select(HandHistoryRow.round_id).where(
@@ -76,10 +89,7 @@ def list_hands(_: Reader, session: SessionDep,
     conditions = []
     if table_id:
         conditions.append(HandHistoryRow.table_id == table_id)
-    for name, value in (("since", since), ("until", until)):
-        if value is not None and value.tzinfo is None:
-            raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT,
-                                f"{name} needs a time zone (e.g. 2026-01-01T20:00:00Z)")
+    _need_time_zones(since=since, until=until)
     if since:
         conditions.append(HandHistoryRow.recorded_at >= since)
     if until:
