@@ -23,6 +23,7 @@ CUSTOM = HouseWay.from_mapping({
         {"name": "floor", "when": "pairs == 1 and not royal_flush", "back": ["pair1"], "front_min": "K"},
         {"name": "improve", "when": "complete", "back": ["single1"], "beats_front_with": "straight"},
         {"name": "pair up", "when": "pairs >= 2", "front_min": "pair", "prefer": "back"},
+        {"name": "broadway", "when": "only_ace_high_straight or royal_flush", "back": ["single1"]},
         {"name": "rest", "when": "true"},
     ],
 })

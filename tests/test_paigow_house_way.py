@@ -8,7 +8,7 @@ from monitor.rules.cards import parse_cards
 from monitor.rules.paigow.catalog import BUILT_IN, built_in, house_way_for
 from monitor.rules.paigow.errors import HouseWayError
 from monitor.rules.paigow.house_way import HouseWay, set_hand
-from monitor.rules.profile import PaiGowProfile
+from monitor.rules.profile import LUCKY_CHANCES, NEVADA_WHEEL, PaiGowProfile
 
 
 def hw(way: str, hand: str) -> tuple[str, str, str]:
@@ -135,6 +135,23 @@ def test_front_min_and_beats_front_with() -> None:
     assert r.rule == "one pair, better than the straight's front"
     # 3-4-5-6-7 with 7-7: the straight leaves J-7 in front, the pair in back leaves J-6: not better.
     assert set_hand(way, parse_cards("7s 7d Js 3c 4s 5d 6c")).rule == "rest"
+
+
+@pytest.mark.parametrize("profile", [PaiGowProfile(), NEVADA_WHEEL, LUCKY_CHANCES],
+                         ids=["default", "nevada", "lucky"])
+@pytest.mark.parametrize(("hand", "expected"), [
+    ("As Kd Qc Jh Ts 3c 2d", True),   # broadway only
+    ("Ah Kh Qh Jh Th 3c 2d", True),   # a royal flush is ace-high too
+    ("As 2d 3c 4h 5s Kd 9c", False),  # the wheel is a lower straight, whatever its rank
+    ("Jk Kd Qc Jh Ts 9c 2d", False),  # the joker also makes king-high
+    ("As Kd Qc Jh 9s 3c 2d", False),  # no straight at all
+])
+def test_only_ace_high_straight_feature(hand: str, expected: bool, profile: PaiGowProfile) -> None:
+    way = HouseWay.from_mapping({"name": "r", "rules": [
+        {"name": "ace-high only", "when": "only_ace_high_straight", "prefer": "back"},
+        {"name": "rest", "when": "true"},
+    ]})
+    assert (set_hand(way, parse_cards(hand), profile).rule == "ace-high only") is expected
 
 
 def test_unknown_house_way_name() -> None:

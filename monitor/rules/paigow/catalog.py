@@ -18,7 +18,7 @@ from monitor.rules.paigow.errors import HouseWayError
 from monitor.rules.paigow.house_way import HouseWay
 from monitor.rules.profile import PaiGowProfile
 
-BUILT_IN = ("trump_plaza", "foxwoods", "golden_nugget", "claridge", "flamingo_hilton")
+BUILT_IN = ("trump_plaza", "foxwoods", "golden_nugget", "claridge", "flamingo_hilton", "ballys_atlantic_city")
 
 
 @cache

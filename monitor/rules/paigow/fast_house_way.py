@@ -319,6 +319,8 @@ def _set_one(
     flush = 0
     sflush = 0
     royal = 0
+    any_straight = 0
+    low_straight = 0  # a straight or straight flush whose top rank slot is not the ace
     if five_aces == 0:
         for k in range(21):
             cat = bs[k] >> 20
@@ -330,12 +332,17 @@ def _set_one(
                 sflush = 1
                 if cat == 9:
                     royal = 1
+            if cat == 4 or cat == 8 or cat == 9:
+                any_straight = 1
+                if ((bs[k] >> 16) & 15) != 14:
+                    low_straight = 1
     feats[16] = straight
     feats[17] = flush
     feats[18] = sflush
     feats[19] = 1 if (straight or flush or sflush) else 0
     feats[20] = royal
-    feats[21] = singles_mask
+    feats[21] = 1 if (any_straight and not low_straight) else 0
+    feats[22] = singles_mask
     # Rules in order.
     for ri in range(programs.shape[0]):
         if not _run_program(programs[ri], lengths[ri], feats, stack):
@@ -444,5 +451,6 @@ def set_hands_batch(
 
 
 assert RANK_BITS == 20 and int(Category.STRAIGHT) == 4 and int(Category.FLUSH) == 5  # kernel constants
-assert FEATURE_NAMES.index("singles") == 21 and FEATURE_NAMES.index("royal_flush") == 20
+assert FEATURE_NAMES.index("singles") == 22 and FEATURE_NAMES.index("royal_flush") == 20
+assert FEATURE_NAMES.index("only_ace_high_straight") == 21 and int(Category.ROYAL_FLUSH) == 9
 assert FEATURE_NAMES.index("five_aces") == 14

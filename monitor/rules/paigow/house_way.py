@@ -26,7 +26,8 @@ A house way is data (YAML or JSON; built-in ones ship in ``house_ways/``, a room
 ``trips1``, ``trips2``, ``quads1``, ``single1``, ``single2``, ``single3`` (single ranks, highest first),
 ``singles`` (the set of single ranks, for ``A in singles``); ``straight``, ``flush``, ``straight_flush``,
 ``royal_flush``, ``complete`` (some five of the seven make that hand; ``straight_flush`` includes a royal);
-rank names ``A K Q J T`` and numbers.
+``only_ace_high_straight`` (some five make a straight or straight flush, and every one they make is
+ace-high: no lower straight, the wheel included); rank names ``A K Q J T`` and numbers.
 Operators: ``and or not``, comparisons, ``in``/``not in``, ``+``/``-``.
 
 **Groups** for ``front``/``back``: ``five_aces``, ``quads``, ``trips`` (= ``trips1``), ``trips2``,
@@ -59,6 +60,7 @@ INT_FEATURES: Final = (
 )
 BOOL_FEATURES: Final = (
     "five_aces", "joker", "straight", "flush", "straight_flush", "complete", "royal_flush",
+    "only_ace_high_straight",
 )
 SET_FEATURES: Final = ("singles",)
 FEATURES: Final = frozenset((*INT_FEATURES, *BOOL_FEATURES, *SET_FEATURES))
@@ -329,6 +331,11 @@ def analyse(cards: Sequence[Card], backs: Sequence[HandValue]) -> HandShape:
     # Categories from the score key (as the fast path sees them): under the Lucky Chances ranking five aces
     # carry the royal flush key, and seven cards holding five aces can make no straight or flush anyway.
     cats = {v.score >> RANK_BITS for v in backs} if not by_size[5] else set()
+    straight_cats = (Category.STRAIGHT, Category.STRAIGHT_FLUSH, Category.ROYAL_FLUSH)
+    # The top rank slot of each straight (the wheel's is 5, or 13 then 1 when it ranks second-highest).
+    tops = [(v.score >> (RANK_BITS - 4)) & 15 for v in backs if v.score >> RANK_BITS in straight_cats]
+    if by_size[5]:
+        tops = []
     f: dict[str, object] = {
         "pairs": len(pairs), "trips": len(trips), "quads": len(quads),
         "five_aces": bool(by_size[5]), "joker": any(c.is_joker for c in cards),
@@ -341,6 +348,7 @@ def analyse(cards: Sequence[Card], backs: Sequence[HandValue]) -> HandShape:
         "flush": Category.FLUSH in cats,
         "straight_flush": bool(cats & {Category.STRAIGHT_FLUSH, Category.ROYAL_FLUSH}),
         "royal_flush": Category.ROYAL_FLUSH in cats,
+        "only_ace_high_straight": bool(tops) and all(t == ACE for t in tops),
     }
     f["complete"] = bool(f["straight"] or f["flush"] or f["straight_flush"])
 
