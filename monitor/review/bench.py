@@ -2,8 +2,9 @@
 
 On the 1080p, 30 fps bench recording of scripted faults (``bench-pipeline``'s, rendered once):
 
-- one process, oracle perception (decode, motion gate, table state, events, monitor, clips): the
-  review's own cost;
+- one process, oracle perception (decode, motion gate, table state, events, monitor, snapshots, the
+  report): the review's own cost; at stride 2 (15 of 30 fps perceived); and with a clip cut per
+  alert (each decodes the recording again from the keyframe before it);
 - one process, the shipped models (classical card finder and card classifier when no detector is
   shipped), on the recording's first seconds: the cost with perception;
 - the same recording twice as one session, fanned out over a local Dask cluster of 1 and then 2
@@ -51,11 +52,12 @@ class BenchLine:
 
 
 def _run(name: str, videos: list[Path], out: Path, perception: str = "auto", workers: int | None = None,
-         gate: bool = True, stride: int = 1) -> BenchLine:
+         gate: bool = True, stride: int = 1, clips: bool = False) -> BenchLine:
     from monitor.review.jobs import GateSettings
 
     opts = ReviewOptions(videos=videos, table=TABLE, out=out, perception=perception, workers=workers,
-                         progress=False, gate=GateSettings(enabled=gate, stride=stride), restart=True)
+                         progress=False, gate=GateSettings(enabled=gate, stride=stride), restart=True,
+                         clips=clips)
     cpu0 = _cpu()
     start = time.perf_counter()
     outcome = run_review(opts)
@@ -87,7 +89,7 @@ def cut(recording: Path, seconds: float, folder: Path, sidecars: bool = True) ->
 
 def run_bench(recording: Path, models_seconds: float = 10.0, scale_files: int = 2,
               scale_seconds: float = 30.0,
-              parts: tuple[str, ...] = ("oracle", "stride2", "nogate", "models", "scale")) -> list[BenchLine]:
+              parts: tuple[str, ...] = ("oracle", "stride2", "clips", "models", "scale")) -> list[BenchLine]:
     lines: list[BenchLine] = []
     with tempfile.TemporaryDirectory(prefix="bench-review-") as tmp:
         root = Path(tmp)
@@ -95,6 +97,8 @@ def run_bench(recording: Path, models_seconds: float = 10.0, scale_files: int = 
             lines.append(_run("1 process, oracle, gate", [recording], root / "oracle"))
         if "stride2" in parts:
             lines.append(_run("1 process, oracle, gate, stride 2", [recording], root / "stride2", stride=2))
+        if "clips" in parts:
+            lines.append(_run("1 process, oracle, gate, with clips", [recording], root / "clips", clips=True))
         if "nogate" in parts:
             lines.append(_run("1 process, oracle, no gate", [recording], root / "nogate", gate=False))
         if "models" in parts:
