@@ -217,3 +217,14 @@ def test_events_with_no_round_open_are_noted_once_per_idle_stretch() -> None:
     assert "card_dealt seq 0 came with no round open (waiting for round_started)" in noted[0].message
     assert [a.code for a in m.alerts if a.code != "event_out_of_phase"] == []
     assert len(m.histories) == 1 and m.histories[0].complete
+
+
+def test_resend_memory_is_a_monitor_setting() -> None:
+    events = [parse_event(e) for e in clean_round(seed=3)]
+    old = events[2]
+    for memory, expect in ((4096, []), (8, ["event_late"])):
+        m = Monitor(memory=memory)
+        for e in events[:40]:
+            m.feed(e)
+        new = m.feed(old)  # seq 2 again, identical: a resend while remembered, late once forgotten
+        assert [a.code for a in new] == expect

@@ -41,12 +41,15 @@ class Monitor:
         profile: PaiGowProfile = DEFAULT_PROFILE,
         profiles: Mapping[str, PaiGowProfile] | None = None,
         window: int = 64,
+        memory: int = 4096,
         on_alert: Callable[[Alert], None] | None = None,
         on_history: Callable[[HandHistory], None] | None = None,
     ) -> None:
         self.profile = profile
         self.profiles = dict(profiles or {})
         self.window = window
+        # Released events kept per table to tell a resend (dropped) from a conflict; older ones are late.
+        self.memory = memory
         self.alerts: list[Alert] = []
         self.histories: list[HandHistory] = []
         self.tables: dict[str, TableMonitor] = {}
@@ -79,7 +82,7 @@ class Monitor:
             profile = rules.profile
             t = self.tables[table_id] = TableMonitor(table_id, profile, AlertSink(table_id, self._emit),
                                                      self._history, rules)
-            self._reorder[table_id] = Reorderer(self.window, on_gap=t.data_gap)
+            self._reorder[table_id] = Reorderer(self.window, self.memory, on_gap=t.data_gap)
             self._lanes[table_id] = (t, self._reorder[table_id])
         return t
 
