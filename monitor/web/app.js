@@ -17,6 +17,7 @@ const state = {
   current: null, // alert id in the detail dialog
   historyOffset: 0,
   handsOffset: 0,
+  tablesTimer: null,
 };
 
 // ---------------------------------------------------------------- helpers
@@ -195,8 +196,13 @@ async function loadFeed() {
 function upsertAlert(alert, fresh) {
   state.alerts.set(alert.id, alert);
   renderFeed(fresh ? alert.id : null);
-  const t = state.tables.get(alert.table_id);
-  if (t) { loadTables(); }
+  if (state.tables.has(alert.table_id)) refreshTablesSoon();
+}
+
+// Open-alert counts come from the server; at most one reload a second however many alerts arrive.
+function refreshTablesSoon() {
+  if (state.tablesTimer) return;
+  state.tablesTimer = setTimeout(() => { state.tablesTimer = null; loadTables(); }, 1000);
 }
 
 function alertCard(a, fresh) {
