@@ -19,8 +19,8 @@ def register(app: typer.Typer) -> None:
         scale_seconds: Annotated[float, typer.Option(
             help="length of each recording in the scaling run")] = 30.0,
         parts: Annotated[str, typer.Option(
-            help="comma-separated: oracle,stride2,clips,nogate,models,scale")] = (
-            "oracle,stride2,clips,models,scale"),
+            help="comma-separated: live,oracle,stride2,clips,nogate,models,scale")] = (
+            "live,oracle,stride2,clips,models,scale"),
     ) -> None:
         """Measure review: x real time (1 process, oracle and models), Dask scaling from 1 to 2 workers."""
         import os

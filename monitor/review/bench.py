@@ -2,6 +2,7 @@
 
 On the 1080p, 30 fps bench recording of scripted faults (``bench-pipeline``'s, rendered once):
 
+- the peer: the live run on the same file, unpaced (``bench-pipeline``'s throughput figure);
 - one process, oracle perception (decode, motion gate, table state, events, monitor, snapshots, the
   report): the review's own cost; at stride 2 (15 of 30 fps perceived); and with a clip cut per
   alert (each decodes the recording again from the keyframe before it);
@@ -67,6 +68,20 @@ def _run(name: str, videos: list[Path], out: Path, perception: str = "auto", wor
                      "; ".join(s["perception"]), s["hands"], s["alerts"], _cpu() - cpu0)
 
 
+def _live(recording: Path) -> BenchLine:
+    """The peer: the live run (``table-monitor run --review``: threads, the API, the store) on the
+    same file, unpaced, as ``bench-pipeline`` measures it."""
+    from monitor.pipeline.bench import throughput
+    from monitor.review.file_review import probe
+
+    fps, count = probe(recording / "video.mp4")
+    cpu0 = _cpu()
+    r = throughput(recording, "oracle")
+    media = (count or r.frames) / fps
+    return BenchLine("peer: live run unpaced (bench-pipeline), oracle", 1, media, r.seconds, r.frames,
+                     r.frames, r.perception, 0, 0, _cpu() - cpu0)
+
+
 def _cpu() -> float:
     """CPU seconds used so far by this process and its finished children (workers, ffmpeg)."""
     me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -93,6 +108,8 @@ def run_bench(recording: Path, models_seconds: float = 10.0, scale_files: int = 
     lines: list[BenchLine] = []
     with tempfile.TemporaryDirectory(prefix="bench-review-") as tmp:
         root = Path(tmp)
+        if "live" in parts:
+            lines.append(_live(recording))
         if "oracle" in parts:
             lines.append(_run("1 process, oracle, gate", [recording], root / "oracle"))
         if "stride2" in parts:
