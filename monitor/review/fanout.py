@@ -1,3 +1,5 @@
+# mypy: disable-error-code="no-untyped-call"
+# (dask.distributed ships no type hints for Client, LocalCluster and as_completed)
 """Running a session's files: one after another in this process, or fanned out over Dask.
 
 The single-process default imports nothing of Dask. ``workers=N`` starts a local Dask cluster of N

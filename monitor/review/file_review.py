@@ -210,9 +210,9 @@ def review_file(job: FileJob, progress: Progress | None = None,
                 if result.next_frame else "nothing in it could be reviewed")
         result.error = f"{source.error}; {kept}"
         for status in statuses:
-            event = mapper.from_source(status)
-            if event is not None:
-                push(event.model_copy(update={"seq": seq()}))
+            lost = mapper.from_source(status)
+            if lost is not None:
+                push(lost.model_copy(update={"seq": seq()}))
         # the console and dice log goes on past the break: what the camera did not show is not judged
         outside_until(reviewed_s)
     else:
