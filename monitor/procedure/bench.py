@@ -47,6 +47,7 @@ class BenchResult:
     monitor: Timing
     json: Timing
     parse_only: Timing  # pydantic validation of the same JSON lines, no judging: the reference
+    repeats: int = 1  # each path timed this many times; the best run is kept
 
 
 def _timed(events: int, run: Callable[[], None]) -> Timing:
@@ -77,46 +78,59 @@ def make_events(
     return out
 
 
-def run_bench(rounds: int = 1000, tables: int = 4, seed: int = 1,
-              tick: Callable[[int], None] | None = None) -> BenchResult:
+def run_bench(rounds: int = 1000, tables: int = 4, seed: int = 1, repeats: int = 3,
+              tick: Callable[[int], None] | None = None,
+              timed: Callable[[], None] | None = None) -> BenchResult:
+    """Generate the rounds, then time each path ``repeats`` times, interleaved, each with a fresh monitor;
+    the best run of each path is reported (a shared machine only ever slows a run down)."""
     t0 = time.perf_counter()
     events = make_events(rounds, tables, seed, tick)
     lines = [e.model_dump_json() for e in events]
     generate = time.perf_counter() - t0
     n = len(events)
+    best: dict[str, Timing] = {}
+    alerts: dict[str, list[str]] = {}
 
-    m = Monitor()
-    m.warm_up()  # builds the score tables once, outside the timing (as a live process does at start-up)
+    def keep(name: str, t: Timing) -> None:
+        if name not in best or t.cpu_s < best[name].cpu_s:
+            best[name] = t
 
-    def judge() -> None:
-        feed = m.feed
-        for e in events:
-            feed(e)
-        m.finish()
+    for _ in range(repeats):
+        m = Monitor()
+        m.warm_up()  # builds the score tables once, outside the timing (as a live process does at start-up)
+        m2 = Monitor()
+        m2.warm_up()
 
-    m2 = Monitor()
-    m2.warm_up()
+        def judge(m: Monitor = m) -> None:
+            feed = m.feed
+            for e in events:
+                feed(e)
+            m.finish()
 
-    def judge_json() -> None:
-        feed_json = m2.feed_json
-        for line in lines:
-            feed_json(line)
-        m2.finish()
+        def judge_json(m2: Monitor = m2) -> None:
+            feed_json = m2.feed_json
+            for line in lines:
+                feed_json(line)
+            m2.finish()
 
-    def parse() -> None:
-        for line in lines:
-            parse_event_json(line)
+        def parse() -> None:
+            for line in lines:
+                parse_event_json(line)
 
-    # The pre-generated events and lines are the harness's data, not the monitor's state (a live feed
-    # drops each event once judged): freeze them so that the collector does not rescan them all the time.
-    gc.collect()
-    gc.freeze()
-    try:
-        monitor_t = _timed(n, judge)
-        json_t = _timed(n, judge_json)
-        parse_t = _timed(n, parse)
-    finally:
-        gc.unfreeze()
-    if [a.id for a in m.alerts] != [a.id for a in m2.alerts]:
-        raise RuntimeError("object and JSON paths disagree: " + json.dumps([a.code for a in m2.alerts]))
-    return BenchResult(n, rounds, tables, len(m.alerts), generate, monitor_t, json_t, parse_t)
+        # The pre-generated events and lines are the harness's data, not the monitor's state (a live feed
+        # drops each event once judged): freeze them so that the collector does not rescan them all the time.
+        gc.collect()
+        gc.freeze()
+        try:
+            keep("monitor", _timed(n, judge))
+            keep("json", _timed(n, judge_json))
+            keep("parse", _timed(n, parse))
+        finally:
+            gc.unfreeze()
+        alerts["monitor"], alerts["json"] = [a.id for a in m.alerts], [a.id for a in m2.alerts]
+        if alerts["monitor"] != alerts["json"]:
+            raise RuntimeError("object and JSON paths disagree: " + json.dumps([a.code for a in m2.alerts]))
+        if timed is not None:
+            timed()
+    return BenchResult(n, rounds, tables, len(alerts["monitor"]), generate, best["monitor"], best["json"],
+                       best["parse"], repeats)
