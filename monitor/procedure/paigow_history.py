@@ -49,7 +49,8 @@ def build_history(rnd: PaiGowRound, complete: bool) -> PaiGowHistory:
         res = results.get(seat)
         pile = s.pile if s else None
         seats.append({
-            "seat": seat, "pile": pile, "dealt": list(d.pile_cards.get(pile, [])) if pile else [],
+            "seat": seat, "pile": pile,
+            "dealt": d.pile_cards.get(pile, []) if pile else [],  # (copied by validation)
             "front": s.front if s else None, "back": s.back if s else None,
             "house_way": s.house_way if s else False,
             "foul": s.foul.message if s and s.foul else None,
