@@ -40,7 +40,8 @@ Every endpoint but `/health` needs `Authorization: Bearer <token>` (this documen
 `/openapi.json`). Roles: **viewer** reads,
 **supervisor** also acknowledges and resolves, **sensor** only ingests events, **admin** does all.
 Live push: `GET /api/v1/live/sse` (Server-Sent Events) or the WebSocket `/api/v1/live/ws`
-(send `{"type": "auth", "token": "..."}` first if you cannot set a header).
+(send `{"type": "auth", "token": "..."}` first if you cannot set a header; connect with
+`?batch=true` to get whatever is waiting as one `{"type": "batch", "data": [...]}` message).
 """
 
 
