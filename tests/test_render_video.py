@@ -22,7 +22,7 @@ from monitor.render.rounds.video import (
     studio_effects,
     write_recording,
 )
-from monitor.render.scene import Scene
+from monitor.render.scene import CardObj, Scene
 
 OPTS = RenderOptions(resolution="320x180", fps=2, effects=True)
 
@@ -64,3 +64,29 @@ def test_parallel_recording_is_h264_with_a_truth_line_per_frame(
     truth = [json.loads(line) for line in (tmp_path / "truth.jsonl").read_text().splitlines()]
     assert [t["frame"] for t in truth] == list(range(n))
     assert res.rendered == sum("objects" in t for t in truth)
+
+
+def test_a_moving_card_is_smeared_along_its_motion_and_keeps_its_truth() -> None:
+    cam = default_camera(960, 540)
+    r = Renderer()
+    empty = r.render(Scene(table_style="green"), cam).image.astype(int)
+
+    def render(motion: tuple[float, float]):  # type: ignore[no-untyped-def]
+        scene = Scene(table_style="green")
+        scene.add(CardObj("Kh", -300.0, 100.0, angle_deg=0.0, face_up=True, motion=motion))
+        return r.render(scene, cam)
+
+    still, moving = render((0.0, 0.0)), render((60.0, 0.0))
+    assert still.objects[0].polygon == moving.objects[0].polygon  # truth: the mid-exposure place
+
+    def extent(frame, axis: int) -> int:  # type: ignore[no-untyped-def]
+        changed = np.abs(frame.image.astype(int) - empty).max(axis=2) > 12
+        return int(np.ptp(np.flatnonzero(changed.any(axis=axis))))
+
+    mm_px = 1.0 / cam.mm_per_px(-300.0, 100.0)
+    widen = (extent(moving, 0) - extent(still, 0)) / (60.0 * mm_px)
+    assert 0.6 < widen < 1.2  # the smear spans about the travel...
+    assert abs(extent(moving, 1) - extent(still, 1)) <= 2  # ...and only along it
+    o = moving.objects[0]
+    assert int((moving.id_map == o.oid).sum()) == o.visible_px
+    assert abs(o.visible_px - still.objects[0].visible_px) < 0.12 * still.objects[0].visible_px

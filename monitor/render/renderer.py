@@ -441,12 +441,20 @@ class Renderer:
         hull = cv2.convexHull(allp.astype(np.float32)).reshape(-1, 2).astype(np.float64)
         return _shoelace(hull)
 
-    def _occluder(self, cv: _Canvas, cam: Camera, occ: Occluder, oid: int, light: F64) -> float:
+    def _arm_shadow(self, cv: _Canvas, cam: Camera, occ: Occluder, light: F64) -> None:
         # cast shadow on the felt (and whatever lies there) along the light direction
         p = occ.points
         sh = p[:, :2] - light[:2] / light[2] * p[:, 2:3]
         ppm = 1.0 / cam.mm_per_px(float(p[:, 0].mean()), float(p[:, 1].mean()))
         cv.shadow(cam.project_ideal(np.column_stack([sh, np.zeros(len(sh))])), 0.45, max(2.0, 20 * ppm))
+
+    def _occluder(
+        self, cv: _Canvas, cam: Camera, occ: Occluder, oid: int, light: F64, shadow: bool = True
+    ) -> float:
+        p = occ.points
+        if shadow:
+            self._arm_shadow(cv, cam, occ, light)
+        ppm = 1.0 / cam.mm_per_px(float(p[:, 0].mean()), float(p[:, 1].mean()))
         poly = cam.project_ideal(p)
         cv.fill(poly, occ.color, oid)
         # rounded look: darken toward the outline
@@ -464,6 +472,50 @@ class Renderer:
             cv.fill(cam.project_ideal(occ.sleeve_points), occ.sleeve, oid)
         return _shoelace(poly)
 
+    def _moving(self, cv: _Canvas, cam: Camera, obj: CardObj | Occluder, oid: int, light: F64) -> float:
+        """A card or arm moving while the shutter is open: drawn sharp at its mid-exposure place, then
+        smeared along its image motion over what lay there before (a linear motion-blur kernel on
+        the object's premultiplied layer). Its id covers where the smeared alpha is over one half."""
+        if isinstance(obj, CardObj):
+            pts, c = obj.corners(), np.array([obj.x, obj.y, obj.z])
+        else:
+            pts = obj.points if obj.sleeve_points is None else np.concatenate([obj.points, obj.sleeve_points])
+            c = obj.points.mean(axis=0)
+        half = np.array([obj.motion[0] / 2, obj.motion[1] / 2, 0.0])
+        ends = cam.project_ideal(np.array([c - half, c + half]))
+        dx, dy = ends[1] - ends[0]
+        length = math.hypot(dx, dy)
+        r = cv.roi(cam.project_ideal(pts), math.ceil(length / 2) + 3) if length >= 1.0 else None
+        if r is None:  # under a pixel of travel (or out of view): drawn sharp
+            if isinstance(obj, CardObj):
+                return self._card(cv, cam, obj, oid)
+            return self._occluder(cv, cam, obj, oid, light)
+        x0, y0, x1, y1 = r
+        if isinstance(obj, Occluder):  # the cast shadow is soft already: it stays under the smear
+            self._arm_shadow(cv, cam, obj, light)
+        bg = cv.img[y0:y1, x0:x1].copy()
+        ids_bg = cv.ids[y0:y1, x0:x1].copy()
+        gloss_bg = cv.gloss[y0:y1, x0:x1].copy()
+        if isinstance(obj, CardObj):
+            area = self._card(cv, cam, obj, oid)
+        else:
+            area = self._occluder(cv, cam, obj, oid, light, shadow=False)
+        roi, ids = cv.img[y0:y1, x0:x1], cv.ids[y0:y1, x0:x1]
+        mask = np.where(ids == oid, np.uint8(255), np.uint8(0))
+        layer = cv2.multiply(roi, cv2.cvtColor(mask, cv2.COLOR_GRAY2BGR), scale=1.0 / 255)
+        k = _line_kernel(dx, dy)
+        layer = cv2.filter2D(layer, -1, k, borderType=cv2.BORDER_CONSTANT)
+        mask = cv2.filter2D(mask, -1, k, borderType=cv2.BORDER_CONSTANT)
+        roi[:] = bg
+        _over(roi, layer, cv2.bitwise_not(mask))
+        ids[:] = ids_bg
+        cover = mask > 127
+        ids[cover] = oid
+        gloss = cv.gloss[y0:y1, x0:x1]
+        gloss[:] = gloss_bg
+        gloss[cover] = 255 if isinstance(obj, CardObj) else 0
+        return area
+
     # ---- the frame -----------------------------------------------------------------------------
     def render(self, scene: Scene, camera: Camera, effects: Effects | None = None) -> Frame:
         ideal, maps = self._ideal_camera(camera)
@@ -471,7 +523,9 @@ class Renderer:
         light = np.asarray(scene.light_dir, float)
         areas: dict[int, float] = {}
         for i, obj in enumerate(scene.objects, start=1):
-            if isinstance(obj, CardObj):
+            if isinstance(obj, CardObj | Occluder) and obj.motion != (0.0, 0.0):
+                areas[i] = self._moving(cv, ideal, obj, i, light)
+            elif isinstance(obj, CardObj):
                 areas[i] = self._card(cv, ideal, obj, i)
             elif isinstance(obj, ChipStack):
                 areas[i] = self._chips(cv, ideal, obj, i, light)
@@ -621,6 +675,17 @@ class Renderer:
             for o, z in zip(out, lay.zones_at(np.array([o.table_xy for o in out])), strict=True):
                 o.zone = z
         return out
+
+
+def _line_kernel(dx: float, dy: float) -> NDArray[np.float32]:
+    """A normalized, anti-aliased line from -(dx, dy)/2 to +(dx, dy)/2 px: linear motion blur."""
+    n = 2 * math.ceil(max(abs(dx), abs(dy)) / 2) + 3
+    k = np.zeros((n, n), np.float32)
+    c = n // 2
+    p0 = (round((c - dx / 2) * 16), round((c - dy / 2) * 16))
+    p1 = (round((c + dx / 2) * 16), round((c + dy / 2) * 16))
+    cv2.line(k, p0, p1, 1.0, 1, cv2.LINE_AA, shift=4)
+    return np.asarray(k / max(float(k.sum()), 1e-6), np.float32)
 
 
 def _hull(p: F64) -> F64:

@@ -42,6 +42,7 @@ class CardObj:
     variant: int = 0  # which image, where a design has two (a folder deck's two jokers)
     pile: str | None = None  # cards sharing a pile id are also reported together as one "pile"
     bend: float = 0.0  # -1..1: shading of a bowed card (light across its length)
+    motion: tuple[float, float] = (0.0, 0.0)  # table mm travelled while the shutter is open (blur)
     kind: str = field(default="card", init=False)
 
     def corners(self, w: float = CARD_W_MM, h: float = CARD_H_MM) -> F64:
@@ -150,6 +151,7 @@ class Occluder:
     color: tuple[int, int, int] = (120, 150, 200)  # BGR skin tone
     sleeve: tuple[int, int, int] | None = (60, 40, 30)  # BGR, None for a bare arm
     sleeve_points: F64 | None = None  # the sleeve's outline, drawn over the arm
+    motion: tuple[float, float] = (0.0, 0.0)  # table mm the hand travels while the shutter is open
     kind: str = field(default="arm", init=False)
 
 

@@ -161,6 +161,20 @@ class Timeline:
             sig.append(("arm", id(a), round(h[0], 1), round(h[1], 1), round(h[2], 1)))
         return tuple(sig)
 
+    def motion_at(self, t: float, exposure: float) -> list[tuple[float, float]]:
+        """For each object of :meth:`scene_at` (same order), the table-plane travel (mm) while a
+        shutter open for ``exposure`` s around ``t`` is open; an arm moves with its hand."""
+        live, arms = self._state(t)
+        t0, t1 = t - exposure / 2, t + exposure / 2
+        out: list[tuple[float, float]] = []
+        for tr, _p in live:
+            a, b = tr.pose_at(t0), tr.pose_at(t1)
+            out.append((b.x - a.x, b.y - a.y))
+        for arm in arms:
+            h0, h1 = arm.hand(t0), arm.hand(t1)
+            out.append((h1[0] - h0[0], h1[1] - h0[1]))
+        return out
+
     def scene_at(self, t: float) -> tuple[Scene, list[int]]:
         """The scene at time ``t`` and, for each scene object, its track's order (-1 for an arm)."""
         live, arms = self._state(t)

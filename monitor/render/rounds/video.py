@@ -37,6 +37,7 @@ from monitor.render.effects import Effects
 from monitor.render.renderer import Frame, Renderer
 from monitor.render.rounds.play import AlertCheck, PlayedRound, judge
 from monitor.render.rounds.play_base import EventDict
+from monitor.render.scene import CardObj, Occluder
 
 
 def studio_effects() -> Effects:
@@ -59,6 +60,7 @@ class RenderOptions:
     effects: bool = True
     crf: int = 28  # H.264 quality: higher is smaller
     camera: Camera | None = None
+    shutter: float = 0.5  # exposure as a share of the frame interval: moving cards and hands blur
 
     def size(self) -> tuple[int, int]:
         if self.resolution in RESOLUTIONS:
@@ -154,15 +156,28 @@ def frames(
                 i, t, prev.image, {"frame": i, "time": round(t, 4), "same_as": prev.index}, None
             )
             continue
-        prev = _render_one(rounds, renderer, cam, fx, i, t, k)
+        prev = _render_one(rounds, renderer, cam, fx, i, t, k, opts.shutter / opts.fps)
         prev_sig = sig
         yield prev
 
 
 def _render_one(
-    rounds: list[PlayedRound], renderer: Renderer, cam: Camera, fx: Effects | None, i: int, t: float, k: int
+    rounds: list[PlayedRound],
+    renderer: Renderer,
+    cam: Camera,
+    fx: Effects | None,
+    i: int,
+    t: float,
+    k: int,
+    shutter: float = 0.0,
 ) -> RenderedFrame:
-    scene, orders = rounds[k].timeline.scene_at(t)
+    """Frame ``i`` at time ``t`` of round ``k``; ``shutter`` (s) > 0 blurs what moves meanwhile."""
+    tl = rounds[k].timeline
+    scene, orders = tl.scene_at(t)
+    if shutter > 0:
+        for obj, travel in zip(scene.objects, tl.motion_at(t, shutter), strict=True):
+            if isinstance(obj, CardObj | Occluder) and math.hypot(*travel) > 0.5:
+                obj.motion = travel
     # the same light every frame, fresh sensor noise (a fixed noise pattern would be a tell)
     fr = renderer.render(scene, cam, replace(fx, frame=i) if fx is not None else None)
     truth = {"frame": i, "time": round(t, 4), "round": k, "objects": truth_objects(fr, orders, k)}
@@ -177,7 +192,7 @@ _SHARED: dict[str, Any] = {}
 def _render_job(job: tuple[int, float, int]) -> tuple[int, np.ndarray, dict[str, Any]]:
     i, t, k = job
     r = _SHARED.setdefault("renderer", Renderer())
-    fr = _render_one(_SHARED["rounds"], r, _SHARED["camera"], _SHARED["effects"], i, t, k)
+    fr = _render_one(_SHARED["rounds"], r, _SHARED["camera"], _SHARED["effects"], i, t, k, _SHARED["shutter"])
     return i, fr.image, fr.truth
 
 
@@ -199,7 +214,10 @@ def frames_parallel(rounds: list[PlayedRound], opts: RenderOptions, workers: int
         prev_sig = sig
     _SHARED.clear()
     _SHARED.update(
-        rounds=rounds, camera=opts.make_camera(), effects=studio_effects() if opts.effects else None
+        rounds=rounds,
+        camera=opts.make_camera(),
+        effects=studio_effects() if opts.effects else None,
+        shutter=opts.shutter / opts.fps,
     )
     jobs = [(i, t, k) for i, t, k, new in plan if new]
     try:
