@@ -206,7 +206,9 @@ class SceneMaker:
         outline, sleeve = arm_outline(s, e, width=float(r.uniform(70, 95)), spread=float(r.uniform(0.1, 0.9)))
         skin = SKIN[int(r.integers(len(SKIN)))]
         sleeve_col = SLEEVES[int(r.integers(len(SLEEVES)))] if r.random() < 0.8 else None
-        self.scene.add(Occluder(outline, skin, sleeve_col, sleeve if sleeve_col else None))
+        # a third of the hands are moving while the shutter is open (dealing, reaching): motion blur
+        motion = (float(r.normal(0, 14)), float(r.normal(0, 14))) if r.random() < 0.33 else (0.0, 0.0)
+        self.scene.add(Occluder(outline, skin, sleeve_col, sleeve if sleeve_col else None, motion=motion))
 
     # -- phases ------------------------------------------------------------------------------------
     def build(self, phase: str | None = None) -> Scene:
