@@ -3,6 +3,7 @@ the single-process review, merged into one report with one timeline."""
 
 from __future__ import annotations
 
+import functools
 import json
 import subprocess
 from pathlib import Path
@@ -21,13 +22,22 @@ SECONDS = 6.0
 pytestmark = pytest.mark.skipif(not (SAMPLE / "video.mp4").exists(), reason="sample recording not shipped")
 
 
+@functools.cache
+def short_truth() -> str:
+    rows = []
+    for row in read_truth(SAMPLE / "truth.jsonl.gz"):
+        if row["time"] > SECONDS + 1:
+            break
+        rows.append(json.dumps(row) + "\n")
+    return "".join(rows)
+
+
 def short_recording(folder: Path) -> Path:
     """The first seconds of the sample recording, with its truth and console log cut to match."""
     folder.mkdir(parents=True)
     subprocess.run(["ffmpeg", "-v", "error", "-i", str(SAMPLE / "video.mp4"), "-t", str(SECONDS), "-c",
                     "copy", str(folder / "video.mp4")], check=True)
-    rows = [r for r in read_truth(SAMPLE / "truth.jsonl.gz") if r["time"] <= SECONDS + 1]
-    (folder / "truth.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    (folder / "truth.jsonl").write_text(short_truth())
     lines = (SAMPLE / "events.jsonl").read_text().splitlines()
     events = [e for e in lines if json.loads(e)["media_time"] <= SECONDS]
     (folder / "events.jsonl").write_text("\n".join(events) + "\n")
