@@ -149,3 +149,24 @@ def test_interrupted_review_resumes_to_the_same_session(reviewed: Path, tmp_path
     assert [hand_key(h["history"]) for h in outcome.session.hands] == [hand_key(h) for h in truth_hands()]
     # a finished review run again reviews nothing and reports the same
     assert run_review(opts).session.summary["media_this_run_s"] == 0.0
+
+
+def test_the_dashboard_api_lists_the_reviewed_session(reviewed: Path) -> None:
+    from fastapi.testclient import TestClient
+    from store_api_support import auth, make_settings
+
+    from monitor.api.app import create_app
+
+    db = reviewed.parent / "store.db"
+    settings = make_settings(f"sqlite:///{db}", snapshot_dir=reviewed.parent / "snaps")
+    with TestClient(create_app(settings)) as client:
+        tables = client.get("/api/v1/tables", headers=auth("viewer")).json()
+        (table,) = [t for t in tables if t["id"] == "table-1:review:sample-session"]
+        assert table["state"]["review"]["summary"]["hands"] == 3 and table["open_alerts"] == 2
+        alerts = client.get("/api/v1/alerts", params={"table_id": table["id"]}, headers=auth("viewer")).json()
+        codes = sorted(a["code"] for a in alerts["items"])
+        assert codes == ["ace_or_joker_exposed", "bet_changed_after_close"]
+        picture = client.get(f"/api/v1/alerts/{alerts['items'][0]['id']}/snapshot", headers=auth("viewer"))
+        assert picture.status_code == 200 and picture.content[:2] == b"\xff\xd8"
+        hands = client.get("/api/v1/hands", params={"table_id": table["id"]}, headers=auth("viewer")).json()
+        assert hands["total"] == 3
