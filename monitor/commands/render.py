@@ -208,7 +208,7 @@ def _register_detect(render_app: typer.Typer) -> None:
             int, typer.Option(help="Also keep this many full-resolution frames + truth JSON per split.")
         ] = 0,
         h264: Annotated[
-            float, typer.Option(min=0.0, max=1.0, help="Share of frames put through H.264 (CRF 18-38).")
+            float, typer.Option(min=0.0, max=1.0, help="Share of frames put through H.264 (CRF 18-35).")
         ] = 0.3,
         only: Annotated[
             str, typer.Option(help="Comma list of splits to make (default train,val,test).")
@@ -279,7 +279,9 @@ def _register_sheet(render_app: typer.Typer) -> None:
         ),
         seed: Annotated[int, typer.Option(help="Random seed.")] = 0,
     ) -> None:
-        """A contact sheet of sample renders (frames, ground truth, designs, crops) for the docs."""
-        from monitor.render.contact_sheet import make_sheet
+        """A contact sheet of sample renders (frames, ground truth, designs, crops) for the docs, and a
+        close-up of compression artifacts (``<out stem>_codecs.jpg``: none, JPEG, H.264)."""
+        from monitor.render.contact_sheet import make_codec_strip, make_sheet
 
         typer.echo(f"wrote {make_sheet(out, seed)}")
+        typer.echo(f"wrote {make_codec_strip(out.with_name(out.stem + '_codecs.jpg'), seed)}")

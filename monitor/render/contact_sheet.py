@@ -148,3 +148,31 @@ def make_sheet(out: Path, seed: int = 0, tile_w: int = 640) -> Path:
     out.parent.mkdir(parents=True, exist_ok=True)
     cv2.imwrite(str(out), sheet, [cv2.IMWRITE_JPEG_QUALITY, 85])
     return out
+
+
+def make_codec_strip(out: Path, seed: int = 0) -> Path:
+    """One card region of a 1080p overhead frame as the camera gives it: uncompressed, JPEG q60,
+    H.264 CRF 28 and CRF 38 (real round trips of the whole frame), enlarged 3x without smoothing."""
+    from monitor.render.codec import h264_roundtrip, jpeg_roundtrip
+
+    rng = np.random.default_rng(seed)
+    cam = default_camera()
+    scene = random_scene(rng, "classic", "green", 0, phase="showdown", arms=0.0)
+    img = Renderer().render(scene, cam, Effects(noise=2.0, vignette=0.1, seed=seed)).image
+    ups = [c for c in scene.cards() if c.face_up] or scene.cards()
+    u, v = cam.project(np.array([[ups[0].x, ups[0].y, ups[0].z]]))[0].astype(int)
+    x0 = int(np.clip(u - 80, 0, img.shape[1] - 160))
+    y0 = int(np.clip(v - 55, 0, img.shape[0] - 110))
+    panels = []
+    for name, coded in (
+        ("uncompressed", img),
+        ("JPEG q60", jpeg_roundtrip(img, 60)),
+        ("H.264 CRF 28", h264_roundtrip(img, 28)),
+        ("H.264 CRF 38", h264_roundtrip(img, 38)),
+    ):
+        crop = coded[y0 : y0 + 110, x0 : x0 + 160]
+        panels.append(_label(cv2.resize(crop, (480, 330), interpolation=cv2.INTER_NEAREST), name))
+    strip = np.hstack(panels)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(out), strip, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    return out

@@ -88,7 +88,7 @@ def sample_frames(
 
     ``window`` (0..1) renders only that fraction of the frame's width and height, placed over a
     random face-up card: the pixels a crop needs at a quarter of the cost (a 4K frame especially).
-    ``h264`` is the share of frames put through an H.264 round trip (CRF 18-38) as a camera's
+    ``h264`` is the share of frames put through an H.264 round trip (CRF 18-35) as a camera's
     stream would be.
     """
     res_names = list(resolutions)

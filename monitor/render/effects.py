@@ -75,7 +75,7 @@ class Effects:
             jpeg_quality=int(rng.integers(55, 96)) if rng.random() < 0.85 else None,
             seed=int(rng.integers(2**31)),
             # drawn only when asked for, so streams that never use H.264 keep their random sequence
-            h264_crf=int(rng.integers(18, 39)) if h264 > 0 and rng.random() < h264 else None,
+            h264_crf=int(rng.integers(18, 36)) if h264 > 0 and rng.random() < h264 else None,
         )
 
 
