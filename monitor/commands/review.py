@@ -69,8 +69,10 @@ def register(app: typer.Typer) -> None:
             for w in f["warnings"]:
                 typer.echo(f"WARNING: {f['video']}: {w}")
         speed = f" ({s['speed']:.1f}x real time)" if s["speed"] else ""
-        typer.echo(f"{s['files']} recording(s), {s['media_s']:.0f} s of video in {s['wall_s']:.1f} s{speed}: "
-                   f"{s['hands']} hands ({s['hands_complete']} complete), {s['alerts']} alerts")
+        this_run = s["media_this_run_s"]
+        resumed = f" ({this_run:.0f} s this run)" if this_run < s["media_s"] - 0.5 else ""
+        typer.echo(f"{s['files']} recording(s), {s['media_s']:.0f} s of video{resumed} in {s['wall_s']:.1f} s"
+                   f"{speed}: {s['hands']} hands ({s['hands_complete']} complete), {s['alerts']} alerts")
         for a in outcome.session.alerts:
             at = f"{a['media']['trigger']:8.2f}s" if a.get("media") else "        -"
             typer.echo(f"  ALERT {Path(a['file']).name} {at} [{a['severity']}] {a['code']}: {a['message']}")
