@@ -237,11 +237,15 @@ class PaiGowRound:
             s = self.deal.seats[seat] = SeatState(seat)
         return s
 
-    def has_wager(self, seat: int) -> bool:
+    def wager_seats(self) -> set[int]:
+        """Seats with a wager in action (cached; reset when a bet moves). Read only."""
         seats = self._wager_seats
         if seats is None:
             seats = self._wager_seats = {s for (s, _), amount in self.wagers.items() if amount > 0}
-        return seat in seats
+        return seats
+
+    def has_wager(self, seat: int) -> bool:
+        return seat in self.wager_seats()
 
     # ---- money before the dice -----------------------------------------------------------------
 
@@ -464,22 +468,23 @@ class PaiGowRound:
         d = self.deal
         if d.action_pile is None or d.dice is None or self.banker_seat is None or not d.deliveries:
             return
-        key = (d.action_pile, tuple(d.dice), self.banker_seat)
-        if d.delivery_key != key:
-            d.delivery_key = key
+        # The dice of a deal are set once and the banker once a round: only the action pile can move.
+        key = d.delivery_key
+        if key is None or key[0] != d.action_pile:
+            d.delivery_key = (d.action_pile, tuple(d.dice), self.banker_seat)
             d.expected_seats = self.rules.delivery_map(d.action_pile, d.dice, self.banker_seat)
         expected = d.expected_seats
-        total = sum(d.dice)
+        judged = d.delivery_judged
         for pile, (seat, event) in d.deliveries.items():
-            if pile in d.delivery_judged:
+            if pile in judged:
                 continue
-            d.delivery_judged.add(pile)
+            judged.add(pile)
             if expected.get(pile) != seat:
                 evidence = [e for e in (d.action_event, d.dice_event) if e is not None]
                 self._alert("pile_to_wrong_seat", self._dk(pile), [*evidence, event],
                             details={"expected_seat": expected.get(pile), "dice": d.dice,
                                      "action_pile": d.action_pile, "banker_seat": self.banker_seat},
-                            pile=pile, seat=seat, total=total, expected=expected.get(pile),
+                            pile=pile, seat=seat, total=sum(d.dice), expected=expected.get(pile),
                             count_rule=self.rules.count_rule(self.banker_seat))
 
     def _collected(self, event: DeadHandCollected) -> None:

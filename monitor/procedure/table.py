@@ -124,7 +124,7 @@ class TableMonitor:
         assert rnd is not None
         history = rnd.close(trigger, complete)
         if isinstance(rnd, PaiGowRound) and complete:
-            self.banker.hand_played({s for (s, _), a in rnd.wagers.items() if a > 0})
+            self.banker.hand_played(rnd.wager_seats())
         self.round = None
         self.last_round_id = rnd.round_id
         self.histories.append(history)
