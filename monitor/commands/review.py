@@ -61,10 +61,7 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"table-monitor review: {e}", err=True)
             raise typer.Exit(2) from None
         s = outcome.session.summary
-        if s["oracle"]:
-            typer.echo("perception: ORACLE (the recordings' rendered ground truth replayed; not a model)")
-        else:
-            typer.echo(f"perception: {'; '.join(s['perception'])}")
+        typer.echo(f"perception: {'; '.join(s['perception']) or '-'}")
         for f in outcome.session.files:
             for w in f["warnings"]:
                 typer.echo(f"WARNING: {f['video']}: {w}")
