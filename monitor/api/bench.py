@@ -199,16 +199,16 @@ async def _client(url: str, got: dict[str, tuple[str, float]], ready: asyncio.Ev
 
 
 async def load_test(db: Path, *, clients: int, rate: int, duration: float, tables: int,
-                    batch: bool = True) -> LoadResult:
+                    batched: bool = True) -> LoadResult:
     server = ChildServer(db)
     await server.start()
-    result = LoadResult(clients=clients, rate=rate, duration=duration, batch=batch)
+    result = LoadResult(clients=clients, rate=rate, duration=duration, batch=batched)
     stop = asyncio.Event()
     received: list[dict[str, tuple[str, float]]] = [{} for _ in range(clients)]  # alert id -> (round, t)
     dropped: list[int] = []
     try:
         readies = [asyncio.Event() for _ in range(clients)]
-        tasks = [asyncio.create_task(_client(server.url, received[i], readies[i], stop, dropped, batch))
+        tasks = [asyncio.create_task(_client(server.url, received[i], readies[i], stop, dropped, batched))
                  for i in range(clients)]
         await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), timeout=120)
         sent_at: dict[str, float] = {}  # round key -> when the POST carrying its fault started

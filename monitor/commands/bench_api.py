@@ -40,7 +40,7 @@ def register(app: typer.Typer) -> None:
         root = workdir or Path(tempfile.mkdtemp(prefix="tm-bench-api-"))
         root.mkdir(parents=True, exist_ok=True)
         load = asyncio.run(load_test(root / "load.db", clients=clients, rate=rate, duration=duration,
-                                     tables=tables, batch=batch))
+                                     tables=tables, batched=batch))
         typer.echo(load.report())
         durable = asyncio.run(durability_check(root / "durability.db", seconds=durability_seconds))
         typer.echo(durable.report())

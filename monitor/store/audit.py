@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import select, text
+from sqlalchemy import insert, select, text
 from sqlalchemy.orm import Session
 
 from monitor.store.models import AuditEntryRow
@@ -93,7 +93,7 @@ def append_many(session: Session, entries: list[PendingEntry], at: datetime | No
         row = _link(seq, prev, entry, recorded_at)
         prev = row["hash"]
         rows.append(row)
-    session.connection().execute(AuditEntryRow.__table__.insert(), rows)
+    session.connection().execute(insert(AuditEntryRow), rows)
     session.info[_HEAD_KEY] = (session.get_transaction(), seq, prev)
     return [r["seq"] for r in rows]
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
@@ -129,9 +129,9 @@ class WriteBatch:
         self._write_rounds(conn)
         self._write_histories(conn)
         if self._events:
-            conn.execute(EventRow.__table__.insert(), self._events)
+            conn.execute(insert(EventRow), self._events)
         if new_alerts:
-            conn.execute(AlertRow.__table__.insert(), [_alert_values(row) for row in new_alerts])
+            conn.execute(insert(AlertRow), [_alert_values(row) for row in new_alerts])
             audit.append_many(self.session, [
                 audit.PendingEntry(self.actor, "alert.raised", "alert", row.id, alert_audit_state(row))
                 for row in new_alerts])
@@ -167,8 +167,7 @@ class WriteBatch:
     def _write_tables(self, conn: Connection) -> None:
         if not self._tables:
             return
-        t = TableRow.__table__
-        current = {r.id: r for r in self._rows(conn, t, t.c.id, self._tables)}
+        current = {r.id: r for r in self._rows(conn, TableRow, TableRow.id, self._tables)}
         inserts, updates = [], []
         for table_id, change in self._tables.items():
             row = current.get(table_id)
@@ -184,17 +183,16 @@ class WriteBatch:
                             "s": row.state if change.state is None else change.state,
                             "q": seq, "u": change.touched_at})
         if inserts:
-            conn.execute(t.insert(), inserts)
+            conn.execute(insert(TableRow), inserts)
         if updates:
-            conn.execute(t.update().where(t.c.id == bindparam("k")).values(
+            conn.execute(update(TableRow).where(TableRow.id == bindparam("k")).values(
                 game=bindparam("g"), state=bindparam("s"), last_event_seq=bindparam("q"),
                 updated_at=bindparam("u")), updates)
 
     def _write_rounds(self, conn: Connection) -> None:
         if not self._rounds:
             return
-        t = RoundRow.__table__
-        current = {r.id: r for r in self._rows(conn, t, t.c.id, self._rounds)}
+        current = {r.id: r for r in self._rows(conn, RoundRow, RoundRow.id, self._rounds)}
         inserts, updates = [], []
         for key, c in self._rounds.items():
             row = current.get(key)
@@ -210,35 +208,35 @@ class WriteBatch:
             updates.append({"k": key, "g": row.game or c.game, "p": c.phase or row.phase, "e": ended_at,
                             "m": media_end, "n": row.alert_count + c.new_alerts})
         if inserts:
-            conn.execute(t.insert(), inserts)
+            conn.execute(insert(RoundRow), inserts)
         if updates:
-            conn.execute(t.update().where(t.c.id == bindparam("k")).values(
+            conn.execute(update(RoundRow).where(RoundRow.id == bindparam("k")).values(
                 game=bindparam("g"), phase=bindparam("p"), ended_at=bindparam("e"), media_end=bindparam("m"),
                 alert_count=bindparam("n")), updates)
 
     def _write_histories(self, conn: Connection) -> None:
         if not self._histories:
             return
-        t = HandHistoryRow.__table__
-        known = self._existing(conn, t.c.round_id, self._histories)
+        known = self._existing(conn, HandHistoryRow.round_id, self._histories)
         inserts = [h for key, h in self._histories.items() if key not in known]
         updates = [{"k": key, "h": h["history"], "r": h["recorded_at"]}
                    for key, h in self._histories.items() if key in known]
         if inserts:
-            conn.execute(t.insert(), inserts)
+            conn.execute(insert(HandHistoryRow), inserts)
         if updates:
-            conn.execute(t.update().where(t.c.round_id == bindparam("k")).values(
+            conn.execute(update(HandHistoryRow).where(HandHistoryRow.round_id == bindparam("k")).values(
                 history=bindparam("h"), recorded_at=bindparam("r")), updates)
 
     @staticmethod
-    def _rows(conn: Connection, table: Any, key_column: Any, keys: Iterable[str]) -> list[Any]:
+    def _rows(conn: Connection, model: Any, key_column: Any, keys: Iterable[str]) -> list[Any]:
+        columns = model.__table__.columns  # plain rows, not ORM objects: only their values are read
         rows: list[Any] = []
         for chunk in _chunks(list(keys)):
-            rows.extend(conn.execute(select(table).where(key_column.in_(chunk))).all())
+            rows.extend(conn.execute(select(*columns).where(key_column.in_(chunk))).all())
         return rows
 
 
-_ALERT_COLUMNS = [c.key for c in AlertRow.__table__.columns]
+_ALERT_COLUMNS = [c.key for c in AlertRow.__table__.columns]  # the attributes are named as the columns
 
 
 def _alert_values(row: AlertRow) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 import httpx
-from sqlalchemy import func, select
+from sqlalchemy import func, insert, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from monitor.api.settings import WebhookTarget
@@ -69,7 +69,7 @@ def enqueue_many(session: Session, rows: Sequence[AlertRow], targets: Sequence[W
                     "created_at": now,
                 })
     if values:
-        session.connection().execute(OutboxRow.__table__.insert(), values)
+        session.connection().execute(insert(OutboxRow), values)
     return len(values)
 
 
