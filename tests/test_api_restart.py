@@ -3,16 +3,14 @@ that depends on events received before the restart is still caught."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from fastapi.testclient import TestClient
-from store_api_support import auth, faulty_round, make_settings
+from store_api_support import auth, db_url, faulty_round, make_settings, pg_cluster  # noqa: F401
 
 from monitor.api.app import create_app
 
 
-def test_a_round_in_progress_is_still_judged_after_a_restart(tmp_path: Path) -> None:
-    db = f"sqlite:///{tmp_path / 'restart.db'}"
+def test_a_round_in_progress_is_still_judged_after_a_restart(db_url: str) -> None:  # noqa: F811
+    db = db_url
     events = faulty_round("T1")
     with TestClient(create_app(make_settings(db))) as client:
         first = client.post("/api/v1/events/batch", headers=auth("sensor"), json=events[:4])  # to bets_closed

@@ -7,12 +7,11 @@ import itertools
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 from xml.etree import ElementTree as ET
 
 import pytest
 from fastapi.testclient import TestClient
-from store_api_support import _free_port, auth, faulty_round, make_settings
+from store_api_support import _free_port, auth, db_url, faulty_round, make_settings, pg_cluster  # noqa: F401
 
 from monitor.api.app import create_app
 from monitor.api.settings import WebhookTarget
@@ -73,7 +72,7 @@ def quick_backoff(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(outbox, "BACKOFF_BASE_S", 0.05)
 
 
-def test_milestone_events_retried_until_delivered_and_a_dead_target_delays_nothing(tmp_path: Path) -> None:
+def test_milestone_events_retried_until_delivered_and_a_dead_target_delays_nothing(db_url: str) -> None:  # noqa: F811
     vms = Receiver(fail_first=2)
     dead_url = f"http://127.0.0.1:{_free_port()}/nobody-listens"
     targets = [
@@ -81,7 +80,7 @@ def test_milestone_events_retried_until_delivered_and_a_dead_target_delays_nothi
                       camera_by_table={"T1": "Table 1 overhead"}),
         WebhookTarget(name="dead", url=dead_url, timeout_s=1.0),
     ]
-    app = create_app(make_settings(f"sqlite:///{tmp_path / 'hooks.db'}", webhooks=targets))
+    app = create_app(make_settings(db_url, webhooks=targets))
     try:
         with TestClient(app) as client:
             ids = _ingest(client)
@@ -105,8 +104,8 @@ def test_milestone_events_retried_until_delivered_and_a_dead_target_delays_nothi
         vms.close()
 
 
-def test_the_outbox_survives_a_restart(tmp_path: Path) -> None:
-    db = f"sqlite:///{tmp_path / 'restart.db'}"
+def test_the_outbox_survives_a_restart(db_url: str) -> None:  # noqa: F811
+    db = db_url
     receiver = Receiver(fail_first=10**6)  # down for the whole first run
     target = WebhookTarget(name="hook", url=receiver.url)
     try:
