@@ -70,3 +70,17 @@ def test_two_workers_match_one_process(tmp_path: Path) -> None:
     seqs = [json.loads(line)["seq"] for text in logs["dask"] for line in text.splitlines()]
     assert len(seqs) == len(set(seqs))
     assert (tmp_path / "dask" / "report.html").exists()
+
+
+def test_a_running_cluster_by_its_address(tmp_path: Path) -> None:
+    """``--scheduler ADDRESS``: the path for a cluster across machines (here one worker on this one)."""
+    from dask.distributed import LocalCluster
+
+    video = short_recording(tmp_path / "part1")
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        outcome = run_review(ReviewOptions(videos=[video], table=TABLE, out=tmp_path / "out", progress=False,
+                                           clips=False, scheduler=cluster.scheduler_address))
+    (result,) = outcome.results
+    assert result.done and result.error is None and result.next_frame == result.frames_total
+    assert len(outcome.session.hands) == 1
+    assert (tmp_path / "out" / "files" / result.key / "progress.json").exists()  # the bars' source
