@@ -12,6 +12,7 @@ import multiprocessing as mp
 import os
 import time
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
@@ -68,11 +69,10 @@ def _setup(seed: int, n: int, mode: str, resolution: tuple[int, int]):  # type: 
     return r, items
 
 
-def _worker(args: tuple[int, int, str, tuple[int, int], int]) -> tuple[float, float, int]:
-    seed, n, mode, res, warm = args
+def _worker(args: tuple[int, int, str, tuple[int, int], Any]) -> tuple[float, float, int]:
+    seed, n, mode, res, barrier = args
     r, items = _setup(seed, n, mode, res)
-    for it in items[:warm]:
-        r.render(*it)
+    barrier.wait()  # both workers render at the same time: the 2-core case, not two 1-core turns
     t0, c0 = time.perf_counter(), time.process_time()
     for it in items:
         r.render(*it)
@@ -117,10 +117,12 @@ def bench(
     # two worker processes, each rendering half the frames (the 2-core case)
     half = max(1, frames // 2)
     ctx = mp.get_context("spawn")
-    with ctx.Pool(2) as pool:
+    with ctx.Manager() as manager, ctx.Pool(2) as pool:
         # both workers build their scenes first; time only the rendering, from a common start
+        barrier = manager.Barrier(2)
         res = pool.map(
-            _worker, [(seed + 1, half, mode, resolution, 0), (seed + 2, half, mode, resolution, 0)]
+            _worker,
+            [(seed + 1, half, mode, resolution, barrier), (seed + 2, half, mode, resolution, barrier)],
         )
     wall2 = max(w for w, _, _ in res)
     return BenchResult(
