@@ -14,12 +14,10 @@ are still released at their media time.
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from monitor.calibration import load_table
 from monitor.events.schema import EventBase, parse_event
@@ -229,10 +227,3 @@ def review_file(job: FileJob, progress: Progress | None = None,
         progress(result.next_frame, frames_total)
     return result
 
-
-def events_of(job: FileJob) -> list[dict[str, Any]]:
-    """The events a file's review produced (its events.jsonl)."""
-    path = job.folder / "events.jsonl"
-    if not path.exists():
-        return []
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
