@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import base64
 import json
+import os
+import socket
 import threading
+import time
 from pathlib import Path
 
 import httpx
@@ -127,3 +131,42 @@ def test_a_client_that_falls_behind_is_told_and_dropped() -> None:
     groups, closed = drain(slow.queue, slow.queue.get_nowait(), limit=100)
     assert closed and groups == []
     assert fast.queue.get_nowait().messages[0].data_json == '{"id":16}'
+
+
+def _silent_client(port: int) -> socket.socket:
+    """A WebSocket client that authenticates and then never reads (a raw socket, small buffer)."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    key = base64.b64encode(os.urandom(16)).decode()
+    request = (f"GET /api/v1/live/ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+               f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n")
+    sock.sendall(request.encode())
+    assert sock.recv(4096).startswith(b"HTTP/1.1 101")
+    payload = json.dumps({"type": "auth", "token": TOKENS["viewer"]}).encode()
+    mask = os.urandom(4)  # client frames are masked (RFC 6455 5.3)
+    masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    sock.sendall(bytes([0x81, 0x80 | len(payload)]) + mask + masked)
+    return sock
+
+
+def test_a_client_that_stops_reading_is_dropped_over_a_real_socket(tmp_path: Path) -> None:
+    from websockets.sync.client import connect
+
+    app = create_app(make_settings(f"sqlite:///{tmp_path / 'slow.db'}", live_queue_size=16))
+    hub = app.state.services.hub
+    with ServerThread(app) as server, _silent_client(server.port) as silent, \
+            connect(server.url.replace("http://", "ws://") + "/api/v1/live/ws", max_size=None) as fast:
+        fast.send(json.dumps({"type": "auth", "token": TOKENS["viewer"]}))
+        assert json.loads(fast.recv(timeout=10))["type"] == "hello"
+        deadline = time.monotonic() + 10
+        while hub.clients < 2:  # the silent client's auth is processed
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        blob, got = "x" * 256_000, 0
+        for i in range(400):  # up to ~100 MB: far beyond what the kernel buffers for the silent client
+            hub.publish_threadsafe("alert", {"id": i, "blob": blob})
+            while got <= i:  # the fast client reads every message as it comes, never held up
+                got += json.loads(fast.recv(timeout=30))["type"] == "alert"
+            if hub.clients != 2:
+                break
+        assert hub.clients == 1 and got == i + 1 and silent.fileno() >= 0
