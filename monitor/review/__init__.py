@@ -3,7 +3,10 @@
 Read in order: ``sidecars`` (what lies beside a recording: ground truth, the console and dice log),
 ``jobs`` (one file's job and result, plain data that crosses process and machine boundaries),
 ``checkpoint`` (where a file's review stopped), ``feed`` (the procedure monitor with snapshots),
-``file_review`` (one file, frame by frame), ``clips`` (a snapshot and a short clip per alert),
-``fanout`` (files one after another, or over Dask), ``merge`` (one session from its files),
-``report_json`` / ``report_html`` (the outputs) and ``store_writer`` (the session into the store).
+``gate``, ``zones`` and ``ring`` (cheaper stand-ins for the live motion gate's picture, zone lookup
+and snapshot ring), ``file_review`` (one file, frame by frame), ``clips`` (a snapshot and a short
+clip per alert), ``progress`` and ``fanout`` (files one after another, or over Dask, with bars),
+``merge`` (one session from its files), ``timeline``, ``report_json`` and ``report_html`` (the
+outputs), ``store_writer`` (the session into the store), ``session`` (all of it, for the command)
+and ``bench`` (``bench-review``). Design and figures: docs/review.md.
 """
