@@ -21,6 +21,7 @@ from __future__ import annotations
 import gzip
 import json
 import math
+import multiprocessing as mp
 import shutil
 import subprocess
 from collections.abc import Callable, Iterator
@@ -200,8 +201,6 @@ def frames_parallel(rounds: list[PlayedRound], opts: RenderOptions, workers: int
     """:func:`frames` rendered by ``workers`` forked processes, yielded in order (``frame`` is None:
     only the image and the truth come back). The frames to render are planned here, so each worker
     renders only pictures that changed."""
-    import multiprocessing as mp
-
     cv2.setNumThreads(1)  # before forking: no OpenCV worker threads for the children to inherit
     n = total_frames(rounds, opts.fps)
     plan: list[tuple[int, float, int, bool]] = []  # frame, time, round, rendered
@@ -415,7 +414,9 @@ def write_recording(
         truth_path = out / ("truth.jsonl.gz" if gzip_truth else "truth.jsonl")
         opener = gzip.open if gzip_truth else open
         with opener(truth_path, "wt", encoding="utf-8") as tf:
-            stream = frames(rounds, opts) if workers <= 1 else frames_parallel(rounds, opts, workers)
+            # forked workers share the played rounds (their closures cannot be pickled): no fork, no pool
+            forks = "fork" in mp.get_all_start_methods()
+            stream = frames_parallel(rounds, opts, workers) if workers > 1 and forks else frames(rounds, opts)
             for fr in stream:
                 writer.write(fr.image)
                 _write_line(tf, fr.truth)
