@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from monitor.events.schema import (
     ActionPileChosen,
@@ -525,10 +525,12 @@ class PaiGowRound:
         self._judge_seat(s, event)
 
     def _judge_seat(self, s: SeatState, event: EventBase) -> None:
-        if s.judged or s.front is None or s.back is None:
+        front, back = s.front, s.back
+        if s.judged or front is None or back is None:
             return
-        foul = count_foul(len(s.front), len(s.back))
-        known = s.known()
+        foul = None if len(front) == 2 and len(back) == 5 else count_foul(len(front), len(back))
+        # as s.known(), inlined: no None left once checked
+        known = None if None in front or None in back else cast(tuple[list[str], list[str]], (front, back))
         if foul is None and known is None:
             return  # cards still face down: judged when the hand is opened
         s.judged = True
@@ -730,9 +732,9 @@ class PaiGowRound:
         self._judge_payout(key, event)
 
     def _judge_payout(self, key: BankerKey, trigger: EventBase) -> None:
-        expected = self._expected(key)
-        if expected is None:
-            return
+        if self.settled is None and self.settlement() is None:
+            return  # not yet known (as _expected)
+        expected = self.expected.get((key[0], _party(*key)), 0)
         self.payout_judged.add(key)
         paid = self.payouts.get(key)
         paid_amount = paid[0] if paid else 0

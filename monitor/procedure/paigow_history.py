@@ -21,6 +21,10 @@ _RESULTS = {r: r.value for r in LineResult}
 _OUTCOMES = {o: o.value for o in Outcome}
 
 
+def _bettor_order(wager: tuple[str | None, int]) -> str:
+    return wager[0] or ""
+
+
 def build_history(rnd: PaiGowRound, complete: bool) -> PaiGowHistory:
     d = rnd.deal
     st = rnd.settled if rnd.settled is not None else (
@@ -31,34 +35,47 @@ def build_history(rnd: PaiGowRound, complete: bool) -> PaiGowHistory:
     for (seat, bettor), amount in rnd.wagers.items():
         by_seat.setdefault(seat, []).append((bettor, amount))
     delivered = {s for s, _ in d.deliveries.values()}
+    wager_seats = rnd.wager_seats()
+    payouts = rnd.payouts
     seats: list[dict[str, Any]] = []
     for seat in sorted(set(by_seat) | set(d.seats) | delivered):
         if seat == rnd.banker_seat:
             continue
-        s = d.seats.get(seat)
         wagers = []
-        for bettor, amount in sorted(by_seat.get(seat, []), key=lambda w: w[0] or ""):
-            line = lines.get((seat, bettor or f"seat{seat}"))
-            paid = rnd.payouts.get((seat, bettor))
-            wagers.append({
-                "bettor": bettor, "amount": amount,
-                "result": _RESULTS[line.result] if line else None,
-                "expected": (line.won - line.lost) if line else None,
-                "paid": paid[0] if paid else None,
-            })
+        bets = by_seat.get(seat)
+        if bets:
+            if len(bets) > 1:
+                bets.sort(key=_bettor_order)  # (a list of this function's own)
+            for bettor, amount in bets:
+                line = lines.get((seat, bettor or f"seat{seat}"))
+                paid = payouts.get((seat, bettor))
+                wagers.append({
+                    "bettor": bettor, "amount": amount,
+                    "result": _RESULTS[line.result] if line else None,
+                    "expected": (line.won - line.lost) if line else None,
+                    "paid": paid[0] if paid else None,
+                })
         res = results.get(seat)
-        pile = s.pile if s else None
-        seats.append({
-            "seat": seat, "pile": pile,
-            "dealt": d.pile_cards.get(pile, []) if pile else [],  # (copied by validation)
-            "front": s.front if s else None, "back": s.back if s else None,
-            "house_way": s.house_way if s else False,
-            "foul": s.foul.message if s and s.foul else None,
-            "house_way_setting": str(res.house_way_setting) if res and res.house_way_setting else None,
-            "outcome": _OUTCOMES[res.outcome] if res else None,
-            "dead": not rnd.has_wager(seat),
-            "collected": s.collected if s else False, "wagers": wagers,
-        })
+        record: dict[str, Any] = {
+            "seat": seat, "pile": None, "dealt": [], "front": None, "back": None, "house_way": False,
+            "foul": None, "house_way_setting": None, "outcome": None, "dead": seat not in wager_seats,
+            "collected": False, "wagers": wagers,
+        }
+        s = d.seats.get(seat)
+        if s is not None:
+            pile = s.pile
+            record["pile"] = pile
+            if pile:
+                record["dealt"] = d.pile_cards.get(pile, [])  # (copied by validation)
+            record["front"], record["back"] = s.front, s.back
+            record["house_way"], record["collected"] = s.house_way, s.collected
+            if s.foul is not None:
+                record["foul"] = s.foul.message
+        if res is not None:
+            record["outcome"] = _OUTCOMES[res.outcome]
+            if res.house_way_setting is not None:
+                record["house_way_setting"] = str(res.house_way_setting)
+        seats.append(record)
     bs = d.settings_frozen or d.banker_setting
     plays = None
     if bs is not None:
