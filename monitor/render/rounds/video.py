@@ -61,7 +61,7 @@ class RenderOptions:
     effects: bool = True
     crf: int = 28  # H.264 quality: higher is smaller
     camera: Camera | None = None
-    shutter: float = 0.5  # exposure as a share of the frame interval: moving cards and hands blur
+    shutter: float = 0.5  # exposure as a share of the frame interval (at most 1/60 s): what moves blurs
 
     def size(self) -> tuple[int, int]:
         if self.resolution in RESOLUTIONS:
@@ -75,6 +75,11 @@ class RenderOptions:
         if w % 2 or h % 2:
             raise ValueError(f"resolution {self.resolution!r}: H.264 (4:2:0) needs an even width and height")
         return w, h
+
+    def exposure(self) -> float:
+        """Seconds the shutter is open: ``shutter`` of the frame interval, at most 1/60 s (a camera
+        at a low frame rate still exposes briefly)."""
+        return min(self.shutter / self.fps, 1.0 / 60.0)
 
     def make_camera(self) -> Camera:
         return self.camera if self.camera is not None else default_camera(*self.size())
@@ -157,7 +162,7 @@ def frames(
                 i, t, prev.image, {"frame": i, "time": round(t, 4), "same_as": prev.index}, None
             )
             continue
-        prev = _render_one(rounds, renderer, cam, fx, i, t, k, opts.shutter / opts.fps)
+        prev = _render_one(rounds, renderer, cam, fx, i, t, k, opts.exposure())
         prev_sig = sig
         yield prev
 
@@ -216,7 +221,7 @@ def frames_parallel(rounds: list[PlayedRound], opts: RenderOptions, workers: int
         rounds=rounds,
         camera=opts.make_camera(),
         effects=studio_effects() if opts.effects else None,
-        shutter=opts.shutter / opts.fps,
+        shutter=opts.exposure(),
     )
     jobs = [(i, t, k) for i, t, k, new in plan if new]
     try:
