@@ -90,3 +90,15 @@ def test_a_moving_card_is_smeared_along_its_motion_and_keeps_its_truth() -> None
     o = moving.objects[0]
     assert int((moving.id_map == o.oid).sum()) == o.visible_px
     assert abs(o.visible_px - still.objects[0].visible_px) < 0.12 * still.objects[0].visible_px
+
+
+def test_a_carried_stack_is_smeared_as_one_and_the_top_card_keeps_the_most_pixels() -> None:
+    cam = default_camera(960, 540)
+    scene = Scene(table_style="green")
+    for k in range(3):  # a squared stack of three carried together
+        scene.add(CardObj("Kh", -300.0 + k, 100.0, face_up=False, z=0.3 * k, motion=(50.0, 20.0)))
+    f = Renderer().render(scene, cam)
+    cards = [o for o in f.objects if o.kind == "card"]
+    for o in cards:
+        assert int((f.id_map == o.oid).sum()) == o.visible_px
+    assert cards[2].visible_share > 0.8 and cards[0].visible_px < 0.2 * cards[2].visible_px

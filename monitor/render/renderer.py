@@ -472,48 +472,79 @@ class Renderer:
             cv.fill(cam.project_ideal(occ.sleeve_points), occ.sleeve, oid)
         return _shoelace(poly)
 
-    def _moving(self, cv: _Canvas, cam: Camera, obj: CardObj | Occluder, oid: int, light: F64) -> float:
-        """A card or arm moving while the shutter is open: drawn sharp at its mid-exposure place, then
-        smeared along its image motion over what lay there before (a linear motion-blur kernel on
-        the object's premultiplied layer). Its id covers where the smeared alpha is over one half."""
-        if isinstance(obj, CardObj):
-            pts, c = obj.corners(), np.array([obj.x, obj.y, obj.z])
-        else:
-            pts = obj.points if obj.sleeve_points is None else np.concatenate([obj.points, obj.sleeve_points])
-            c = obj.points.mean(axis=0)
-        half = np.array([obj.motion[0] / 2, obj.motion[1] / 2, 0.0])
+    def _moving(
+        self, cv: _Canvas, cam: Camera, objs: list[CardObj | Occluder], first: int, light: F64
+    ) -> dict[int, float]:
+        """Objects moving together while the shutter is open (one card, an arm, a stack carried as
+        one; ids ``first``, ``first + 1``, ...): drawn sharp at their mid-exposure place, then
+        smeared as one layer along their image motion over what lay there before. A pixel's id is
+        the topmost group member whose sharp footprint the motion sweeps over it, where the smeared
+        alpha is over one half. Returns each member's own drawn area."""
+        pts, centres = [], []
+        for o in objs:
+            if isinstance(o, CardObj):
+                pts.append(o.corners())
+                centres.append((o.x, o.y, o.z))
+            else:
+                pts.append(
+                    o.points if o.sleeve_points is None else np.concatenate([o.points, o.sleeve_points])
+                )
+                centres.append(tuple(o.points.mean(axis=0)))
+        c = np.mean(np.asarray(centres, np.float64), axis=0)
+        half = np.array([objs[0].motion[0] / 2, objs[0].motion[1] / 2, 0.0])
         ends = cam.project_ideal(np.array([c - half, c + half]))
         dx, dy = ends[1] - ends[0]
         length = math.hypot(dx, dy)
-        r = cv.roi(cam.project_ideal(pts), math.ceil(length / 2) + 3) if length >= 1.0 else None
+        r = (
+            cv.roi(cam.project_ideal(np.concatenate(pts)), math.ceil(length / 2) + 3)
+            if length >= 1.0
+            else None
+        )
+        areas: dict[int, float] = {}
         if r is None:  # under a pixel of travel (or out of view): drawn sharp
-            if isinstance(obj, CardObj):
-                return self._card(cv, cam, obj, oid)
-            return self._occluder(cv, cam, obj, oid, light)
+            for k, o in enumerate(objs):
+                oid = first + k
+                areas[oid] = (
+                    self._card(cv, cam, o, oid)
+                    if isinstance(o, CardObj)
+                    else self._occluder(cv, cam, o, oid, light)
+                )
+            return areas
         x0, y0, x1, y1 = r
-        if isinstance(obj, Occluder):  # the cast shadow is soft already: it stays under the smear
-            self._arm_shadow(cv, cam, obj, light)
+        for o in objs:  # cast shadows are soft already: they stay under the smear
+            if isinstance(o, Occluder):
+                self._arm_shadow(cv, cam, o, light)
         bg = cv.img[y0:y1, x0:x1].copy()
         ids_bg = cv.ids[y0:y1, x0:x1].copy()
         gloss_bg = cv.gloss[y0:y1, x0:x1].copy()
-        if isinstance(obj, CardObj):
-            area = self._card(cv, cam, obj, oid)
-        else:
-            area = self._occluder(cv, cam, obj, oid, light, shadow=False)
+        for k, o in enumerate(objs):
+            oid = first + k
+            if isinstance(o, CardObj):
+                areas[oid] = self._card(cv, cam, o, oid)
+            else:
+                areas[oid] = self._occluder(cv, cam, o, oid, light, shadow=False)
         roi, ids = cv.img[y0:y1, x0:x1], cv.ids[y0:y1, x0:x1]
-        mask = np.where(ids == oid, np.uint8(255), np.uint8(0))
+        last = first + len(objs) - 1
+        mine = (ids >= first) & (ids <= last)
+        mask = np.where(mine, np.uint8(255), np.uint8(0))
         layer = cv2.multiply(roi, cv2.cvtColor(mask, cv2.COLOR_GRAY2BGR), scale=1.0 / 255)
         smeared = _smear(np.dstack([layer, mask]), dx, dy)
         layer, mask = np.ascontiguousarray(smeared[..., :3]), np.ascontiguousarray(smeared[..., 3])
         roi[:] = bg
         _over(roi, layer, cv2.bitwise_not(mask))
+        top = _smear(np.where(mine, ids, np.uint16(0)), dx, dy, reduce="max") if len(objs) > 1 else None
         ids[:] = ids_bg
         cover = mask > 127
-        ids[cover] = oid
+        if top is None:
+            ids[cover] = first
+        else:
+            cover &= top >= first
+            ids[cover] = top[cover]
         gloss = cv.gloss[y0:y1, x0:x1]
         gloss[:] = gloss_bg
-        gloss[cover] = 255 if isinstance(obj, CardObj) else 0
-        return area
+        glossy = np.array([isinstance(o, CardObj) for o in objs])
+        gloss[cover] = np.where(glossy[ids[cover].astype(np.int64) - first], np.uint8(255), np.uint8(0))
+        return areas
 
     # ---- the frame -----------------------------------------------------------------------------
     def render(self, scene: Scene, camera: Camera, effects: Effects | None = None) -> Frame:
@@ -521,9 +552,20 @@ class Renderer:
         cv = _Canvas(self._background(scene, ideal))
         light = np.asarray(scene.light_dir, float)
         areas: dict[int, float] = {}
-        for i, obj in enumerate(scene.objects, start=1):
+        objs = scene.objects
+        skip = 0  # objects already drawn as part of a moving group
+        for i, obj in enumerate(objs, start=1):
+            if skip:
+                skip -= 1
+                continue
             if isinstance(obj, CardObj | Occluder) and obj.motion != (0.0, 0.0):
-                areas[i] = self._moving(cv, ideal, obj, i, light)
+                group: list[CardObj | Occluder] = [obj]
+                for nxt in objs[i:]:  # the run of objects moving with it (a carried stack)
+                    if not isinstance(nxt, CardObj | Occluder) or not _same_motion(nxt.motion, obj.motion):
+                        break
+                    group.append(nxt)
+                areas.update(self._moving(cv, ideal, group, i, light))
+                skip = len(group) - 1
             elif isinstance(obj, CardObj):
                 areas[i] = self._card(cv, ideal, obj, i)
             elif isinstance(obj, ChipStack):
@@ -676,11 +718,17 @@ class Renderer:
         return out
 
 
-def _shift_mean(img: Image, offs: NDArray[np.int_]) -> Image:
-    """The mean of ``img`` shifted by each whole-pixel offset (x, y), zeros coming in at the edges."""
+def _shift_reduce(img: NDArray[Any], offs: NDArray[np.int_], reduce: str) -> NDArray[Any]:
+    """The mean (uint8) or maximum of ``img`` shifted by each whole-pixel offset (x, y), zeros coming
+    in at the edges."""
     px, py = int(np.abs(offs[:, 0]).max()), int(np.abs(offs[:, 1]).max())
     src = cv2.copyMakeBorder(img, py, py, px, px, cv2.BORDER_CONSTANT, value=0)
     h, w = img.shape[:2]
+    if reduce == "max":
+        out = np.zeros_like(img)
+        for ox, oy in offs:
+            np.maximum(out, src[py - oy : py - oy + h, px - ox : px - ox + w], out=out)
+        return out
     acc = np.zeros(img.shape, np.uint16)
     for ox, oy in offs:
         acc += src[py - oy : py - oy + h, px - ox : px - ox + w]
@@ -688,11 +736,11 @@ def _shift_mean(img: Image, offs: NDArray[np.int_]) -> Image:
     return np.asarray((acc + n // 2) // n, np.uint8)
 
 
-def _smear(img: Image, dx: float, dy: float) -> Image:
+def _smear(img: NDArray[Any], dx: float, dy: float, reduce: str = "mean") -> NDArray[Any]:
     """Linear motion blur over the segment from -(dx, dy)/2 to +(dx, dy)/2: a box of n one-pixel
     steps along it, done as a box of ``a`` steps and then a box of ``b`` steps ``a`` pixels apart
     (n = a * b), i.e. about 2 sqrt(n) shifted sums instead of n (a 2-D line kernel through filter2D
-    costs about 10 ms on a hand-sized region)."""
+    costs about 10 ms on a hand-sized region). ``reduce="max"`` sweeps a maximum instead (ids)."""
     length = math.hypot(dx, dy)
     n = max(2, math.ceil(length) + 1)
     u = np.array([dx, dy]) / max(length, 1e-9) * (length / (n - 1))  # one step along the segment
@@ -700,7 +748,11 @@ def _smear(img: Image, dx: float, dy: float) -> Image:
     b = max(1, round(n / a))
     first = np.round(np.outer(np.arange(a) - (a - 1) / 2, u)).astype(int)
     second = np.round(np.outer((np.arange(b) - (b - 1) / 2) * a, u)).astype(int)
-    return _shift_mean(_shift_mean(img, first), second)
+    return _shift_reduce(_shift_reduce(img, first, reduce), second, reduce)
+
+
+def _same_motion(a: tuple[float, float], b: tuple[float, float]) -> bool:
+    return abs(a[0] - b[0]) < 0.05 and abs(a[1] - b[1]) < 0.05
 
 
 def _hull(p: F64) -> F64:
