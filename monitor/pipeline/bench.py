@@ -33,6 +33,7 @@ class BenchResult:
     seconds: float
     latencies_s: list[float] = field(default_factory=list)
     missed: int = 0
+    by_alert: list[tuple[str, float]] = field(default_factory=list)  # (alert code, latency s) in push order
 
     @property
     def fps(self) -> float:
@@ -50,7 +51,8 @@ class BenchResult:
             median = statistics.median(self.latencies_s) * 1000
             p95 = (self.p(0.95) or 0.0) * 1000
             lat = (f"; latency frame -> WebSocket alert: median {median:.0f} ms, p95 {p95:.0f} ms over "
-                   f"{len(self.latencies_s)} alerts")
+                   f"{len(self.latencies_s)} alerts ("
+                   + ", ".join(f"{code} {s * 1000:.0f} ms" for code, s in self.by_alert) + ")")
         return f"{self.perception}: {self.fps:.1f} frames/s over {self.frames} frames{lat}"
 
 
@@ -154,5 +156,6 @@ def latency(recording: Path, perception: str) -> BenchResult:
         # the capture time of the frame where the fault first shows
         _media, wall = min(captured, key=lambda c: abs(c[0] - shown))
         result.latencies_s.append((at - wall).total_seconds())
+        result.by_alert.append((str(data["code"]), (at - wall).total_seconds()))
     result.missed = max(0, len(first_shown) - len(result.latencies_s))
     return result
