@@ -31,7 +31,7 @@ Every method returns a new state or raises :class:`RotationError` naming the ill
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
 
 from monitor.rules.paigow.dice import check_seat, step
@@ -66,7 +66,11 @@ class BankerRotation:
         return self.history[-1] if self.history else frozenset()
 
     def wagers_in_round(self, seat: int) -> int:
-        return sum(seat in h for h in self.history)
+        n = 0
+        for h in self.history:
+            if seat in h:
+                n += 1
+        return n
 
     @property
     def wagers_needed(self) -> int:
@@ -113,14 +117,18 @@ class BankerRotation:
                 f"banker at seat {self.banker} has banked {self.hands_banked} consecutive hands, the most "
                 f"allowed ({self.profile.banker_max_consecutive}, seed 000 rule 3a); the bank must pass"
             )
-        seats = {check_seat(s, self.profile, "wagering seat") for s in wagering_seats}
+        n = self.profile.seats
+        seats: set[int] = set()
+        for s in wagering_seats:
+            if type(s) is not int or not 1 <= s <= n:  # the common case inline; check_seat words the error
+                check_seat(s, self.profile, "wagering seat")
+            seats.add(s)
         seats.add(self.banker)  # the Player-Dealer wagers on his own spot too (rule 13)
-        history = (*self.history, frozenset(seats))[-self.profile.seats :]
-        return replace(
-            self,
-            hands_banked=self.hands_banked + 1,
-            history=history,
-            hands_in_game=self.hands_in_game + 1,
+        history = (*self.history, frozenset(seats))[-n:]
+        # Built field by field: ``dataclasses.replace`` costs four times as much, and it runs every hand.
+        return BankerRotation(
+            self.profile, self.phase, self.banker, self.hands_banked + 1, self.offered_to, self.passed_from,
+            history, self.hands_in_game + 1,
         )
 
     def keep(self) -> BankerRotation:
@@ -140,7 +148,9 @@ class BankerRotation:
         banker = self._need_banker("pass the bank")
         if self.hands_banked == 0:
             raise RotationError(f"banker at seat {banker} must bank at least one hand before passing")
-        moved = replace(self, phase=Phase.OFFERING, banker=None, hands_banked=0, passed_from=banker)
+        moved = BankerRotation(
+            self.profile, Phase.OFFERING, None, 0, self.offered_to, banker, self.history, self.hands_in_game
+        )
         return moved._offer_after(banker)
 
     def accept(self, seat: int) -> BankerRotation:
@@ -181,20 +191,25 @@ class BankerRotation:
     def _offer_after(self, seat: int) -> BankerRotation:
         """Offer the bank to the next eligible seat after ``seat`` in rotation."""
         n = self.profile.seats
+        last = self.wagered_last_hand
+        need = self.wagers_needed
         for k in range(1, n):
             cand = step(seat, k, self.profile.banker_rotation, n)
             if cand == self.passed_from:
                 break  # the offer came all the way round: the passing banker may not take it back (rule 3)
-            if self.eligible(cand):
-                return replace(self, phase=Phase.OFFERING, offered_to=cand)
-        return replace(self, phase=Phase.NO_BANKER, offered_to=None)
+            if cand in last and self.wagers_in_round(cand) >= need:  # eligible(), the seat valid by step()
+                return self._moved(Phase.OFFERING, self.banker, self.hands_banked, cand, self.passed_from)
+        return self._moved(Phase.NO_BANKER, self.banker, self.hands_banked, None, self.passed_from)
 
     def _take_bank(self, seat: int, keep_history: bool = False) -> BankerRotation:
-        return replace(
-            self,
-            phase=Phase.BANKING,
-            banker=seat,
-            hands_banked=0,
-            offered_to=None,
-            passed_from=self.passed_from if keep_history else None,
+        return self._moved(Phase.BANKING, seat, 0, None, self.passed_from if keep_history else None)
+
+    def _moved(
+        self, phase: Phase, banker: int | None, hands_banked: int, offered_to: int | None,
+        passed_from: int | None,
+    ) -> BankerRotation:
+        """This state with the bank moved (profile, wager history and hand count kept)."""
+        return BankerRotation(
+            self.profile, phase, banker, hands_banked, offered_to, passed_from, self.history,
+            self.hands_in_game,
         )

@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 from monitor.rules.paigow.dice import action_order, check_seat
 from monitor.rules.paigow.errors import SettlementError
@@ -71,9 +72,11 @@ class LineResult(StrEnum):
     COLLECTION = "collection"
 
 
-@dataclass(frozen=True, slots=True)
-class LedgerLine:
-    """One line of the settlement. All amounts are non-negative cents; ``net`` is the party's cash change."""
+class LedgerLine(NamedTuple):
+    """One line of the settlement. All amounts are non-negative cents; ``net`` is the party's cash change.
+
+    Immutable like the other records here, but a named tuple: a hand makes a line per bet, and building a
+    frozen dataclass (a guarded ``__setattr__`` per field) cost about five times as much."""
 
     order: int
     party: str
@@ -137,10 +140,8 @@ def order_spot_bets(bets: Sequence[Bet]) -> list[Bet]:
     return [b for _, b in indexed]
 
 
-def _line_result(outcome: Outcome, foul: bool) -> LineResult:
-    if foul:
-        return LineResult.FOUL
-    return LineResult(outcome.value)
+# A line's result for a showdown outcome (an enum built by value per line was a tenth of ``settle``).
+_RESULT_OF: dict[Outcome, LineResult] = {o: LineResult(o.value) for o in Outcome}
 
 
 def settle(
@@ -155,21 +156,33 @@ def settle(
     ``action_seat`` is the seat that received the action pile (rule 21)."""
     _check_amount(banker.amount, f"banker {banker.bettor!r} wager")
     check_seat(banker.seat, profile, "banker seat")
+    n_seats = profile.seats
     by_seat: dict[int, list[Bet]] = {}
     for b in bets:
-        _check_amount(b.amount, f"bet of {b.bettor!r} on seat {b.seat}")
-        check_seat(b.seat, profile, f"seat of {b.bettor!r}'s bet")
-        if b.seat == banker.seat:
+        amount, seat = b.amount, b.seat
+        # The common case checked inline; the check functions word the error otherwise.
+        if type(amount) is not int or amount < 0:
+            _check_amount(amount, f"bet of {b.bettor!r} on seat {seat}")
+        if type(seat) is not int or not 1 <= seat <= n_seats:
+            check_seat(seat, profile, f"seat of {b.bettor!r}'s bet")
+        if seat == banker.seat:
             raise SettlementError(
-                f"bet of {b.bettor!r} is on the banker's seat {b.seat}; the banker's money is the BankerWager"
+                f"bet of {b.bettor!r} is on the banker's seat {seat}; the banker's money is the BankerWager"
             )
-        if b.seat not in results:
-            raise SettlementError(f"no showdown result for seat {b.seat} (bet of {b.bettor!r})")
-        by_seat.setdefault(b.seat, []).append(b)
+        if seat not in results:
+            raise SettlementError(f"no showdown result for seat {seat} (bet of {b.bettor!r})")
+        spot = by_seat.get(seat)
+        if spot is None:
+            by_seat[seat] = [b]
+        else:
+            spot.append(b)
     for seat, res in results.items():
         if res.seat != seat:
             raise SettlementError(f"result filed under seat {seat} is for seat {res.seat}")
 
+    table_max, table_min = profile.table_max, profile.table_min
+    collection_fee = profile.collection_fee
+    fee_of: dict[int, int] = {}  # the fee schedule is a walk over tiers; many bets share an amount
     left = banker.amount
     won_by_banker = 0
     lost_by_banker = 0
@@ -180,52 +193,42 @@ def settle(
         if not spot:
             continue
         res = results[seat]
-        for k, bet in enumerate(order_spot_bets(spot)):
+        seat_foul = res.foul is not None
+        for k, bet in enumerate(order_spot_bets(spot) if len(spot) > 1 else spot):
             active = k == 0
-            no_action = max(0, bet.amount - profile.table_max)
-            playable = bet.amount - no_action
-            fee = profile.collection_fee(playable, hand_number_in_game) if playable > 0 else 0
+            amount = bet.amount
+            no_action = amount - table_max if amount > table_max else 0
+            playable = amount - no_action
+            if playable > 0:
+                fee = fee_of.get(playable)
+                if fee is None:
+                    fee = fee_of[playable] = collection_fee(playable, hand_number_in_game)
+            else:
+                fee = 0
             fees += fee
             outcome = res.outcome if active else res.backline_outcome
-            foul = active and res.foul is not None
-            covered = min(playable, left)
+            foul = active and seat_foul
+            covered = playable if playable < left else left
             returned = playable - covered
             won = lost = 0
             if covered == 0:
                 result = LineResult.NO_ACTION
                 rule = "seed 000 rules 13, 19" if no_action else "seed 000 rule 13"
             else:
-                result = _line_result(outcome, foul)
+                result = LineResult.FOUL if foul else _RESULT_OF[outcome]
                 if outcome is Outcome.WIN:
                     won = covered
                 elif outcome is Outcome.LOSE:
                     lost = covered
                 if outcome is not Outcome.PUSH:
                     left -= covered
-                rule = "seed 000 rule 49" if (foul or (not active and res.foul is not None)) else (
-                    "seed 000 rules 2, 13, 62"
-                )
+                rule = "seed 000 rule 49" if seat_foul else "seed 000 rules 2, 13, 62"
             lost_by_banker += won
             won_by_banker += lost
-            lines.append(
-                LedgerLine(
-                    order=len(lines) + 1,
-                    party=bet.bettor,
-                    role=Role.ACTIVE if active else Role.BACKLINE,
-                    seat=seat,
-                    wager=bet.amount,
-                    collected=fee,
-                    no_action=no_action,
-                    returned=returned,
-                    action=covered,
-                    won=won,
-                    lost=lost,
-                    result=result,
-                    rule=rule,
-                    banker_left=left,
-                    under_minimum=0 < bet.amount < profile.table_min,
-                )
-            )
+            lines.append(LedgerLine(
+                len(lines) + 1, bet.bettor, Role.ACTIVE if active else Role.BACKLINE, seat, amount, fee,
+                no_action, returned, covered, won, lost, result, rule, left, 0 < amount < table_min,
+            ))
     banker_fee = (
         profile.collection_fee(banker.amount, hand_number_in_game)
         if profile.banker_pays_collection and banker.amount > 0
