@@ -15,10 +15,12 @@ class StreamFeedAdapter:
         self._histories: list[Any] = []
         self.monitor = Monitor(on_history=self._histories.append)
 
-    @staticmethod
-    def warm_up() -> None:
+    def warm_up(self) -> None:
         """Run one empty round through a throwaway monitor: the rules compile their fast paths
-        (numba) on first use, which takes seconds; better at start-up than on the first event."""
+        (numba) on first use, which takes seconds; better at start-up than on the first event.
+        Then build this monitor's score tables (``Monitor.warm_up``), else the first hand set at a
+        table pays for them."""
+        self.monitor.warm_up()
         from datetime import UTC, datetime
 
         from monitor.events.schema import RoundEnded, RoundStarted, Source

@@ -1,15 +1,20 @@
 """The hand history of a Pai Gow round, from the state the round machine kept.
 
-Built as plain data and validated once into :class:`PaiGowHistory` (one pass through
-pydantic-core is far cheaper than a model per seat and wager, and a round closes every
-hundred events or so).
+The records are built from state the round machine has already validated (every value is of its
+field's type: the events were validated on the way in), so they are not validated again: each model is
+filled in as ``model_construct`` would, without its per-field Python loop (which costs more than the
+validation it skips). Lists are copied, as validation would, so that a history never shares state with
+the round. ``tests`` compare the result with ``model_validate`` of the same data.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from monitor.procedure.history import PaiGowHistory
+from pydantic import BaseModel
+
+from monitor.events.schema import Game
+from monitor.procedure.history import BankerRecord, PaiGowHistory, SeatRecord, WagerRecord
 from monitor.rules.paigow.settlement import LineResult
 from monitor.rules.paigow.showdown import Outcome
 
@@ -19,6 +24,23 @@ if TYPE_CHECKING:
 # Enum values by member: a dict lookup is cheaper than the ``.value`` descriptor, once per seat and wager.
 _RESULTS = {r: r.value for r in LineResult}
 _OUTCOMES = {o: o.value for o in Outcome}
+
+
+M = TypeVar("M", bound=BaseModel)
+_object_setattr = object.__setattr__
+# Fields given explicitly (``model_fields_set``), as ``model_validate`` of the same dicts would record them.
+_ALL_SET = {cls: frozenset(cls.model_fields) for cls in (WagerRecord, SeatRecord, BankerRecord)}
+_HISTORY_SET = frozenset(PaiGowHistory.model_fields) - {"game"}
+
+
+def _trusted(cls: type[M], values: dict[str, Any], fields_set: frozenset[str]) -> M:
+    """A ``cls`` holding ``values`` (every field, in field order, each already of its type), unvalidated."""
+    m = cls.__new__(cls)
+    _object_setattr(m, "__dict__", values)
+    _object_setattr(m, "__pydantic_fields_set__", set(fields_set))
+    _object_setattr(m, "__pydantic_extra__", None)
+    _object_setattr(m, "__pydantic_private__", None)
+    return m
 
 
 def _bettor_order(wager: tuple[str | None, int]) -> str:
@@ -37,7 +59,8 @@ def build_history(rnd: PaiGowRound, complete: bool) -> PaiGowHistory:
     delivered = {s for s, _ in d.deliveries.values()}
     wager_seats = rnd.wager_seats()
     payouts = rnd.payouts
-    seats: list[dict[str, Any]] = []
+    seats: list[SeatRecord] = []
+    wager_fields, seat_fields = _ALL_SET[WagerRecord], _ALL_SET[SeatRecord]
     for seat in sorted(set(by_seat) | set(d.seats) | delivered):
         if seat == rnd.banker_seat:
             continue
@@ -49,12 +72,12 @@ def build_history(rnd: PaiGowRound, complete: bool) -> PaiGowHistory:
             for bettor, amount in bets:
                 line = lines.get((seat, bettor or f"seat{seat}"))
                 paid = payouts.get((seat, bettor))
-                wagers.append({
+                wagers.append(_trusted(WagerRecord, {
                     "bettor": bettor, "amount": amount,
                     "result": _RESULTS[line.result] if line else None,
                     "expected": (line.won - line.lost) if line else None,
                     "paid": paid[0] if paid else None,
-                })
+                }, wager_fields))
         res = results.get(seat)
         record: dict[str, Any] = {
             "seat": seat, "pile": None, "dealt": [], "front": None, "back": None, "house_way": False,
@@ -66,8 +89,12 @@ def build_history(rnd: PaiGowRound, complete: bool) -> PaiGowHistory:
             pile = s.pile
             record["pile"] = pile
             if pile:
-                record["dealt"] = d.pile_cards.get(pile, [])  # (copied by validation)
-            record["front"], record["back"] = s.front, s.back
+                dealt = d.pile_cards.get(pile)
+                if dealt:
+                    record["dealt"] = [*dealt]
+            front, back = s.front, s.back
+            record["front"] = None if front is None else [*front]
+            record["back"] = None if back is None else [*back]
             record["house_way"], record["collected"] = s.house_way, s.collected
             if s.foul is not None:
                 record["foul"] = s.foul.message
@@ -75,7 +102,7 @@ def build_history(rnd: PaiGowRound, complete: bool) -> PaiGowHistory:
             record["outcome"] = _OUTCOMES[res.outcome]
             if res.house_way_setting is not None:
                 record["house_way_setting"] = str(res.house_way_setting)
-        seats.append(record)
+        seats.append(_trusted(SeatRecord, record, seat_fields))
     bs = d.settings_frozen or d.banker_setting
     plays = None
     if bs is not None:
@@ -83,19 +110,21 @@ def build_history(rnd: PaiGowRound, complete: bool) -> PaiGowHistory:
             plays = rnd.rules.house_way_text(d.banker_cards)
         else:
             plays = f"{' '.join(bs[0])} / {' '.join(bs[1])}"
-    banker = {
+    banker = _trusted(BankerRecord, {
         "seat": rnd.banker_seat,
         "wager": sum(a for _, a in by_seat.get(rnd.banker_seat, [])) or None if rnd.banker_seat else None,
-        "cards": d.banker_cards or [], "front": bs[0] if bs else None, "back": bs[1] if bs else None,
+        "cards": [*d.banker_cards] if d.banker_cards else [],
+        "front": [*bs[0]] if bs else None, "back": [*bs[1]] if bs else None,
         "foul": d.banker_foul.message if d.banker_foul else None, "plays": plays,
         "money_left": st.banker.returned if st else None,
-    }
+    }, _ALL_SET[BankerRecord])
     action_seat = rnd.action_seat()
-    return PaiGowHistory.model_validate({
-        "table_id": rnd.table_id, "round_id": rnd.round_id, "complete": complete,
+    return _trusted(PaiGowHistory, {
+        "table_id": rnd.table_id, "round_id": rnd.round_id, "game": Game.PAIGOW, "complete": complete,
         "media_begin": rnd.start.media_time, "media_end": rnd.last_media, "deals": d.number,
-        "misdeals": rnd.misdeals, "stub": d.stub, "exposed": [e.card or e.zone for e in d.exposures],
-        "action_pile": d.action_pile, "dice": d.dice, "action_seat": action_seat, "banker": banker,
-        "seats": seats, "settlement_note": rnd.settlement_note, "deal_note": rnd.deal_note,
-        "alerts": rnd.alert_ids, "alert_codes": rnd.alert_codes,
-    })
+        "misdeals": [*rnd.misdeals], "stub": d.stub, "exposed": [e.card or e.zone for e in d.exposures],
+        "action_pile": d.action_pile, "dice": None if d.dice is None else [*d.dice],
+        "action_seat": action_seat, "banker": banker, "seats": seats,
+        "settlement_note": rnd.settlement_note, "deal_note": rnd.deal_note,
+        "alerts": [*rnd.alert_ids], "alert_codes": [*rnd.alert_codes],
+    }, _HISTORY_SET)
