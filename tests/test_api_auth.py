@@ -7,7 +7,7 @@ import re
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
-from store_api_support import TOKENS, WRONG_TOKEN, auth, make_settings
+from store_api_support import TOKENS, WRONG_TOKEN, auth, make_settings, pg_cluster  # noqa: F401
 
 from monitor.api.app import create_app
 
@@ -38,10 +38,14 @@ TOO_LOW = {"read": ["sensor"], "act": ["viewer", "sensor"], "ingest": ["viewer",
            "admin": ["supervisor", "viewer", "sensor"], "any": []}
 
 
-@pytest.fixture(scope="module")
-def client(tmp_path_factory: pytest.TempPathFactory):
-    db = tmp_path_factory.mktemp("auth") / "auth.db"
-    with TestClient(create_app(make_settings(f"sqlite:///{db}"))) as c:
+@pytest.fixture(scope="module", params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def client(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory):
+    """The app on a SQLite file, and again on PostgreSQL where a server can be started."""
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path_factory.mktemp('auth') / 'auth.db'}"
+    else:
+        url = request.getfixturevalue("pg_cluster").new_database()
+    with TestClient(create_app(make_settings(url))) as c:
         yield c
 
 
