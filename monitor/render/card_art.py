@@ -145,6 +145,46 @@ class _Canvas:
         return np.dstack([small, alpha])
 
 
+def star_points(cx: float, cy: float, r_out: float, r_in: float) -> list[tuple[float, float]]:
+    """A five-pointed star's ten vertices (mm), point up."""
+    return [
+        (
+            cx + (r_out if i % 2 == 0 else r_in) * math.sin(i * math.pi / 5),
+            cy - (r_out if i % 2 == 0 else r_in) * math.cos(i * math.pi / 5),
+        )
+        for i in range(10)
+    ]
+
+
+def draw_jester(cv: _Canvas, cx: float, hat_y: float, face_y: float, hat: Color, bells: Color) -> None:
+    """A jester's three-pointed hat with bells (its brim at ``hat_y`` mm) over a face at ``face_y``."""
+    k = cv.px
+    pts = [(cx - 12, hat_y), (cx - 17, hat_y - 16), (cx - 5, hat_y - 6), (cx, hat_y - 20),
+           (cx + 5, hat_y - 6), (cx + 17, hat_y - 16), (cx + 12, hat_y)]
+    fill_poly(cv.img, [(k(x), k(y)) for x, y in pts], hat)
+    for x, y in ((cx - 17, hat_y - 16), (cx, hat_y - 20), (cx + 17, hat_y - 16)):
+        cv2.circle(cv.img, (int(k(x)), int(k(y))), int(k(1.8)), bells, -1, cv2.LINE_AA)
+    cv2.ellipse(cv.img, (int(k(cx)), int(k(face_y))), (int(k(8)), int(k(8.5))), 0, 0, 360, (190, 210, 240),
+                -1, cv2.LINE_AA)
+
+
+def draw_lattice(sub: Image, step: int, color: Color, thick: int) -> None:
+    """Diagonal lines both ways across ``sub`` every ``step`` px (a card back)."""
+    h, w = sub.shape[:2]
+    for off in range(-h, w + h, step):
+        cv2.line(sub, (off, 0), (off + h, h), color, thick, cv2.LINE_AA)
+        cv2.line(sub, (off, h), (off + h, 0), color, thick, cv2.LINE_AA)
+
+
+def draw_ring_grid(sub: Image, step: int, color: Color, thick: int) -> None:
+    """Circles on a staggered grid every ``step`` px (``thick`` -1: filled dots), a card back."""
+    h, w = sub.shape[:2]
+    for yy in range(0, h + step, step):
+        for xx in range(0, w + step, step):
+            cv2.circle(sub, (xx + (step // 2 if (yy // step) % 2 else 0), yy), step // 3, color, thick,
+                       cv2.LINE_AA)
+
+
 # Pip centres (x, y in mm) for ranks 2..10; pips below the middle (y > 44) are printed upside down.
 _L, _C, _R = 19.5, 31.5, 43.5
 _T, _B, _M = 17.0, 71.0, 44.0
@@ -323,29 +363,7 @@ def _draw_joker(cv: _Canvas, st: DrawnStyle) -> None:
     cx, _cy = 31.5, 44.0
     if st.name == "classic":
         # jester: three-pointed hat with bells over a face, a star below
-        pts = [
-            (cx - 12, 34),
-            (cx - 17, 18),
-            (cx - 5, 28),
-            (cx, 14),
-            (cx + 5, 28),
-            (cx + 17, 18),
-            (cx + 12, 34),
-        ]
-        fill_poly(cv.img, [(k(x), k(y)) for x, y in pts], st.red)
-        for x, y in ((cx - 17, 18), (cx, 14), (cx + 17, 18)):
-            cv2.circle(cv.img, (int(k(x)), int(k(y))), int(k(1.8)), (30, 190, 240), -1, cv2.LINE_AA)
-        cv2.ellipse(
-            cv.img,
-            (int(k(cx)), int(k(41))),
-            (int(k(8)), int(k(8.5))),
-            0,
-            0,
-            360,
-            (190, 210, 240),
-            -1,
-            cv2.LINE_AA,
-        )
+        draw_jester(cv, cx, 34, 41, st.red, (30, 190, 240))
         cv2.ellipse(
             cv.img,
             (int(k(cx)), int(k(44))),
@@ -360,14 +378,7 @@ def _draw_joker(cv: _Canvas, st: DrawnStyle) -> None:
         star_y = 62.0
     else:
         star_y = 44.0
-    r1, r2 = 11.0, 4.5
-    star = [
-        (
-            cx + (r1 if i % 2 == 0 else r2) * math.sin(i * math.pi / 5),
-            star_y - (r1 if i % 2 == 0 else r2) * math.cos(i * math.pi / 5),
-        )
-        for i in range(10)
-    ]
+    star = star_points(cx, star_y, 11.0, 4.5)
     fill_poly(cv.img, [(k(x), k(y)) for x, y in star], color)
     cv.text("JOKER", cx, 75.0 if st.name == "classic" else 64.0, 5.0, color, st.font, 0.7)
 
@@ -382,20 +393,9 @@ def _draw_back(cv: _Canvas, st: DrawnStyle) -> None:
     step = int(k(4.0))
     thick = max(1, int(k(0.45)))
     if st.back_kind == "lattice":
-        for off in range(-h, w + h, step):
-            cv2.line(sub, (off, 0), (off + h, h), st.back_accent, thick, cv2.LINE_AA)
-            cv2.line(sub, (off, h), (off + h, 0), st.back_accent, thick, cv2.LINE_AA)
+        draw_lattice(sub, step, st.back_accent, thick)
     else:
-        for yy in range(0, h + step, step):
-            for xx in range(0, w + step, step):
-                cv2.circle(
-                    sub,
-                    (xx + (step // 2 if (yy // step) % 2 else 0), yy),
-                    step // 3,
-                    st.back_accent,
-                    thick,
-                    cv2.LINE_AA,
-                )
+        draw_ring_grid(sub, step, st.back_accent, thick)
     cv2.rectangle(
         sub,
         (int(k(1.5)), int(k(1.5))),

@@ -10,7 +10,6 @@ learn: the rank and suit in the corner index, pips for number cards, a court pic
 
 from __future__ import annotations
 
-import math
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -20,7 +19,17 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from monitor.render.card_art import CARD_H_MM, CARD_W_MM, PIP_LAYOUT, Canvas, Color
+from monitor.render.card_art import (
+    CARD_H_MM,
+    CARD_W_MM,
+    PIP_LAYOUT,
+    Canvas,
+    Color,
+    draw_jester,
+    draw_lattice,
+    draw_ring_grid,
+    star_points,
+)
 from monitor.render.deck import BACK, CLASS_KEYS, CardDesign, DesignError, _mips
 from monitor.render.fonts import SUIT_CODEPOINTS, draw_text, index_fonts, suit_fonts
 from monitor.render.suits import draw_suit, fill_poly
@@ -324,29 +333,7 @@ class _Painter:
         cx = 31.5
         kind = rng.integers(3)
         if kind == 0:  # jester hat
-            pts = [
-                (cx - 12, 36),
-                (cx - 17, 20),
-                (cx - 5, 30),
-                (cx, 16),
-                (cx + 5, 30),
-                (cx + 17, 20),
-                (cx + 12, 36),
-            ]
-            fill_poly(cv.img, [(k(x), k(y)) for x, y in pts], p.court_palette[0])
-            for x, y in ((cx - 17, 20), (cx, 16), (cx + 17, 20)):
-                cv2.circle(cv.img, (int(k(x)), int(k(y))), int(k(1.8)), p.court_palette[-1], -1, cv2.LINE_AA)
-            cv2.ellipse(
-                cv.img,
-                (int(k(cx)), int(k(44))),
-                (int(k(8)), int(k(8.5))),
-                0,
-                0,
-                360,
-                (190, 210, 240),
-                -1,
-                cv2.LINE_AA,
-            )
+            draw_jester(cv, cx, 36, 44, p.court_palette[0], p.court_palette[-1])
         elif kind == 1:
             self._star(cx, 44, float(rng.uniform(8, 14)), c)
         else:
@@ -365,13 +352,7 @@ class _Painter:
 
     def _star(self, cx: float, cy: float, r: float, color: Color) -> None:
         k = self.cv.px
-        pts = [
-            (
-                cx + (r if i % 2 == 0 else r * 0.42) * math.sin(i * math.pi / 5),
-                cy - (r if i % 2 == 0 else r * 0.42) * math.cos(i * math.pi / 5),
-            )
-            for i in range(10)
-        ]
+        pts = star_points(cx, cy, r, r * 0.42)
         fill_poly(self.cv.img, [(k(x), k(y)) for x, y in pts], color)
 
     def back(self) -> None:
@@ -386,20 +367,9 @@ class _Painter:
         th = max(1, int(k(0.4)))
         kind = p.back_kind
         if kind == "lattice":
-            for off in range(-h, w + h, step):
-                cv2.line(sub, (off, 0), (off + h, h), acc, th, cv2.LINE_AA)
-                cv2.line(sub, (off, h), (off + h, 0), acc, th, cv2.LINE_AA)
+            draw_lattice(sub, step, acc, th)
         elif kind in ("rings", "dots"):
-            for yy in range(0, h + step, step):
-                for xx in range(0, w + step, step):
-                    cv2.circle(
-                        sub,
-                        (xx + (step // 2 if (yy // step) % 2 else 0), yy),
-                        step // 3,
-                        acc,
-                        th if kind == "rings" else -1,
-                        cv2.LINE_AA,
-                    )
+            draw_ring_grid(sub, step, acc, th if kind == "rings" else -1)
         elif kind == "stripes":
             for off in range(-h, w + h, step):
                 cv2.line(sub, (off, 0), (off + h, h), acc, max(1, step // 3), cv2.LINE_AA)

@@ -69,12 +69,6 @@ def raw_log_probs(
     return np.concatenate(out) if out else np.zeros((0, len(clf.meta.classes)))
 
 
-def _tensor(crops: list[npt.NDArray[np.uint8]], size: int) -> npt.NDArray[np.float32]:
-    from monitor.perception.rectify import crops_to_tensor
-
-    return crops_to_tensor(crops, size)
-
-
 @dataclass
 class CardMetrics:
     n: int
