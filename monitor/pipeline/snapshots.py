@@ -25,19 +25,30 @@ log = logging.getLogger(__name__)
 
 
 class FrameRing:
-    """The last ``size`` frames (media time, frame index, image at most ``width`` px wide)."""
+    """The last ``size`` frames (media time, frame index, image at most ``width`` px wide).
 
-    def __init__(self, size: int = 48, width: int = 960) -> None:
+    Live, each frame is shrunk (and so copied: the source may reuse its buffer) as it is kept. With
+    ``lazy`` the frames are kept as handed in and only the one a snapshot takes is shrunk: a review's
+    source hands out a new array per frame, and shrinking every 1080p frame would cost more than the
+    rest of its chain (monitor.review).
+    """
+
+    def __init__(self, size: int = 48, width: int = 960, lazy: bool = False) -> None:
         self.width = width
+        self.lazy = lazy
         self._frames: deque[tuple[float, int, np.ndarray]] = deque(maxlen=size)
         self._lock = threading.Lock()
 
-    def add(self, media_time: float, index: int, image: np.ndarray) -> None:
+    def _shrink(self, image: np.ndarray) -> np.ndarray:
         h, w = image.shape[:2]
         if w > self.width:
-            image = cv2.resize(image, (self.width, round(h * self.width / w)), interpolation=cv2.INTER_AREA)
-        else:
-            image = image.copy()  # the source may reuse its buffer
+            return cv2.resize(image, (self.width, round(h * self.width / w)), interpolation=cv2.INTER_AREA)
+        return image
+
+    def add(self, media_time: float, index: int, image: np.ndarray) -> None:
+        if not self.lazy:
+            shrunk = self._shrink(image)
+            image = shrunk if shrunk is not image else image.copy()
         with self._lock:
             self._frames.append((media_time, index, image))
 
@@ -48,8 +59,8 @@ class FrameRing:
             return None
         times = [f[0] for f in frames]
         i = bisect.bisect_left(times, media_time)
-        near = [f for f in frames[max(0, i - 1):i + 1]]
-        return min(near, key=lambda f: abs(f[0] - media_time))
+        t, index, image = min(frames[max(0, i - 1):i + 1], key=lambda f: abs(f[0] - media_time))
+        return t, index, self._shrink(image) if self.lazy else image
 
 
 class SnapshotFeed:

@@ -24,12 +24,12 @@ from monitor.events.schema import EventBase, parse_event
 from monitor.pipeline.chain import TableChain
 from monitor.pipeline.extract import EventExtractor, ExtractorSettings
 from monitor.pipeline.perceive import choose
+from monitor.pipeline.snapshots import FrameRing
 from monitor.review import checkpoint
 from monitor.review.clips import ClipSpec, attach_media
 from monitor.review.feed import ReviewFeed
 from monitor.review.gate import SampledMotionGate
 from monitor.review.jobs import FileJob, FileResult
-from monitor.review.ring import LazyFrameRing
 from monitor.review.sidecars import read_outside_events
 from monitor.review.zones import RasterCalibration
 from monitor.sources.status import SourceStatus
@@ -129,7 +129,7 @@ def review_file(job: FileJob, progress: Progress | None = None,
     chain = TableChain(RasterCalibration.of(calibration), extractor, fps=fps / stride)
     if not perception.label.startswith("ORACLE"):
         chain.warm_up()
-    ring = LazyFrameRing()
+    ring = FrameRing(size=8, lazy=True)
     feed = ReviewFeed(ring, job.folder / "snapshots")
     gate = SampledMotionGate(min_changed=job.gate.min_changed, settle_s=job.gate.settle_s,
                              keepalive_s=job.gate.keepalive_s)
