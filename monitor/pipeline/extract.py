@@ -46,13 +46,16 @@ GONE_ZONES = frozenset({"tray", "off_table"})
 @dataclass(frozen=True, slots=True)
 class ExtractorSettings:
     settle_frames: int = 3  # observations still, in one zone, before an object counts as resting
-    still_mm: float = 4.0  # within this of where it stopped: still (a detector's corners jitter)
+    # Within this of where it stopped (the mean of its positions since): still. A detector's corners
+    # jitter by a pixel or two, 2-3 mm of table at 1080p; a card being dealt moves 20 mm or more a frame.
+    still_mm: float = 10.0
+    leave_frames: int = 2  # a resting object must look moved this many frames in a row to have left
     stable_s: float = 0.3  # a count must hold this long before it is reported
     row_stable_s: float = 0.1  # face-up cards read in a row: the dealer may move them again soon
     deal_idle_s: float = 0.4  # no card for this long after the last one: the deal may be over
     gone_s: float = 0.6  # a delivered hand not seen at its seat this long: collected
     hold_s: float = 1.5  # chips that vanish at rest are taken as hidden (an arm) this long
-    missing_s: float = 0.2  # a stub card not detected for this long is not there any more
+    missing_s: float = 0.2  # a resting object not detected for this long is not there any more
     clear_s: float = 1.0  # table empty this long: the round is over (no console)
     split_gap_mm: float = 80.0  # a gap this wide in the banker's row: the hand is set in two
     round_from_vision: bool = False  # open and close rounds on the table filling / going clear
@@ -62,9 +65,10 @@ class ExtractorSettings:
 @dataclass(slots=True)
 class _Track:
     zone: str
-    x: float  # where it came to a stop (the anchor stillness is measured from)
+    x: float  # where it came to a stop: the mean of its positions since (stillness is measured from it)
     y: float
     still: int = 0
+    moved: int = 0  # frames in a row it looked moved while resting (one is noise: a corner's jitter)
     resting: str | None = None  # the zone it rests in, once settled
     last: Seen | None = None
     seen_at: float = 0.0
@@ -182,8 +186,15 @@ class EventExtractor:
             moved = ((o.x - tr.x) ** 2 + (o.y - tr.y) ** 2) ** 0.5
             if o.zone == tr.zone and moved <= self.s.still_mm:
                 tr.still += 1
+                tr.moved = 0
+                k = min(tr.still, 30)  # the anchor follows the mean, so noise does not walk it away
+                tr.x += (o.x - tr.x) / k
+                tr.y += (o.y - tr.y) / k
+            elif (o.zone == tr.zone and tr.resting == o.zone and tr.still >= self.s.settle_frames
+                  and tr.moved + 1 < self.s.leave_frames):
+                tr.moved += 1  # one odd reading of a resting object: wait for the next frame
             else:
-                tr.still, tr.zone, tr.x, tr.y = 1, o.zone, o.x, o.y
+                tr.still, tr.moved, tr.zone, tr.x, tr.y = 1, 0, o.zone, o.x, o.y
             tr.last, tr.seen_at = o, media_time
             if tr.still >= self.s.settle_frames and tr.resting != o.zone:
                 before = tr.resting
@@ -204,18 +215,32 @@ class EventExtractor:
                 settled.append((tr.last, before))
         if self.frames_seen % 300 == 0:
             self._forget(media_time)
-        self._round_from_table(visible)
+        present = self._present(visible)
+        self._round_from_table(present)
         if self.round_open:
             for o, before in settled:
                 if o.kind == "card":
                     self._card_rests(o, before)
-            self._deal_end(visible)
-            self._seats(visible)
-            self._banker(visible)
-            self._chips(visible)
-            self._dice(visible)
+            self._deal_end(present)
+            self._seats(present)
+            self._banker(present)
+            self._chips(visible)  # chips have their own memory of hidden stacks (``hold_s``)
+            self._dice(present)
         out, self._out = self._out, []
         return out
+
+    def _present(self, visible: dict[str, Seen]) -> dict[str, Seen]:
+        """What is on the table: the objects seen, and resting ones missed for at most ``missing_s``.
+
+        A detector misses an object in a frame now and then; a resting card or stack that vanishes
+        for a frame or two has not moved (moving objects are not carried: they may have left).
+        """
+        present = dict(visible)
+        for track, tr in self.tracks.items():
+            if (track not in visible and tr.last is not None and tr.resting == tr.zone
+                    and tr.still >= self.s.settle_frames and self._now - tr.seen_at <= self.s.missing_s):
+                present[track] = tr.last
+        return present
 
     def _forget(self, now: float, after_s: float = 30.0) -> None:
         """Tracks unseen for ``after_s`` are dropped (a live run goes on for days)."""
