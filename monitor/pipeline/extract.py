@@ -56,6 +56,8 @@ class ExtractorSettings:
     gone_s: float = 0.6  # a delivered hand not seen at its seat this long: collected
     hold_s: float = 1.5  # chips that vanish at rest are taken as hidden (an arm) this long
     missing_s: float = 0.2  # a resting object not detected for this long is not there any more
+    move_s: float = 2.0  # a pile slot emptied this recently is the pile a new stack at a seat came from
+    land_mm: float = 60.0  # a card that vanishes this close to a card resting on a pile landed on it
     clear_s: float = 1.0  # table empty this long: the round is over (no console)
     split_gap_mm: float = 80.0  # a gap this wide in the banker's row: the hand is set in two
     round_from_vision: bool = False  # open and close rounds on the table filling / going clear
@@ -112,6 +114,8 @@ class _Deal:
     delivered: dict[int, int] = field(default_factory=dict)  # pile -> seat
     exposed: dict[str, int] = field(default_factory=dict)  # face-up card track -> its pile
     removed: list[int] = field(default_factory=list)  # piles whose exposed card was taken off
+    emptied: dict[int, float] = field(default_factory=dict)  # pile slot -> when its cards left it
+    occupied: set[int] = field(default_factory=set)  # pile slots holding cards (after the deal)
     stub_n: int | None = None
     stub_seen: dict[str, float] = field(default_factory=dict)  # stub card track -> last seen resting
     action_pile: int | None = None
@@ -201,18 +205,11 @@ class EventExtractor:
                 tr.resting = o.zone
                 settled.append((o, before))
                 self._landing.discard(o.track)
-            elif o.kind == "card" and tr.still >= 2 and tr.resting != o.zone and zone_kind(o.zone) == "pile":
+            elif o.kind == "card" and tr.resting != o.zone and zone_kind(o.zone) == "pile":
                 self._landing.add(o.track)
             else:
                 self._landing.discard(o.track)
-        # A card that stopped on a pile and was covered before the debounce ended (frames skipped by
-        # a lagging live chain, or the next card came quickly) still landed there.
-        for track in [t for t in self._landing if t not in visible]:
-            self._landing.discard(track)
-            tr = self.tracks[track]
-            if tr.last is not None and not self.deal.done:
-                before, tr.resting = tr.resting, tr.zone
-                settled.append((tr.last, before))
+        settled += self._covered_landings(visible)
         if self.frames_seen % 300 == 0:
             self._forget(media_time)
         present = self._present(visible)
@@ -222,12 +219,47 @@ class EventExtractor:
                 if o.kind == "card":
                     self._card_rests(o, before)
             self._deal_end(present)
+            self._pile_slots(present)
             self._seats(present)
             self._banker(present)
             self._chips(visible)  # chips have their own memory of hidden stacks (``hold_s``)
             self._dice(present)
         out, self._out = self._out, []
         return out
+
+    def _covered_landings(self, visible: dict[str, Seen]) -> list[tuple[Seen, str | None]]:
+        """Cards that came onto a pile and vanished there before they settled: they landed.
+
+        A card covered before the debounce ended (the next card came quickly, or a lagging chain
+        skipped frames) is one case. A tracker's id switch is the other: the card landing on a pile
+        covers the one below, and the tracker may give the landing card's box to the covered card's
+        track, so the landing card's own track ends on the pile. Either way a card that vanishes on a
+        pile, on top of (``land_mm``) a card resting there, landed; one that vanishes for less than
+        ``missing_s`` may be a detector's dropout, so the decision waits that long.
+        """
+        out: list[tuple[Seen, str | None]] = []
+        for track in [t for t in self._landing if t not in visible]:
+            tr = self.tracks[track]
+            if self._now - tr.seen_at < self.s.missing_s - 1e-9:
+                continue
+            self._landing.discard(track)
+            o = tr.last
+            if o is None or self.deal.done:
+                continue
+            if tr.still >= 2 or self._on_a_pile(o):
+                before, tr.resting = tr.resting, tr.zone
+                out.append((o, before))
+        return out
+
+    def _on_a_pile(self, o: Seen) -> bool:
+        """``o`` was over a card resting on its pile slot (not merely flying across the slot)."""
+        for t, tr in self.tracks.items():
+            r = tr.last
+            if (t != o.track and r is not None and r.kind == "card" and tr.resting == o.zone
+                    and tr.zone == o.zone and self._now - tr.seen_at <= self.s.missing_s + 0.2
+                    and (r.x - o.x) ** 2 + (r.y - o.y) ** 2 <= self.s.land_mm ** 2):
+                return True
+        return False
 
     def _present(self, visible: dict[str, Seen]) -> dict[str, Seen]:
         """What is on the table: the objects seen, and resting ones missed for at most ``missing_s``.
@@ -315,6 +347,10 @@ class EventExtractor:
                                                                        for st in d.seats.values()):
             d.seats[seat].tracks.add(o.track)  # a card never seen on its pile (always covered there)
         pile = d.pile_of.get(o.track)
+        if pile is None and seat is not None and kind == "seat":
+            pile = self._pile_just_moved()
+            if pile is not None:
+                d.pile_of[o.track] = pile
         if o.track in d.exposed and seat is None and o.zone != "banker" and not d.delivered:
             # the exposed card taken off its pile (rule 51): it is no longer part of that hand
             d.removed.append(d.exposed.pop(o.track))
@@ -329,6 +365,30 @@ class EventExtractor:
             tracks = {t for t, p in d.pile_of.items() if p == pile}
             d.seats[seat] = _Seat(pile, tracks)
             self._emit("pile_delivered", o.confidence, pile=pile, seat=seat)
+
+    def _pile_just_moved(self) -> int | None:
+        """The pile slot emptied last (within ``move_s``) and not yet delivered.
+
+        A pile crosses the table in a few frames; a tracker matching boxes frame to frame loses it on
+        the way and starts a new track at the seat. The slot it left says which pile it was.
+        """
+        d = self.deal
+        left = [(t, p) for p, t in d.emptied.items()
+                if p not in d.delivered and self._now - t <= self.s.move_s]
+        return max(left)[1] if left else None
+
+    def _pile_slots(self, present: dict[str, Seen]) -> None:
+        """Which pile slots hold cards, and when each was emptied (the deal never empties one)."""
+        d = self.deal
+        if d.last_card is None:
+            return
+        now_occupied = {n for o in present.values() if o.kind == "card" and zone_kind(o.zone) == "pile"
+                        and (n := zone_number(o.zone)) is not None}
+        for p in d.occupied - now_occupied:
+            d.emptied[p] = self._now
+        for p in now_occupied:
+            d.emptied.pop(p, None)
+        d.occupied = now_occupied
 
     def _complete_deal(self, stub: int | None) -> None:
         d = self.deal
