@@ -29,6 +29,7 @@ from monitor.perception.classical import (
 from monitor.perception.detections import Detection, Detections, corners_from_array
 from monitor.perception.detector import Box, Detector
 from monitor.perception.identity import CardClassifier
+from monitor.perception.identity_cache import IdentityCache
 from monitor.perception.imageio import check_frame
 from monitor.perception.labels import BACK, CARD_FACE_DOWN, CARD_FACE_UP, CHIP, UNKNOWN
 from monitor.perception.rectify import CROP_SIZE, order_card_corners, rectify_card
@@ -48,7 +49,7 @@ class _Card:
 class Perceiver:
     def __init__(self, detector: Detector | None, classifier: CardClassifier | None,
                  classical: ClassicalMode = "auto", palette: dict[int, tuple[int, int, int]] | None = None,
-                 camera_tilt_deg: float | None = None) -> None:
+                 camera_tilt_deg: float | None = None, cache: IdentityCache | None = None) -> None:
         if detector is None and classical in ("off", "refine"):
             raise ValueError("with no detector the classical finder must run ('full' or 'auto')")
         self.detector = detector
@@ -56,16 +57,20 @@ class Perceiver:
         self.mode: ClassicalMode = ("refine" if detector else "full") if classical == "auto" else classical
         self.palette = palette or DEFAULT_PALETTE
         self.camera_tilt_deg = camera_tilt_deg
+        # Frames of one camera in order (live, review) reuse readings of unchanged cards; separate
+        # photos (``detect``) must not, so the cache is opt-in.
+        self.cache = cache
 
     @classmethod
     def from_models(cls, models_dir: Path = DEFAULT_MODELS, backend: str = DEFAULT_BACKEND, threads: int = 2,
                     classical: ClassicalMode = "auto", use_detector: bool = True,
-                    threshold: float | None = None) -> Perceiver:
-        """Load ``detector.onnx`` and ``cards.onnx`` from ``models_dir`` (each optional)."""
+                    threshold: float | None = None, video: bool = False) -> Perceiver:
+        """Load ``detector.onnx`` and ``cards.onnx`` from ``models_dir`` (each optional). ``video``:
+        frames come in order from one camera, so unchanged cards keep their readings."""
         det_path, cls_path = models_dir / "detector.onnx", models_dir / "cards.onnx"
         detector = Detector(det_path, backend, threads) if use_detector and det_path.exists() else None
         classifier = CardClassifier(cls_path, backend, threads, threshold) if cls_path.exists() else None
-        return cls(detector, classifier, classical)
+        return cls(detector, classifier, classical, cache=IdentityCache() if video else None)
 
     def perceive(self, frame: npt.NDArray[np.uint8]) -> Detections:
         frame = check_frame(frame)
@@ -121,8 +126,17 @@ class Perceiver:
                               source=c.source) for c in cards]
         # Cut at the dataset's crop size, then let the classifier shrink it (as its training data was).
         crops = [rectify_card(frame, c.corners, CROP_SIZE) for c in cards]
+        if self.cache is None:
+            identities = self.classifier.classify(crops)
+        else:
+            corners = [np.asarray(c.corners, np.float64) for c in cards]
+            cached, matched, thumbs = self.cache.lookup(corners, crops)
+            todo = [i for i, ident in enumerate(cached) if ident is None]
+            fresh = iter(self.classifier.classify([crops[i] for i in todo]))
+            identities = [ident if ident is not None else next(fresh) for ident in cached]
+            self.cache.store(corners, thumbs, identities, matched)
         out = []
-        for c, ident in zip(cards, self.classifier.classify(crops), strict=True):
+        for c, ident in zip(cards, identities, strict=True):
             kind = c.kind
             if ident.label == BACK:
                 kind = CARD_FACE_DOWN

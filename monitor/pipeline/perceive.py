@@ -64,7 +64,7 @@ class ModelPerception:
     def __init__(self, models_dir: Path, threads: int = 2) -> None:
         from monitor.perception.pipeline import Perceiver
 
-        self.perceiver = Perceiver.from_models(models_dir, threads=threads)
+        self.perceiver = Perceiver.from_models(models_dir, threads=threads, video=True)
         has_detector = self.perceiver.detector is not None
         parts = ["detector.onnx" if has_detector else "classical card finder (no detector)"]
         if self.perceiver.classifier is None:
