@@ -71,7 +71,8 @@ class Effects:
             glare_felt=float(rng.uniform(0.1, 0.4)),
             defocus=float(rng.choice([0.0, 0.0, rng.uniform(0.3, 0.9 * s)])),
             motion_blur=blur,
-            noise=float(rng.uniform(0.5, 5.0 * s)),
+            # in steps of 0.25 levels (invisible): frames then share a few cached noise scalings
+            noise=round(float(rng.uniform(0.5, 5.0 * s)) * 4) / 4,
             jpeg_quality=int(rng.integers(55, 96)) if rng.random() < 0.85 else None,
             seed=int(rng.integers(2**31)),
             # drawn only when asked for, so streams that never use H.264 keep their random sequence
@@ -149,6 +150,7 @@ _NOISE: dict[tuple[int, int], tuple[Image, Image]] = {}
 _NOISE_SCALE = 16  # stored noise is |N(0, 1)| x 16, split into its positive and negative parts
 _SCALED: OrderedDict[tuple[int, int, float], tuple[Image, Image]] = OrderedDict()
 _SCALED_SEEN: dict[tuple[int, int, float], int] = {}
+_SCALED_BYTES = 250 * 2**20
 
 
 def _noise_buffer(h: int, w: int) -> tuple[Image, Image]:
@@ -185,7 +187,8 @@ def _scaled_noise(h: int, w: int, sigma: float, oy: int, ox: int) -> tuple[Image
         )
     got = (cv2.convertScaleAbs(pos, alpha=s), cv2.convertScaleAbs(neg, alpha=s))
     _SCALED[key] = got
-    if len(_SCALED) > 2:
+    # a video keeps one sigma; a dataset draws from a few dozen (Effects.random): keep ~250 MB of them
+    while len(_SCALED) > 1 and sum(a.nbytes + b.nbytes for a, b in _SCALED.values()) > _SCALED_BYTES:
         _SCALED.popitem(last=False)
     return got[0][oy : oy + h, ox : ox + w], got[1][oy : oy + h, ox : ox + w]
 
