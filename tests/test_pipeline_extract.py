@@ -144,6 +144,20 @@ def test_a_pile_that_arrives_at_a_seat_under_a_new_track_is_the_pile_whose_slot_
     assert out[2].seat == 7
 
 
+def test_a_hand_hidden_by_an_arm_and_back_under_a_new_track_was_not_collected() -> None:
+    t = Table(gone_s=0.6)
+    t.put("p3", "card", "pile3")
+    t.run(0.5)
+    t.put("p3", "card", "seat6", x=470, y=220)
+    t.run(0.3)
+    t.take("p3")
+    t.run(0.4)  # under the player's arm
+    t.put("new", "card", "seat6", x=471, y=221)  # the tracker's new id for the same stack
+    assert "dead_hand_collected" not in types(t.run(1.5))
+    t.take("new")
+    assert types(t.run(1.0)) == ["dead_hand_collected"]
+
+
 def test_chips_placed_changed_and_an_arm_over_them_is_not_a_change() -> None:
     t = Table()
     t.put("a", "chips", "seat2.bet", value=2500)

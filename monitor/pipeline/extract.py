@@ -429,8 +429,11 @@ class EventExtractor:
         d = self.deal
         for seat, st in sorted(d.seats.items()):
             mine = [visible[t] for t in st.tracks if t in visible]
-            # on its way to the banker's place or being set is still "here"; swept to the tray is not
-            here = [o for o in mine if o.zone not in GONE_ZONES]
+            # on its way to the banker's place or being set is still "here"; swept to the tray is not.
+            # Cards resting at the seat count too: a tracker may give a hand a new id after an arm hid it.
+            here = [o for o in mine if o.zone not in GONE_ZONES] or [
+                o for o in visible.values() if o.kind == "card" and zone_number(o.zone) == seat
+                and zone_kind(o.zone) in ("seat", "front", "back") and self._at_rest(o)]
             if st.reported_set is None and not st.collected and not d.banker_exposed:
                 if here:
                     st.absent_since = None
