@@ -58,5 +58,8 @@ def test_video_perceiver_reads_a_still_frame_once_and_gives_the_same_answers() -
     card = second.cards[0]
     changed = frame.copy()
     cv2.fillConvexPoly(changed, np.array(card.corners, np.int32), (30, 30, 200))
-    video.perceive(changed)
-    assert video.cache.misses == len(first.cards) + 1
+    hits, misses = video.cache.hits, video.cache.misses
+    third = video.perceive(changed)
+    # the painted card is read again (and a neighbour or two whose found outline the paint changed)
+    assert 1 <= video.cache.misses - misses <= 4
+    assert video.cache.hits - hits >= len(third.cards) - 4

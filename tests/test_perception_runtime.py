@@ -221,8 +221,8 @@ def test_pipeline_refines_detector_cards_at_full_resolution_and_reads_chips(tmp_
     classes = ["card_face_up", "card_face_down", "pile", "chip", "dice"]
     (tmp_path / "detector.json").write_text(json.dumps(
         {"task": "obb", "classes": classes, "imgsz": 640, "input_hw": [384, 640]}))
-    perceiver = Perceiver(Detector(tmp_path / "detector.onnx", "onnxruntime"), None)
-    assert perceiver.mode == "refine"
+    assert Perceiver(Detector(tmp_path / "detector.onnx", "onnxruntime"), None).mode == "full"  # auto
+    perceiver = Perceiver(Detector(tmp_path / "detector.onnx", "onnxruntime"), None, classical="refine")
     dets = perceiver.perceive(frame)
     (found,) = dets.cards
     assert found.source == "both"  # detector box, corners re-fitted on the frame

@@ -54,7 +54,11 @@ class Perceiver:
             raise ValueError("with no detector the classical finder must run ('full' or 'auto')")
         self.detector = detector
         self.classifier = classifier
-        self.mode: ClassicalMode = ("refine" if detector else "full") if classical == "auto" else classical
+        # "auto" runs both finders: the detector finds what the classical finder misses (touching cards,
+        # cards on unfamiliar felt, chips, dice), while the classical finder's exact corners read better
+        # than the detector's (found on a frame shrunk 3.75x: a median 8-10 px off at 1080p, measured on
+        # held-out renders, models/MODEL_CARD.md), so where both find a card its corners win.
+        self.mode: ClassicalMode = "full" if classical == "auto" else classical
         self.palette = palette or DEFAULT_PALETTE
         self.camera_tilt_deg = camera_tilt_deg
         # Frames of one camera in order (live, review) reuse readings of unchanged cards; separate
