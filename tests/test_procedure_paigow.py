@@ -337,6 +337,21 @@ def test_rule_32_bet_placed_after_dice_opened() -> None:
     assert "bet_changed_after_close" in codes(m)
 
 
+def test_rule_32_a_bet_seen_resting_before_the_close_but_reported_after_it_is_not_a_change() -> None:
+    # a camera confirms chips after they rest a moment: the report can follow "no more bets"
+    events = clean_round(banker_seat=1, bets=BETS)
+    i = find(events, "bets_closed")
+    closed_at = float(events[i]["media_time"])
+    assert closed_at > 0.5
+    events.insert(i + 1, {**events[i], "type": "bet_changed", "seat": 3, "before": 5000, "after": 9000,
+                          "bettor": None, "source": "vision", "media_time": closed_at - 0.2})
+    m = run(events)
+    assert "bet_changed_after_close" not in codes(m)
+    later = {**events[i + 1], "media_time": closed_at + 0.2}
+    events[i + 1] = later
+    assert "bet_changed_after_close" in codes(run(events))
+
+
 def test_rule_19_bet_over_table_maximum_gets_no_action_on_the_excess() -> None:
     events = clean_round(banker_seat=1, bets={**BETS, 3: 60000})
     m = run(events)

@@ -82,10 +82,11 @@ class _Count:
 
     value: Any = None
     since: float = 0.0
+    since_frame: int = 0
 
-    def update(self, value: Any, now: float) -> None:
+    def update(self, value: Any, now: float, frame: int = 0) -> None:
         if value != self.value:
-            self.value, self.since = value, now
+            self.value, self.since, self.since_frame = value, now, frame
 
     def held(self, now: float, for_s: float) -> bool:
         return now - self.since >= for_s - 1e-9
@@ -287,11 +288,13 @@ class EventExtractor:
     # ---- output ----------------------------------------------------------------------------------
 
     def _emit(self, etype: str, confidence: float = 1.0, source: Source = Source.VISION,
-              **fields: Any) -> None:
+              at: tuple[float, int] | None = None, **fields: Any) -> None:
+        """``at``: (media time, frame) the event happened at, when earlier than the frame confirming it."""
+        t, frame = at if at is not None else (self._now, self._frame)
         cls = EVENT_TYPES[etype]
         self._out.append(cls(
-            table_id=self.table_id, seq=self._next_seq(), media_time=max(0.0, self._now), frame=self._frame,
-            wall_time=self._wall(self._now), source=source, confidence=max(0.0, min(1.0, confidence)),
+            table_id=self.table_id, seq=self._next_seq(), media_time=max(0.0, t), frame=frame,
+            wall_time=self._wall(t), source=source, confidence=max(0.0, min(1.0, confidence)),
             **fields,
         ))
 
@@ -546,17 +549,19 @@ class EventExtractor:
                 totals[seat] = totals.get(seat, 0) + value
         for seat in sorted(set(totals) | set(self.bets)):
             c = self.bets.setdefault(seat, _Count())
-            c.update(totals.get(seat, 0), self._now)
+            c.update(totals.get(seat, 0), self._now, self._frame)
             if not c.held(self._now, self.s.stable_s):
                 continue
             before = self.bets_reported.get(seat, 0)
             if c.value == before:
                 continue
             self.bets_reported[seat] = c.value
+            # dated when the chips came to rest: the procedure monitor compares that with the close
+            at = (c.since, c.since_frame)
             if before == 0:
-                self._emit("bet_placed", conf.get(seat, 1.0), seat=seat, amount=c.value)
+                self._emit("bet_placed", conf.get(seat, 1.0), at=at, seat=seat, amount=c.value)
             else:
-                self._emit("bet_changed", conf.get(seat, 1.0), seat=seat, before=before, after=c.value)
+                self._emit("bet_changed", conf.get(seat, 1.0), at=at, seat=seat, before=before, after=c.value)
 
     # ---- dice ------------------------------------------------------------------------------------
 

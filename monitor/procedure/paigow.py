@@ -271,9 +271,15 @@ class PaiGowRound:
                     [self.closed_event, event], details={"before": before, "after": after},
                     seat=event.seat, who=_who(event.bettor), before=money(before), after=money(after))
 
+    def _open_for(self, event: BetPlaced | BetChanged) -> bool:
+        """Bets were still open when this bet was seen. A camera confirms a bet only after its chips
+        have rested a moment, so a bet laid just before "no more bets" can arrive after it; its media
+        time (when the chips came to rest) says which came first (rule 32 judges changes after it)."""
+        return self.closed_event is None or event.media_time < self.closed_event.media_time
+
     def _bet_placed(self, event: BetPlaced) -> None:
         key = (event.seat, event.bettor)
-        if self.closed_event is None:
+        if self._open_for(event):
             self.wagers[key] = event.amount
             self._wager_seats = None
             self._check_limits(event, event.amount)
@@ -284,7 +290,7 @@ class PaiGowRound:
 
     def _bet_changed(self, event: BetChanged) -> None:
         key = (event.seat, event.bettor)
-        if self.closed_event is None:
+        if self._open_for(event):
             self.wagers[key] = event.after
             self._wager_seats = None
             self._check_limits(event, event.after)
