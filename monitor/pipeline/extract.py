@@ -213,7 +213,8 @@ class EventExtractor:
         settled += self._covered_landings(visible)
         if self.frames_seen % 300 == 0:
             self._forget(media_time)
-        present = self._present(visible)
+        # carrying missed objects only matters where something reads the table
+        present = self._present(visible) if self.round_open or self.s.round_from_vision else visible
         self._round_from_table(present)
         if self.round_open:
             for o, before in settled:
@@ -431,14 +432,8 @@ class EventExtractor:
     def _seats(self, visible: dict[str, Seen]) -> None:
         d = self.deal
         for seat, st in sorted(d.seats.items()):
-            mine = [visible[t] for t in st.tracks if t in visible]
-            # on its way to the banker's place or being set is still "here"; swept to the tray is not.
-            # Cards resting at the seat count too: a tracker may give a hand a new id after an arm hid it.
-            here = [o for o in mine if o.zone not in GONE_ZONES] or [
-                o for o in visible.values() if o.kind == "card" and zone_number(o.zone) == seat
-                and zone_kind(o.zone) in ("seat", "front", "back") and self._at_rest(o)]
             if st.reported_set is None and not st.collected and not d.banker_exposed:
-                if here:
+                if self._hand_here(seat, st, visible):
                     st.absent_since = None
                 elif st.absent_since is None:
                     st.absent_since = self._now
@@ -481,6 +476,15 @@ class EventExtractor:
                 # vision cannot tell whose hand moved the cards, so it says what the rule says.
                 self._emit("hand_set", conf, seat=seat, front=list(key[0]), back=list(key[1]),
                            house_way=d.banker_exposed)
+
+    def _hand_here(self, seat: int, st: _Seat, visible: dict[str, Seen]) -> bool:
+        """The seat's delivered hand is still at the table (on its way to the banker's place or being
+        set counts; swept to the tray does not). Cards resting at the seat count too: a tracker may
+        give a hand a new id after an arm hid it."""
+        if any(t in visible and visible[t].zone not in GONE_ZONES for t in st.tracks):
+            return True
+        return any(o.kind == "card" and zone_number(o.zone) == seat and zone_kind(o.zone) in
+                   ("seat", "front", "back") and self._at_rest(o) for o in visible.values())
 
     # ---- the banker's hand -----------------------------------------------------------------------
 
