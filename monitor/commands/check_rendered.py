@@ -25,6 +25,9 @@ def register(app: typer.Typer) -> None:
         models: Annotated[Path | None, typer.Option(help="folder with detector.onnx / cards.onnx")] = None,
         stride: Annotated[int, typer.Option(min=1, max=6, help="perceive every n-th frame at most")] = 1,
         threads: Annotated[int, typer.Option(min=1, help="perception threads")] = 2,
+        detections_cache: Annotated[Path | None, typer.Option(
+            help="recorded detections (models only): perceive each round once, replay it on later checks "
+                 "(tune tracking and extraction in seconds)")] = None,
     ) -> None:
         """Review rendered rounds and compare the alerts raised with the scripts' (resumable)."""
         from rich.console import Console
@@ -48,7 +51,8 @@ def register(app: typer.Typer) -> None:
                 continue
             dest = out / folder.name
             opts = ReviewOptions(videos=[video], table=TABLE, out=dest, perception=perception, models=models,
-                                 gate=GateSettings(stride=stride), clips=False, threads=threads)
+                                 gate=GateSettings(stride=stride), clips=False, threads=threads,
+                                 detections_cache=detections_cache)
             try:
                 run_review(opts)
                 results.append(compare(folder, dest))

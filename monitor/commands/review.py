@@ -39,6 +39,10 @@ def register(app: typer.Typer) -> None:
         restart: Annotated[bool, typer.Option(
             help="discard the checkpoints in --out and start over")] = False,
         threads: Annotated[int, typer.Option(min=1, help="perception threads (per worker: shared)")] = 2,
+        detections_cache: Annotated[Path | None, typer.Option(
+            help="keep the models' detections in this folder and replay them when the same recording is "
+                 "reviewed again with the same models (re-review after a rule change without the models)",
+        )] = None,
     ) -> None:
         """Review recordings: hands, alerts with snapshots and clips, an HTML report; resumable."""
         from monitor.calibration import CalibrationError
@@ -50,7 +54,7 @@ def register(app: typer.Typer) -> None:
         opts = ReviewOptions(videos=videos, table=table, out=out, perception=perception, models=models,
                              name=name, db_url=db_url, snapshot_dir=snapshot_dir, workers=workers,
                              scheduler=scheduler, gate=GateSettings(enabled=motion_gate, stride=stride),
-                             clips=clips, restart=restart, threads=threads)
+                             clips=clips, restart=restart, threads=threads, detections_cache=detections_cache)
         try:
             outcome = run_review(opts)
         except KeyboardInterrupt:

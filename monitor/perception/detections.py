@@ -114,3 +114,25 @@ class Detections:
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict())
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Detections:
+        """The inverse of :meth:`to_dict`; a malformed record raises ValueError saying what is wrong."""
+        try:
+            items = tuple(
+                Detection(
+                    kind=str(x["kind"]),
+                    confidence=float(x["confidence"]),
+                    corners=corners_from_array(x["corners"]),
+                    identity=x.get("identity"),
+                    identity_confidence=float(x.get("identity_confidence", 0.0)),
+                    denomination=None if x.get("denomination") is None else int(x["denomination"]),
+                    count=None if x.get("count") is None else int(x["count"]),
+                    source=str(x.get("source", "detector")),
+                )
+                for x in d["detections"]
+            )
+            timings = {str(k): float(v) for k, v in dict(d.get("timings_ms") or {}).items()}
+            return cls(int(d["width"]), int(d["height"]), items, timings)
+        except (KeyError, TypeError) as e:
+            raise ValueError(f"not a detections record ({type(e).__name__}: {e})") from None

@@ -24,6 +24,7 @@ from monitor.events.schema import EventBase, parse_event
 from monitor.pipeline.chain import TableChain
 from monitor.pipeline.extract import EventExtractor, ExtractorSettings
 from monitor.pipeline.perceive import choose
+from monitor.pipeline.perception_cache import CachedPerception, fingerprint
 from monitor.pipeline.snapshots import FrameRing
 from monitor.review import checkpoint
 from monitor.review.clips import ClipSpec, attach_media
@@ -116,6 +117,10 @@ def review_file(job: FileJob, progress: Progress | None = None,
     models = Path(job.models) if job.models else DEFAULT_MODELS
     perception = choose(job.perception, Path(job.truth) if job.truth else None,  # type: ignore[arg-type]
                         calibration.image_size, models, threads=job.threads)
+    cached: CachedPerception | None = None
+    if job.detections_cache and not perception.label.startswith("ORACLE"):
+        perception = cached = CachedPerception(perception, Path(job.detections_cache) / f"{job.key}.jsonl",
+                                               fingerprint(video, models))
     result.perception = perception.label
     result.warnings = list(getattr(perception, "warnings", []))
     outside = read_outside_events(Path(job.events)) if job.events else []
@@ -201,6 +206,9 @@ def review_file(job: FileJob, progress: Progress | None = None,
     except BaseException:  # interrupted or failed: the checkpoint on disk is where to resume
         source.stop()
         raise
+    finally:
+        if cached is not None:
+            cached.close()
     source.stop()
     reviewed_s = result.next_frame / fps
     if source.error is not None:

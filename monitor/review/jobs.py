@@ -43,6 +43,7 @@ class FileJob:
     clip_after_s: float = 2.5
     clips: bool = True
     threads: int = 2  # perception threads (ONNX Runtime)
+    detections_cache: str | None = None  # folder of recorded perception (models only), replayed on re-runs
 
     @property
     def key(self) -> str:
