@@ -227,3 +227,67 @@ def test_console_events_steer_the_phase() -> None:
     out = t.run(0.3)
     assert types(out) == ["card_dealt"]  # the redeal counts afresh
     assert t.x.deal.counts[1] == 1
+
+
+def deal_by_hand(t: Table, pile: int, track: str, *, face_up: bool = False, card: str | None = None,
+                 hand_frames: int = 2) -> list:
+    """The dealer's hand puts a card on ``pile`` (the card under the hand keeps the pile's old track,
+    as a tracker does when one card covers another), then goes back to the deck."""
+    t.put("hand", "hand", f"pile{pile}", x=0.0, y=60.0)
+    t.put(track, "card", f"pile{pile}", face_up=face_up, card=card)
+    out = t.run(hand_frames / FPS)
+    t.put("hand", "hand", "center", x=0.0, y=200.0)
+    out += t.run(0.3)
+    t.take("hand")
+    return out
+
+
+def test_each_visit_of_the_dealers_hand_to_a_pile_is_one_card() -> None:
+    t = Table()
+    events = []
+    for _ in range(3):  # three cards on pile 4, all under the same track (one card seen, always)
+        events += deal_by_hand(t, 4, "top")
+    events += deal_by_hand(t, 5, "other")
+    dealt = [(e.pile, e.face_up) for e in events if e.type == "card_dealt"]
+    assert dealt == [(4, False), (4, False), (4, False), (5, False)]
+    # dated when the hand came (the card landed), not when the visit was read
+    first = next(e for e in events if e.type == "card_dealt")
+    assert first.frame == 0 and first.media_time == 0.0
+
+
+def test_a_hand_missed_for_a_frame_is_one_visit_and_a_hand_over_an_empty_slot_deals_nothing() -> None:
+    t = Table()
+    t.put("hand", "hand", "pile2")
+    t.put("c", "card", "pile2")
+    t.run(2 / FPS)
+    t.take("hand")  # a detector's dropout, shorter than visit_gap_s
+    t.run(1 / FPS)
+    t.put("hand", "hand", "pile2")
+    t.run(2 / FPS)
+    t.take("hand")
+    out = t.run(0.5)
+    assert [(e.type, e.pile) for e in out if e.type == "card_dealt"] == [("card_dealt", 2)]
+    t.put("hand", "hand", "pile6")  # touches an empty slot, puts nothing there
+    t.run(3 / FPS)
+    t.take("hand")
+    assert [e for e in t.run(0.5) if e.type == "card_dealt"] == []
+
+
+def test_a_card_dealt_face_up_under_the_hand_is_exposed_with_its_identity() -> None:
+    t = Table()
+    deal_by_hand(t, 3, "top")
+    out = deal_by_hand(t, 3, "top", face_up=True, card="Ah")
+    assert [(e.pile, e.face_up, e.card) for e in out if e.type == "card_dealt"] == [(3, True, "Ah")]
+
+
+def test_a_card_flying_over_a_slot_where_the_hand_just_was_is_not_on_that_pile() -> None:
+    t = Table()
+    deal_by_hand(t, 7, "p7", hand_frames=2)
+    t.put("hand", "hand", "pile7")
+    t.run(1 / FPS)
+    t.put("hand", "hand", "center")
+    for x in (40.0, 0.0, -40.0):  # the next card crosses slot 7 on its way to slot 6
+        t.put("fly", "card", "pile7" if x > -20 else "pile6", x=x)
+        t.run(1 / FPS)
+    t.run(0.4)
+    assert t.x.deal.pile_of.get("fly") in (None, 6)

@@ -110,7 +110,7 @@ def test_export_detect_labels(tmp_path: Path) -> None:
             nlines += len(obb)
             for line in obb:
                 v = line.split()
-                assert len(v) == 9 and 0 <= int(v[0]) <= 4
+                assert len(v) == 9 and 0 <= int(v[0]) <= 5
                 assert all(-1e-6 <= float(x) <= 1 + 1e-6 for x in v[1:])
         assert len(coco["annotations"]) == nlines and len(coco["images"]) == n
         assert (tmp_path / "fullres" / split / f"{split}_000000.json").exists()

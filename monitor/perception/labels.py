@@ -12,7 +12,8 @@ CARD_FACE_DOWN: Final = "card_face_down"
 PILE: Final = "pile"
 CHIP: Final = "chip"
 DICE: Final = "dice"
-DETECTOR_CLASSES: Final = (CARD_FACE_UP, CARD_FACE_DOWN, PILE, CHIP, DICE)
+HAND: Final = "hand"  # a dealer's or player's hand over the table (what lands and lifts cards)
+DETECTOR_CLASSES: Final = (CARD_FACE_UP, CARD_FACE_DOWN, PILE, CHIP, DICE, HAND)
 
 BACK: Final = "back"
 UNKNOWN: Final = "unknown"

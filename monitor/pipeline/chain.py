@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from monitor.calibration import TableCalibration
+from monitor.calibration.zones import zone_kind, zone_number
 from monitor.events.schema import EventBase
 from monitor.perception.detections import Detections
 from monitor.pipeline.extract import EventExtractor
@@ -21,6 +22,8 @@ class TableChain:
     def __init__(self, calibration: TableCalibration, extractor: EventExtractor, fps: float = 30.0) -> None:
         self.calibration = calibration
         self.extractor = extractor
+        extractor.slot_centers = {n: poly.center for name, poly in calibration.zones.items()
+                                  if zone_kind(name) == "pile" and (n := zone_number(name)) is not None}
         self.fps = fps
         self._tracker: object | None = None
         self.last_seen: list[Seen] = []

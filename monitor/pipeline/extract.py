@@ -30,6 +30,7 @@ round's phase (seed 000):
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -58,6 +59,9 @@ class ExtractorSettings:
     missing_s: float = 0.2  # a resting object not detected for this long is not there any more
     move_s: float = 2.0  # a pile slot emptied this recently is the pile a new stack at a seat came from
     land_mm: float = 60.0  # a card that vanishes this close to a card resting on a pile landed on it
+    visit_gap_s: float = 0.12  # a hand away from a pile slot this long has left it (dropouts are shorter)
+    visit_read_s: float = 0.15  # after a hand left a pile slot, read the card it put there this much later
+    hand_reach_mm: float = 90.0  # a hand this close to a pile slot's centre is over it (it holds an edge)
     clear_s: float = 1.0  # table empty this long: the round is over (no console)
     split_gap_mm: float = 80.0  # a gap this wide in the banker's row: the hand is set in two
     round_from_vision: bool = False  # open and close rounds on the table filling / going clear
@@ -74,6 +78,23 @@ class _Track:
     resting: str | None = None  # the zone it rests in, once settled
     last: Seen | None = None
     seen_at: float = 0.0
+    entered: float = 0.0  # when it came into its zone (a card landing under a hand: the hand's visit)
+
+
+@dataclass(slots=True)
+class _Visit:
+    """The dealer's hand over the pile slots during the deal, from the moment it reaches one until it
+    is over none (it went back to the deck for the next card): one card put down, on the slot the
+    hand came closest to (it may cross a neighbouring slot on its way)."""
+
+    start: float
+    frame: int
+    last: float  # last time the hand was seen over a slot
+    closest: dict[int, float] = field(default_factory=dict)  # slot -> nearest the hand came (mm)
+    pile: int = 0  # once ended: where the card went
+    ended: float | None = None
+    read: bool = False
+    read_at: float | None = None  # a card coming onto the slot after this is another card
 
 
 @dataclass(slots=True)
@@ -114,6 +135,7 @@ class _Deal:
     stub: _Count = field(default_factory=_Count)
     delivered: dict[int, int] = field(default_factory=dict)  # pile -> seat
     exposed: dict[str, int] = field(default_factory=dict)  # face-up card track -> its pile
+    visits: list[_Visit] = field(default_factory=list)  # hands over pile slots during the deal
     removed: list[int] = field(default_factory=list)  # piles whose exposed card was taken off
     emptied: dict[int, float] = field(default_factory=dict)  # pile slot -> when its cards left it
     occupied: set[int] = field(default_factory=set)  # pile slots holding cards (after the deal)
@@ -145,6 +167,8 @@ class EventExtractor:
         self._next_seq = next_seq or (lambda: next(counter))
         self._wall = wall_time or (lambda t: EPOCH + timedelta(seconds=t))
         self.tracks: dict[str, _Track] = {}
+        # pile slot -> its centre (table mm), from the calibration: where a dealt card lands
+        self.slot_centers: dict[int, tuple[float, float]] = {}
         self._landing: set[str] = set()  # cards stopped on a pile, not yet resting
         self.round_open = not self.s.round_from_vision
         self.banker_seat = self.s.banker_seat
@@ -183,11 +207,15 @@ class EventExtractor:
         self.frames_seen += 1
         visible: dict[str, Seen] = {}
         settled: list[tuple[Seen, str | None]] = []
+        hands: list[Seen] = []
         for o in objects:
+            if o.kind == "hand":
+                hands.append(o)  # hands never rest: they only say where the dealer is touching
+                continue
             visible[o.track] = o
             tr = self.tracks.get(o.track)
             if tr is None:
-                tr = self.tracks[o.track] = _Track(o.zone, o.x, o.y)
+                tr = self.tracks[o.track] = _Track(o.zone, o.x, o.y, entered=media_time)
             moved = ((o.x - tr.x) ** 2 + (o.y - tr.y) ** 2) ** 0.5
             if o.zone == tr.zone and moved <= self.s.still_mm:
                 tr.still += 1
@@ -199,6 +227,8 @@ class EventExtractor:
                   and tr.moved + 1 < self.s.leave_frames):
                 tr.moved += 1  # one odd reading of a resting object: wait for the next frame
             else:
+                if o.zone != tr.zone:
+                    tr.entered = media_time
                 tr.still, tr.moved, tr.zone, tr.x, tr.y = 1, 0, o.zone, o.x, o.y
             tr.last, tr.seen_at = o, media_time
             if tr.still >= self.s.settle_frames and tr.resting != o.zone:
@@ -217,6 +247,7 @@ class EventExtractor:
         present = self._present(visible) if self.round_open or self.s.round_from_vision else visible
         self._round_from_table(present)
         if self.round_open:
+            self._hand_visits(hands, present)
             for o, before in settled:
                 if o.kind == "card":
                     self._card_rests(o, before)
@@ -247,6 +278,10 @@ class EventExtractor:
             self._landing.discard(track)
             o = tr.last
             if o is None or self.deal.done:
+                continue
+            if self._visit_covers(pile := zone_number(tr.zone), tr.entered):
+                if pile is not None:
+                    self.deal.pile_of.setdefault(track, pile)  # its hand's visit counted it
                 continue
             if tr.still >= 2 or self._on_a_pile(o):
                 before, tr.resting = tr.resting, tr.zone
@@ -334,6 +369,9 @@ class EventExtractor:
             assert pile is not None
             if o.track in d.pile_of or d.delivered:
                 return  # already counted, or a pile squared after delivery began
+            if not d.done and self._visit_covers(pile, self.tracks[o.track].entered):
+                d.pile_of[o.track] = pile  # put there by a hand whose visit counts it
+                return
             d.pile_of[o.track] = pile
             d.counts[pile] += 1
             d.last_card = self._now
@@ -369,6 +407,102 @@ class EventExtractor:
             tracks = {t for t, p in d.pile_of.items() if p == pile}
             d.seats[seat] = _Seat(pile, tracks)
             self._emit("pile_delivered", o.confidence, pile=pile, seat=seat)
+
+    # ---- the deal: hands over pile slots -------------------------------------------------------
+
+    def _hand_visits(self, hands: list[Seen], present: dict[str, Seen]) -> None:
+        """Each trip of the dealer's hand to the pile slots during the deal puts one card down.
+
+        A card put on a pile covers the one below at nearly the same place, under the hand: a
+        tracker keeps the covered card's id (or the detector sees one pile), so no new card is seen.
+        The hand shows it: in a 7x7 deal it goes back to the deck between two cards, so one trip over
+        the slots is one card, put on the slot the hand came closest to (it may cross a neighbour on
+        its way). A trip is read ``visit_read_s`` after the hand left (is the card face up?). Not
+        after the deal: delivery and replacements have their own events.
+        """
+        d = self.deal
+        if d.done or d.delivered:
+            return
+        over = [(n, h) for h in hands for n in self._slots_under(h)]
+        run = d.visits[-1] if d.visits and d.visits[-1].ended is None else None
+        if over:
+            if run is None:
+                for old in d.visits:  # the hand is back before the last card was read: read it now
+                    if not old.read:
+                        self._visit_read(old, present)
+                run = _Visit(self._now, self._frame, self._now)
+                d.visits.append(run)
+            run.last = self._now
+            for pile, h in over:
+                run.closest[pile] = min(run.closest.get(pile, 1e9), self._to_slot(pile, h, present))
+        elif run is not None and self._now - run.last >= self.s.visit_gap_s - 1e-9:
+            run.ended = run.last
+            run.pile = min(run.closest, key=lambda p: (run.closest[p], p))
+        for v in d.visits:
+            if v.ended is not None and not v.read and self._now - v.ended >= self.s.visit_read_s - 1e-9:
+                self._visit_read(v, present, final=self._now - v.ended >= self.s.visit_read_s + 0.3)
+
+    def _slots_under(self, hand: Seen) -> list[int]:
+        if not self.slot_centers:
+            n = zone_number(hand.zone) if zone_kind(hand.zone) == "pile" else None
+            return [] if n is None else [n]
+        r2 = self.s.hand_reach_mm ** 2
+        return [n for n, (x, y) in self.slot_centers.items() if (x - hand.x) ** 2 + (y - hand.y) ** 2 <= r2]
+
+    def _to_slot(self, pile: int, hand: Seen, present: dict[str, Seen]) -> float:
+        """How far the hand is from where cards lie on ``pile``: the slot's centre, or without a
+        calibration the cards lying there (not a card in flight: the hand carries that one)."""
+        c = self.slot_centers.get(pile)
+        if c is not None:
+            return math.hypot(c[0] - hand.x, c[1] - hand.y)
+        return min((math.hypot(o.x - hand.x, o.y - hand.y) for o in present.values()
+                    if o.kind == "card" and o.zone == hand.zone and self.tracks[o.track].still >= 2),
+                   default=1e9)
+
+    def _visit_read(self, v: _Visit, present: dict[str, Seen], final: bool = True) -> bool:
+        """Count the visit's card once it is seen lying on the slot (its face says if it is exposed).
+
+        Not in view yet (a detector's dropout): wait, unless ``final``; then the cards seen lying there
+        a moment ago, or come there since the visit, say it. Nothing lying on the slot: the hand only
+        touched it, or swept its cards away (a misdeal): no card. True once read.
+        """
+        d = self.deal
+
+        def lying(tr: _Track) -> bool:  # a card flying over the slot to the next pile is not on it
+            return (tr.last is not None and tr.last.kind == "card" and tr.zone == tr.last.zone
+                    and zone_kind(tr.zone) == "pile" and zone_number(tr.zone) == v.pile and tr.still >= 2)
+
+        now = [tr.last for tr in self.tracks.values()
+               if tr.last is not None and lying(tr) and tr.seen_at >= self._now - 1e-9]
+        if not now and not final:
+            return False
+        v.read, v.read_at = True, self._now
+        end = (v.ended or v.last) + self.s.visit_read_s + 0.3
+        cards = now or [tr.last for tr in self.tracks.values()
+                        if tr.last is not None and lying(tr)
+                        and (self._now - tr.seen_at <= self.s.missing_s
+                             or v.start - 0.2 <= tr.entered <= end)]
+        if not cards:
+            return True
+        for o in cards:
+            d.pile_of.setdefault(o.track, v.pile)
+        d.counts[v.pile] += 1
+        d.last_card = max(d.last_card or 0.0, v.last)
+        up = [o for o in cards if o.face_up and o.track not in d.exposed]
+        if up:
+            d.exposed[up[0].track] = v.pile
+            self._emit("card_dealt", up[0].confidence, at=(v.start, v.frame), pile=v.pile, face_up=True,
+                       card=up[0].card)
+        else:
+            self._emit("card_dealt", at=(v.start, v.frame), pile=v.pile, face_up=False, card=None)
+        return True
+
+    def _visit_covers(self, pile: int | None, entered: float) -> bool:
+        """A card that came onto ``pile`` at ``entered`` was put there during a hand's visit."""
+        return any((v.pile == pile or (v.ended is None and pile in v.closest)) and v.start - 0.2 <= entered
+                   <= min((v.ended if v.ended is not None else self._now) + self.s.visit_read_s + 0.3,
+                          v.read_at if v.read_at is not None else 1e18) + 1e-9
+                   for v in self.deal.visits)
 
     def _pile_just_moved(self) -> int | None:
         """The pile slot emptied last (within ``move_s``) and not yet delivered.

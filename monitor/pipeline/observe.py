@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from monitor.perception.labels import BACK, UNKNOWN
 from monitor.tablestate.placement import Placed
 
-KINDS = {"card_face_up": "card", "card_face_down": "card", "chip": "chips", "dice": "die", "pile": "pile"}
+KINDS = {"card_face_up": "card", "card_face_down": "card", "chip": "chips", "dice": "die", "pile": "pile",
+         "hand": "hand"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,7 +25,7 @@ class Seen:
     """
 
     track: str
-    kind: str  # card | chips | die | pile
+    kind: str  # card | chips | die | pile | hand
     zone: str  # calibration zone name: 'pile3', 'seat2.front', 'stub', 'banker', 'dice', 'felt', ...
     x: float
     y: float

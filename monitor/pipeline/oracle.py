@@ -26,6 +26,7 @@ from typing import IO, Any
 import cv2
 import numpy as np
 
+from monitor.geometry.hands import hand_box
 from monitor.perception.detections import Detection, Detections, corners_from_array
 from monitor.perception.labels import BACK
 
@@ -97,13 +98,20 @@ def oracle_frame(row: TruthRow, size: tuple[int, int], options: OracleOptions | 
     tracks: list[str] = []
     for o in row["objects"]:
         label = o.get("label")
-        if label not in ("card_face_up", "card_face_down", "chip", "dice"):
-            continue  # arms, and pile hulls (the extractor follows the cards themselves)
-        if float(o.get("visible_share", 1.0)) < opts.min_visible:
+        if label == "arm":
+            # a detector finds the hand (drawn over what it covers), not the whole arm
+            quad = hand_box(np.asarray(o["polygon"], dtype=np.float64)[:, :2])
+            if quad is None:
+                continue
+            label = "hand"
+        elif label not in ("card_face_up", "card_face_down", "chip", "dice"):
+            continue  # pile hulls: the extractor follows the cards themselves
+        elif float(o.get("visible_share", 1.0)) < opts.min_visible:
             continue
+        else:
+            quad = _four_corners(o["polygon"])
         if rng is not None and opts.dropout > 0 and rng.random() < opts.dropout:
             continue
-        quad = _four_corners(o["polygon"])
         if rng is not None and opts.jitter_px > 0:
             quad = quad + rng.normal(0.0, opts.jitter_px, quad.shape)
         corners = corners_from_array(quad)
@@ -112,6 +120,8 @@ def oracle_frame(row: TruthRow, size: tuple[int, int], options: OracleOptions | 
                             count=int(o.get("count") or 1), source="oracle")
         elif label == "dice":
             det = Detection("dice", 1.0, corners, count=int(o["identity"]), source="oracle")
+        elif label == "hand":
+            det = Detection("hand", 1.0, corners, source="oracle")
         elif label == "card_face_up":
             det = Detection("card_face_up", 1.0, corners, identity=o["identity"], identity_confidence=1.0,
                             source="oracle")

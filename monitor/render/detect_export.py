@@ -23,7 +23,7 @@ import multiprocessing as mp
 import os
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +31,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from monitor.geometry.hands import hand_box
 from monitor.render.datasets import Sample, SplitSpec, sample_frames, write_image
 from monitor.render.renderer import LABELS, Frame, ObjectTruth, Renderer
 
@@ -103,11 +104,22 @@ def _quad(obj: ObjectTruth, w: int, h: int) -> F64 | None:
     return np.clip(box.astype(np.float64), 0, (w, h))
 
 
+def _hand_quad(arm: ObjectTruth, w: int, h: int) -> F64 | None:
+    """The hand of an arm (drawn on top of what it covers, so its own visibility is not the arm's)."""
+    box = hand_box(np.asarray(arm.polygon, np.float64)[:, :2])
+    return None if box is None else _quad(replace(arm, kind="hand", polygon=box.tolist()), w, h)
+
+
 def labeled_objects(frame: Frame, min_visible: float = 0.25) -> list[tuple[str, F64, ObjectTruth]]:
     """(class name, quad in frame px, truth) for every object the detector should find."""
     h, w = frame.image.shape[:2]
     out = []
     for o in frame.objects:
+        if o.label == "arm":
+            hand = _hand_quad(o, w, h)
+            if hand is not None:
+                out.append(("hand", hand, o))
+            continue
         if o.label not in CLASS_ID or o.visible_share < min_visible:
             continue
         if o.kind == "card" and o.pile is not None and _pile_size(frame, o.pile) >= 2:

@@ -35,7 +35,7 @@ F64 = NDArray[np.float64]
 # Rounded corners take (4 - pi) r^2 = 8.8 mm^2 off a 63 x 88 card.
 CARD_FILL = 1.0 - (4 - math.pi) * 3.2**2 / (63 * 88)
 
-LABELS = ("card_face_up", "card_face_down", "pile", "chip", "dice")
+LABELS = ("card_face_up", "card_face_down", "pile", "chip", "dice", "hand")
 _RING_T = np.linspace(0, 2 * math.pi, 40, endpoint=False)  # a chip's rim, 40 points
 _SIX = np.arange(6) * math.pi / 3  # a chip's six edge spots
 _SPOT_DA = np.array([-0.19, 0.19, 0.19, -0.19])  # a spot quad's corners: rim angle offsets...
@@ -56,7 +56,7 @@ _TRUTH_RING = (CHIP_DIAMETER_MM / 2) * np.stack([np.cos(_TRUTH_T), np.sin(_TRUTH
 class ObjectTruth:
     oid: int
     kind: str  # card | pile | chips | die | arm
-    label: str  # detection class (LABELS) or "arm"
+    label: str  # detection class (LABELS) or "arm" (whose hand is the "hand" class)
     identity: str  # card 'As'/'Jk' (true even face down), chip denomination, die value, pile id
     polygon: list[list[float]]  # final image px
     table_xy: tuple[float, float]

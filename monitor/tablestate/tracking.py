@@ -22,6 +22,7 @@ GROUPS: dict[str, str] = {
     "pile": "piles",
     "chip": "chips",
     "dice": "dice",
+    "hand": "hands",
 }
 
 
