@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from monitor.calibration import TableCalibration, load_table
-from monitor.pipeline.oracle import OracleOptions, oracle_frame, read_truth, timeline_truth
+from monitor.pipeline.oracle import OracleOptions, oracle_frame, oracle_frames, read_truth, timeline_truth
 from monitor.pipeline.scripted import check_rounds
 from monitor.render.rounds.play import PlayedRound, play_script
 from monitor.render.rounds.script import load_script, shipped_scripts
@@ -103,3 +103,47 @@ def test_truth_file_rows_become_detections(tmp_path: Path) -> None:
 
     with pytest.raises(TruthFileError, match=r"bad\.jsonl line 1"):
         list(read_truth(bad))
+
+
+def test_an_arm_in_the_truth_becomes_a_hand_detection_around_its_hand() -> None:
+    from monitor.render.scene import arm_outline
+
+    outline, _ = arm_outline((0.0, 0.0, 0.0), (600.0, 0.0, 0.0), width=80.0)
+    row = {"frame": 0, "time": 0.0, "objects": [
+        {"track": "r0:arm9", "kind": "arm", "label": "arm", "identity": "arm",
+         "polygon": outline[:, :2].tolist(), "visible_share": 0.4}]}
+    fr = oracle_frame(row, (1920, 1080))
+    (hand,) = fr.detections.items
+    xs = [p[0] for p in hand.corners]
+    assert hand.kind == "hand" and fr.tracks == ("r0:arm9",)
+    assert 500 < min(xs) and max(xs) < 720  # the hand (150 mm long at 600), not the forearm from 0
+
+
+def test_the_deal_is_counted_by_the_dealers_hand_when_the_cards_below_are_never_told_apart() -> None:
+    """The models' view of a pile: the landing card covers the one below and takes its track (ByteTrack
+    keeps the id), so only the hand's trips say how many cards each pile got."""
+    rnd = played("paigow_clean")
+    cal = calibration()
+    frames = []
+    pile_at: dict[int, tuple[str, np.ndarray]] = {}  # slot -> (the id kept there, where that card lies)
+    size = cal.image_size
+    for fr in oracle_frames(timeline_truth([rnd], 30, size, 2), size):
+        tracks = list(fr.tracks)
+        for i, d in enumerate(fr.detections.items):
+            mm = cal.image_to_table(np.array([d.center]))[0]
+            slot = cal.zone_at(*mm)
+            if d.kind != "card_face_down" or not slot.startswith("pile"):
+                continue
+            n = int(slot[4:])
+            kept = pile_at.get(n)
+            # as ByteTrack does: a card lying where the pile's card lay takes that card's id
+            if kept is None or np.hypot(*(mm - kept[1])) < 15:
+                tracks[i] = kept[0] if kept else tracks[i]
+                pile_at[n] = (tracks[i], mm)
+        frames.append(type(fr)(fr.index, fr.media_time, fr.detections, tuple(tracks)))
+    from monitor.pipeline.scripted import run_oracle
+
+    events, alerts, _ = run_oracle([rnd], cal, iter(frames), rnd.events)
+    done = next(e for e in events if e.type == "piles_complete")
+    assert done.counts == [7] * 7
+    assert [a.code for a in alerts] == []

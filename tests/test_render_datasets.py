@@ -146,3 +146,27 @@ def test_export_detect_two_workers_make_the_same_dataset(tmp_path: Path) -> None
         assert any(im["h264_crf"] for im in a["images"]) and any(not im["h264_crf"] for im in a["images"])
     for lab in sorted((tmp_path / "one" / "labels" / "train").glob("*.txt")):
         assert lab.read_text() == (tmp_path / "two" / "labels" / "train" / lab.name).read_text()
+
+
+def test_the_hand_of_an_arm_is_labeled_where_it_is_drawn() -> None:
+    from monitor.render.camera import default_camera
+    from monitor.render.detect_export import labeled_objects
+    from monitor.render.scene import Occluder, arm_outline
+
+    cam = default_camera(1280, 720)
+    outline, sleeve = arm_outline((0.0, -600.0, 300.0), (100.0, -100.0, 40.0), width=80.0)
+    scene = Scene()
+    scene.add(Occluder(outline, sleeve_points=sleeve))
+    frame = Renderer().render(scene, cam)
+    hands = [(q, o) for name, q, o in labeled_objects(frame) if name == "hand"]
+    assert len(hands) == 1
+    quad = hands[0][0].astype(np.float32)
+    # the hand's centre (the arm's end point) is inside the box, the shoulder side far outside it
+    centre = cam.project(np.array([[100.0, -100.0, 40.0]]))[0]
+    elbow = cam.project(np.array([[50.0, -350.0, 170.0]]))[0]
+    assert cv2.pointPolygonTest(quad, (float(centre[0]), float(centre[1])), False) >= 0
+    assert cv2.pointPolygonTest(quad, (float(elbow[0]), float(elbow[1])), True) < -20
+    # the box is about a hand long (150 mm at ~0.6 px/mm), not the whole arm
+    side = max(np.linalg.norm(quad[1] - quad[0]), np.linalg.norm(quad[2] - quad[1]))
+    mm_per_px = cam.mm_per_px(100.0, -100.0)
+    assert 120 < side * mm_per_px < 260

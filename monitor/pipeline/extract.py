@@ -283,7 +283,10 @@ class EventExtractor:
                 if pile is not None:
                     self.deal.pile_of.setdefault(track, pile)  # its hand's visit counted it
                 continue
-            if tr.still >= 2 or self._on_a_pile(o):
+            # a card stopped there; or, where no hand is seen, one whose track ended on top of a
+            # pile (the tracker gave its box to the covered card): with hands in view, a card that
+            # vanishes over a slot without stopping and without a hand there was flying over it
+            if tr.still >= 2 or (not self.deal.visits and self._on_a_pile(o)):
                 before, tr.resting = tr.resting, tr.zone
                 out.append((o, before))
         return out
