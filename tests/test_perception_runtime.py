@@ -270,3 +270,47 @@ def test_rot180_test_time_augmentation_reads_a_card_the_same_either_way_up(tmp_p
     (tmp_path / "cards.json").write_text(json.dumps({**meta, "tta": "mirror"}))
     with pytest.raises(ModelFileError, match="tta"):
         CardClassifier(model, "onnxruntime")
+
+
+@pytest.mark.parametrize("table", ["green", "teal"])
+def test_chip_denomination_of_rendered_chips_whose_inlay_is_white(table: str) -> None:
+    """The renderer's chips, like casino chips, have a white inlay over most of the centre: the body
+    colour around it decides, whatever the felt, the light or a box a few pixels off."""
+    from monitor.render.camera import default_camera
+    from monitor.render.effects import Effects
+    from monitor.render.renderer import Renderer
+    from monitor.render.scene import ChipStack, Scene
+
+    denoms = [1, 5, 25, 100, 500, 1000]
+    scene = Scene(table_style=table)
+    for i, dn in enumerate(denoms):
+        scene.add(ChipStack(-250.0 + 100 * i, -300.0, dn, count=1 + i % 3, angle_deg=17.0 * i))
+    rng = np.random.default_rng(5)
+    for trial in range(3):
+        eff = Effects.random(rng) if trial else None
+        if eff is not None:  # light, white balance, noise, compression; a still chip (no blur)
+            eff.defocus, eff.motion_blur = 0.0, None
+        frame = Renderer().render(scene, default_camera(1920, 1080), eff)
+        chips = [o for o in frame.objects if o.kind == "chips"]
+        assert len(chips) == len(denoms)
+        for o in chips:
+            pts = np.asarray(o.polygon, np.float64)
+            box = cv2.boxPoints(cv2.minAreaRect(pts.astype(np.float32))).astype(np.float64)
+            box += rng.normal(0, 1.5, 2)  # a detector's box is a little off
+            got = chip_denomination(frame.image, box).denomination
+            assert got == int(o.identity), (table, trial, o.identity, got)
+
+
+def test_two_boxes_on_one_chip_stack_are_one_and_neighbours_stay_two() -> None:
+    from monitor.perception.detector import Box
+    from monitor.perception.pipeline import _one_box_per_chip
+
+    def chip(x: float, y: float, conf: float) -> Box:
+        return Box("chip", conf, np.array([[x - 15, y - 15], [x + 15, y - 15],
+                                           [x + 15, y + 15], [x - 15, y + 15]]))
+
+    # one stack: its top and a box shifted onto its side
+    boxes = [chip(100, 100, 0.8), chip(100, 112, 0.5),
+             chip(131, 100, 0.7)]  # the chip beside it in a spread (a diameter away)
+    kept = _one_box_per_chip(boxes)
+    assert sorted(b.confidence for b in kept) == [0.7, 0.8]

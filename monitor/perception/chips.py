@@ -1,7 +1,11 @@
 """Chips: denomination from colour, and how many where the view shows it.
 
-The denomination is the palette colour (CIE Lab) nearest to the median colour of the chip's centre
-(the edge spots are excluded). A room with other colours passes its own palette. Counting: a chip
+The denomination is the palette colour (CIE Lab) that covers most of the chip's ring: each pixel
+between the inlay and the edge votes for the nearest palette colour, if one is near. A casino chip
+has a printed inlay over the middle (about 60% of the diameter, white or cream with the value) and
+edge spots on the rim, often white too; its body colour is most of the ring around the inlay, so
+neither the centre's colour nor the face's mean would do. A room with other colours passes its own
+palette. Counting: a chip
 spread on the felt is counted by grouping neighbouring chips of one denomination; a stack seen from
 an oblique camera is counted from how much taller than wide its outline is, given the camera tilt
 (from the calibration); straight from above a stack's height cannot be seen, so no count is claimed.
@@ -37,26 +41,52 @@ class ChipReading:
     margin: float  # distance to the second-nearest colour minus the nearest: small means ambiguous
 
 
+_WEIGHTS = np.array([0.3, 1.0, 1.0])  # L*, a*, b*
+VOTE_DISTANCE = 70.0  # weighted Lab distance: a pixel farther than this from every colour does not vote
+
+
 def chip_denomination(frame: npt.NDArray[np.uint8], corners: npt.ArrayLike,
                       palette: dict[int, tuple[int, int, int]] | None = None) -> ChipReading:
     pal = palette or DEFAULT_PALETTE
     p = np.asarray(corners, dtype=np.float64).reshape(4, 2)
     center = p.mean(axis=0)
     radius = 0.5 * min(np.linalg.norm(p[0] - p[1]), np.linalg.norm(p[1] - p[2]))
-    mask = np.zeros(frame.shape[:2], dtype=np.uint8)
-    cv2.circle(mask, (round(center[0]), round(center[1])), max(1, round(0.55 * radius)), 255, -1)
-    pixels = frame[mask > 0]
+    # the ring outside the inlay (0.62 of the radius on standard chips) and inside the edge (a box a
+    # few pixels off still keeps most of the felt out)
+    r = max(1, round(0.92 * radius))
+    r_in = 0.68 * radius
+    cx, cy = round(center[0]), round(center[1])
+    x0, y0 = max(0, cx - r), max(0, cy - r)
+    x1, y1 = min(frame.shape[1], cx + r + 1), min(frame.shape[0], cy + r + 1)
+    if x1 <= x0 or y1 <= y0:
+        raise ValueError(f"chip at {center.round(1).tolist()} has no pixels inside the frame")
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    rr = (xx - center[0]) ** 2 + (yy - center[1]) ** 2
+    inside = (rr <= r * r) & (rr >= r_in * r_in)
+    pixels = frame[y0:y1, x0:x1][inside]
     if len(pixels) == 0:
         raise ValueError(f"chip at {center.round(1).tolist()} has no pixels inside the frame")
-    median = np.median(pixels, axis=0).astype(np.uint8)
-    lab = _lab(median[None])[0]
     names = list(pal)
     ref = _lab(np.array([pal[n] for n in names], dtype=np.uint8))
-    # Lightness varies most with exposure: weigh it half so hue decides between colours.
-    d = np.sqrt(((ref - lab) ** 2 * np.array([0.5, 1.0, 1.0])).sum(axis=1))
-    order = np.argsort(d)
-    margin = float(d[order[1]] - d[order[0]]) if len(order) > 1 else float("inf")
-    return ChipReading(names[int(order[0])], float(d[order[0]]), margin)
+    lab = _lab(np.ascontiguousarray(pixels))
+    # Lightness varies most with exposure: weigh it down so hue decides between colours.
+    d = np.sqrt((((lab[:, None, :] - ref[None, :, :]) ** 2) * _WEIGHTS).sum(axis=2))
+    nearest = d.argmin(axis=1)
+    votes = np.bincount(nearest[d.min(axis=1) <= VOTE_DISTANCE], minlength=len(names)).astype(np.float64)
+    if votes.sum() == 0:  # no pixel near any colour (a strange light): the nearest to the median
+        median = _lab(np.median(pixels, axis=0).astype(np.uint8)[None])[0]
+        dm = np.sqrt(((ref - median) ** 2 * _WEIGHTS).sum(axis=1))
+        order = np.argsort(dm)
+        margin = float(dm[order[1]] - dm[order[0]]) if len(order) > 1 else float("inf")
+        return ChipReading(names[int(order[0])], float(dm[order[0]]), margin)
+    order = np.argsort(-votes)
+    best = int(order[0])
+    share = votes / max(1.0, float(len(pixels)))
+    # distance: how far the winning colour's voters are from it; margin: the lead in share of the face,
+    # on the same scale as before (a small margin means ambiguous)
+    dist = float(np.median(d[nearest == best, best]))
+    margin = float(100.0 * (share[best] - (share[int(order[1])] if len(order) > 1 else 0.0)))
+    return ChipReading(names[best], dist, margin)
 
 
 def stack_count(corners: npt.ArrayLike, tilt_deg: float | None) -> int | None:

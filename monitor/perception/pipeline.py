@@ -92,7 +92,7 @@ class Perceiver:
         timings["identify"] = (time.perf_counter() - t) * 1000
 
         t = time.perf_counter()
-        for b in boxes:
+        for b in _one_box_per_chip(boxes):
             if b.kind == CHIP:
                 reading = chip_denomination(frame, b.corners, self.palette)
                 items.append(Detection(CHIP, b.confidence, corners_from_array(b.corners),
@@ -149,3 +149,20 @@ class Perceiver:
             out.append(Detection(kind, c.confidence, corners_from_array(order_card_corners(c.corners)),
                                  identity=ident.label, identity_confidence=ident.confidence, source=c.source))
         return out
+
+
+def _one_box_per_chip(boxes: list[Box]) -> list[Box]:
+    """Drop a second box on the same chip or stack: chips lie side by side a diameter apart, so two
+    boxes whose centres are closer than 0.6 of a diameter see one stack (its top and its side, or
+    two overlapping boxes the detector's NMS kept). The more confident box stays."""
+    chips = sorted((b for b in boxes if b.kind == CHIP), key=lambda b: -b.confidence)
+    kept: list[Box] = []
+    for b in chips:
+        c = np.asarray(b.corners, dtype=np.float64).reshape(4, 2)
+        centre = c.mean(axis=0)
+        size = min(np.linalg.norm(c[0] - c[1]), np.linalg.norm(c[1] - c[2]))
+        if all(np.linalg.norm(centre - np.asarray(k.corners, dtype=np.float64).reshape(4, 2).mean(axis=0))
+               >= 0.6 * size for k in kept):
+            kept.append(b)
+    return [b for b in boxes if b.kind != CHIP] + kept
+
