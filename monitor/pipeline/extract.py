@@ -61,7 +61,7 @@ class ExtractorSettings:
     land_mm: float = 60.0  # a card that vanishes this close to a card resting on a pile landed on it
     visit_gap_s: float = 0.12  # a hand away from a pile slot this long has left it (dropouts are shorter)
     visit_read_s: float = 0.15  # after a hand left a pile slot, read the card it put there this much later
-    hand_reach_mm: float = 90.0  # a hand this close to a pile slot's centre is over it (it holds an edge)
+    hand_reach_mm: float = 78.0  # a hand this close to a pile slot's centre is over it (it holds an edge)
     clear_s: float = 1.0  # table empty this long: the round is over (no console)
     split_gap_mm: float = 80.0  # a gap this wide in the banker's row: the hand is set in two
     round_from_vision: bool = False  # open and close rounds on the table filling / going clear
