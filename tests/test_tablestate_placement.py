@@ -101,3 +101,17 @@ def test_rendered_objects_land_in_their_true_zones() -> None:
     result = zone_agreement(ROOT / "tests" / "fixtures" / "calibration_truth_sample.jsonl", CAL)
     assert sum(result.total.values()) == 192 and set(result.total) == {"card", "chips", "die"}
     assert not result.confusions and result.share() == 1.0
+
+
+def test_a_hand_seen_for_one_frame_reaches_the_extractor_past_the_tracker() -> None:
+    """ByteTrack confirms a track on its second frame; a dealing hand may be over a pile for one."""
+    from monitor.pipeline.chain import TableChain
+    from monitor.pipeline.extract import EventExtractor
+
+    chain = TableChain(CAL, EventExtractor("T1"), fps=15)
+    hand = card(375, -100, kind="hand", size=(80.0, 150.0))
+    chain.step(0, 0.0, frame(card(375, -40)))
+    chain.step(1, 1 / 15, frame(card(375, -40), hand))
+    hands = [o for o in chain.last_seen if o.kind == "hand"]
+    assert len(hands) == 1 and hands[0].x == pytest.approx(375, abs=5) and hands[0].y == pytest.approx(-100, abs=5)
+    assert chain.extractor.slot_centers[7][0] == pytest.approx(375, abs=30)

@@ -37,8 +37,13 @@ class TableChain:
                 raise ValueError(f"frame {index}: {len(tracks)} track ids for {len(placed)} detections")
             objects = [seen(t, p) for t, p in zip(tracks, placed, strict=True) if p.detection.kind != "pile"]
         else:
-            objects = [seen(t.track_id, t.placed) for t in self._track(placed, media_time)
-                       if t.placed.detection.kind != "pile"]
+            # Hands skip the tracker: a dealing hand moves more than its own length between frames
+            # (no box overlap to follow) and may be in view one frame per card, under ByteTrack's
+            # two-frame confirmation; the extractor needs where hands are, not who they are.
+            hands = [seen(f"hand:{i}", p) for i, p in enumerate(placed) if p.detection.kind == "hand"]
+            objects = [seen(t.track_id, t.placed) for t in self._track(
+                [p for p in placed if p.detection.kind != "hand"], media_time)
+                if t.placed.detection.kind != "pile"] + hands
         self.last_seen = objects
         return self.extractor.frame(index, media_time, objects)
 
