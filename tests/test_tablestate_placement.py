@@ -113,5 +113,6 @@ def test_a_hand_seen_for_one_frame_reaches_the_extractor_past_the_tracker() -> N
     chain.step(0, 0.0, frame(card(375, -40)))
     chain.step(1, 1 / 15, frame(card(375, -40), hand))
     hands = [o for o in chain.last_seen if o.kind == "hand"]
-    assert len(hands) == 1 and hands[0].x == pytest.approx(375, abs=5) and hands[0].y == pytest.approx(-100, abs=5)
+    assert len(hands) == 1
+    assert (hands[0].x, hands[0].y) == (pytest.approx(375, abs=5), pytest.approx(-100, abs=5))
     assert chain.extractor.slot_centers[7][0] == pytest.approx(375, abs=30)
