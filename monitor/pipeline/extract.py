@@ -280,8 +280,8 @@ class EventExtractor:
             if o is None or self.deal.done:
                 continue
             if self._visit_covers(pile := zone_number(tr.zone), tr.entered):
-                if pile is not None:
-                    self.deal.pile_of.setdefault(track, pile)  # its hand's visit counted it
+                if pile is not None and tr.still >= 2:
+                    self.deal.pile_of.setdefault(track, pile)  # it stopped there: its hand's visit counted it
                 continue
             # a card stopped there; or, where no hand is seen, one whose track ended on top of a
             # pile (the tracker gave its box to the covered card): with hands in view, a card that
@@ -370,6 +370,9 @@ class EventExtractor:
         if kind == "pile":
             pile = zone_number(o.zone)
             assert pile is not None
+            if o.track in d.pile_of and not d.done and not d.delivered:
+                d.pile_of[o.track] = pile  # it lies here: an earlier guess (seen flying past) was wrong
+                return
             if o.track in d.pile_of or d.delivered:
                 return  # already counted, or a pile squared after delivery began
             if not d.done and self._visit_covers(pile, self.tracks[o.track].entered):
@@ -430,9 +433,9 @@ class EventExtractor:
         run = d.visits[-1] if d.visits and d.visits[-1].ended is None else None
         if over:
             if run is None:
-                for old in d.visits:  # the hand is back before the last card was read: read it now
+                for old in d.visits:  # the hand is back: read what is in view before it covers it
                     if not old.read:
-                        self._visit_read(old, present)
+                        self._visit_read(old, present, final=False)
                 run = _Visit(self._now, self._frame, self._now)
                 d.visits.append(run)
             run.last = self._now
@@ -475,20 +478,33 @@ class EventExtractor:
             return (tr.last is not None and tr.last.kind == "card" and tr.zone == tr.last.zone
                     and zone_kind(tr.zone) == "pile" and zone_number(tr.zone) == v.pile and tr.still >= 2)
 
+        # A hand passing close to a neighbour on its way (a frame of the landing missed) is nearer
+        # that slot: where a new card came to lie during the trip is the better witness.
+        landed = {n for tr in self.tracks.values()
+                  if tr.last is not None and tr.last.kind == "card" and tr.zone == tr.last.zone
+                  and zone_kind(tr.zone) == "pile" and tr.still >= 2 and v.start - 0.2 <= tr.entered
+                  and tr.last.track not in d.pile_of and (n := zone_number(tr.zone)) is not None}
+        if len(landed) == 1 and v.pile not in landed:
+            v.pile = landed.pop()
         now = [tr.last for tr in self.tracks.values()
                if tr.last is not None and lying(tr) and tr.seen_at >= self._now - 1e-9]
         if not now and not final:
             return False
         v.read, v.read_at = True, self._now
         end = (v.ended or v.last) + self.s.visit_read_s + 0.3
+        # else what lay there a moment ago, or came onto the slot since the hand did (seen once is
+        # enough: a new card on the slot, not one flying past, since it is still in the slot's zone)
         cards = now or [tr.last for tr in self.tracks.values()
-                        if tr.last is not None and lying(tr)
-                        and (self._now - tr.seen_at <= self.s.missing_s
-                             or v.start - 0.2 <= tr.entered <= end)]
+                        if tr.last is not None and ((lying(tr) and self._now - tr.seen_at <= self.s.missing_s)
+                                                    or (tr.last.kind == "card" and tr.zone == tr.last.zone
+                                                        and zone_number(tr.zone) == v.pile
+                                                        and zone_kind(tr.zone) == "pile"
+                                                        and v.start - 0.2 <= tr.entered <= end))]
         if not cards:
             return True
-        for o in cards:
-            d.pile_of.setdefault(o.track, v.pile)
+        for o in cards:  # the ones lying there belong to this pile (not one seen once, flying past)
+            if lying(self.tracks[o.track]):
+                d.pile_of.setdefault(o.track, v.pile)
         d.counts[v.pile] += 1
         d.last_card = max(d.last_card or 0.0, v.last)
         up = [o for o in cards if o.face_up and o.track not in d.exposed]
