@@ -480,9 +480,12 @@ class EventExtractor:
 
         # A hand passing close to a neighbour on its way (a frame of the landing missed) is nearer
         # that slot: where a new card came to lie during the trip is the better witness.
+        # (only during this trip: a card that came after it was put there by the next one)
+        later = [w.start for w in d.visits if w.start > v.start]
+        until = min([(v.ended or v.last) + 0.15, *later])
         landed = {n for tr in self.tracks.values()
                   if tr.last is not None and tr.last.kind == "card" and tr.zone == tr.last.zone
-                  and zone_kind(tr.zone) == "pile" and tr.still >= 2 and v.start - 0.2 <= tr.entered
+                  and zone_kind(tr.zone) == "pile" and tr.still >= 2 and v.start - 0.2 <= tr.entered < until
                   and tr.last.track not in d.pile_of and (n := zone_number(tr.zone)) is not None}
         if len(landed) == 1 and v.pile not in landed:
             v.pile = landed.pop()
