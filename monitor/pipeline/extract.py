@@ -521,9 +521,10 @@ class EventExtractor:
 
     def _visit_covers(self, pile: int | None, entered: float) -> bool:
         """A card that came onto ``pile`` at ``entered`` was put there during a hand's visit."""
+        # (a card that came in the frame the visit was read, or later, was not among those read)
         return any((v.pile == pile or (v.ended is None and pile in v.closest)) and v.start - 0.2 <= entered
-                   <= min((v.ended if v.ended is not None else self._now) + self.s.visit_read_s + 0.3,
-                          v.read_at if v.read_at is not None else 1e18) + 1e-9
+                   and entered <= (v.ended if v.ended is not None else self._now) + self.s.visit_read_s + 0.3
+                   and (v.read_at is None or entered < v.read_at - 1e-9)
                    for v in self.deal.visits)
 
     def _pile_just_moved(self) -> int | None:
