@@ -157,12 +157,12 @@ def _one_box_per_chip(boxes: list[Box]) -> list[Box]:
     two overlapping boxes the detector's NMS kept). The more confident box stays."""
     chips = sorted((b for b in boxes if b.kind == CHIP), key=lambda b: -b.confidence)
     kept: list[Box] = []
+    centres: list[np.ndarray] = []
     for b in chips:
         c = np.asarray(b.corners, dtype=np.float64).reshape(4, 2)
         centre = c.mean(axis=0)
         size = min(np.linalg.norm(c[0] - c[1]), np.linalg.norm(c[1] - c[2]))
-        if all(np.linalg.norm(centre - np.asarray(k.corners, dtype=np.float64).reshape(4, 2).mean(axis=0))
-               >= 0.6 * size for k in kept):
+        if all(np.linalg.norm(centre - k) >= 0.6 * size for k in centres):
             kept.append(b)
+            centres.append(centre)
     return [b for b in boxes if b.kind != CHIP] + kept
-

@@ -473,23 +473,22 @@ class EventExtractor:
         touched it, or swept its cards away (a misdeal): no card. True once read.
         """
         d = self.deal
+        on_slot = [tr for tr in self.tracks.values() if self._card_on_slot(tr)]
 
         def lying(tr: _Track) -> bool:  # a card flying over the slot to the next pile is not on it
-            return (tr.last is not None and tr.last.kind == "card" and tr.zone == tr.last.zone
-                    and zone_kind(tr.zone) == "pile" and zone_number(tr.zone) == v.pile and tr.still >= 2)
+            return zone_number(tr.zone) == v.pile and tr.still >= 2
 
         # A hand passing close to a neighbour on its way (a frame of the landing missed) is nearer
         # that slot: where a new card came to lie during the trip is the better witness.
         # (only during this trip: a card that came after it was put there by the next one)
         later = [w.start for w in d.visits if w.start > v.start]
         until = min([(v.ended or v.last) + 0.15, *later])
-        landed = {n for tr in self.tracks.values()
-                  if tr.last is not None and tr.last.kind == "card" and tr.zone == tr.last.zone
-                  and zone_kind(tr.zone) == "pile" and tr.still >= 2 and v.start - 0.2 <= tr.entered < until
+        landed = {n for tr in on_slot
+                  if tr.still >= 2 and v.start - 0.2 <= tr.entered < until and tr.last is not None
                   and tr.last.track not in d.pile_of and (n := zone_number(tr.zone)) is not None}
         if len(landed) == 1 and v.pile not in landed:
             v.pile = landed.pop()
-        now = [tr.last for tr in self.tracks.values()
+        now = [tr.last for tr in on_slot
                if tr.last is not None and lying(tr) and tr.seen_at >= self._now - 1e-9]
         if not now and not final:
             return False
@@ -497,11 +496,9 @@ class EventExtractor:
         end = (v.ended or v.last) + self.s.visit_read_s + 0.3
         # else what lay there a moment ago, or came onto the slot since the hand did (seen once is
         # enough: a new card on the slot, not one flying past, since it is still in the slot's zone)
-        cards = now or [tr.last for tr in self.tracks.values()
+        cards = now or [tr.last for tr in on_slot
                         if tr.last is not None and ((lying(tr) and self._now - tr.seen_at <= self.s.missing_s)
-                                                    or (tr.last.kind == "card" and tr.zone == tr.last.zone
-                                                        and zone_number(tr.zone) == v.pile
-                                                        and zone_kind(tr.zone) == "pile"
+                                                    or (zone_number(tr.zone) == v.pile
                                                         and v.start - 0.2 <= tr.entered <= end))]
         if not cards:
             return True
@@ -518,6 +515,12 @@ class EventExtractor:
         else:
             self._emit("card_dealt", at=(v.start, v.frame), pile=v.pile, face_up=False, card=None)
         return True
+
+    @staticmethod
+    def _card_on_slot(tr: _Track) -> bool:
+        """A card track whose last sighting is on a pile slot (the zone it is counted in)."""
+        return (tr.last is not None and tr.last.kind == "card" and tr.zone == tr.last.zone
+                and zone_kind(tr.zone) == "pile")
 
     def _visit_covers(self, pile: int | None, entered: float) -> bool:
         """A card that came onto ``pile`` at ``entered`` was put there during a hand's visit."""
