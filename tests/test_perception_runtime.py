@@ -272,6 +272,54 @@ def test_rot180_test_time_augmentation_reads_a_card_the_same_either_way_up(tmp_p
         CardClassifier(model, "onnxruntime")
 
 
+def test_corner_view_reads_only_the_index_corners_and_both_of_them(tmp_path: Path) -> None:
+    model = tmp_path / "cards.onnx"
+    _flat_classifier(model, len(IDENTITY_CLASSES))
+    meta = {"classes": list(IDENTITY_CLASSES), "imgsz": 8, "temperature": 1.0, "threshold": 0.5,
+            "tta": "rot180", "view": "corner", "corner": [0.25, 0.25]}
+    (tmp_path / "cards.json").write_text(json.dumps(meta))
+    clf = CardClassifier(model, "onnxruntime")
+    rng = np.random.default_rng(3)
+    crop = rng.integers(0, 255, (96, 96, 3), dtype=np.uint8)
+    middle = crop.copy()
+    middle[24:72] = rng.integers(0, 255, (48, 96, 3), dtype=np.uint8)  # new pips, same indices
+    corner = crop.copy()
+    corner[:24, :24] = 255 - corner[:24, :24]  # another index in one corner
+    other = crop.copy()
+    other[72:, 72:] = 255 - other[72:, 72:]  # ... or in the opposite one
+    lp = clf.raw_log_probs([crop, middle, corner, other, np.ascontiguousarray(crop[::-1, ::-1])])
+    assert np.allclose(lp[0], lp[1], atol=1e-6)  # the model never saw the middle of the card
+    assert not np.allclose(lp[0], lp[2], atol=1e-3)  # it reads the top-left index...
+    assert not np.allclose(lp[0], lp[3], atol=1e-3)  # ... and the bottom-right one, turned
+    assert np.allclose(lp[0], lp[4], atol=1e-5)  # either way up, the same card
+    (tmp_path / "cards.json").write_text(json.dumps({**meta, "view": "middle"}))
+    with pytest.raises(ModelFileError, match="view"):
+        CardClassifier(model, "onnxruntime")
+    (tmp_path / "cards.json").write_text(json.dumps({**meta, "corner": [0.0, 2.0]}))
+    with pytest.raises(ModelFileError, match="corner"):
+        CardClassifier(model, "onnxruntime")
+
+
+def test_corner_sets_hold_both_index_corners_of_each_crop(tmp_path: Path) -> None:
+    from monitor.training.corner_crops import derive_corner_set
+
+    rng = np.random.default_rng(4)
+    for split in ("train", "val"):
+        (tmp_path / "src" / split / "As").mkdir(parents=True)
+        cv2.imwrite(str(tmp_path / "src" / split / "As" / "a.png"),
+                    rng.integers(0, 255, (96, 96, 3), dtype=np.uint8))
+    counts = derive_corner_set(tmp_path / "src", tmp_path / "out", size=32)
+    assert counts == {"train": 2, "val": 2}
+    got = sorted(p.name for p in (tmp_path / "out" / "train" / "As").iterdir())
+    assert got == ["a_a.jpg", "a_b.jpg"]
+    assert cv2.imread(str(tmp_path / "out" / "train" / "As" / "a_a.jpg")).shape == (32, 32, 3)
+    with pytest.raises(FileNotFoundError, match="no val/"):
+        import shutil
+
+        shutil.rmtree(tmp_path / "src" / "val")
+        derive_corner_set(tmp_path / "src", tmp_path / "out2")
+
+
 @pytest.mark.parametrize("table", ["green", "teal"])
 def test_chip_denomination_of_rendered_chips_whose_inlay_is_white(table: str) -> None:
     """The renderer's chips, like casino chips, have a white inlay over most of the centre: the body

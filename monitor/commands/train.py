@@ -38,6 +38,11 @@ def train_cards_cmd(
     ship: Annotated[bool, typer.Option(help="copy results to models/")] = False,
     tta: Annotated[str, typer.Option(help="test-time augmentation: none, or rot180 (average both ways up)")]
     = "rot180",
+    view: Annotated[str, typer.Option(help="what the model reads: card (the whole crop) or corner (the "
+                                           "index; train on a set made by `train corners`)")] = "card",
+    eval_data: Annotated[Path | None, typer.Option(help="whole-card crop set to calibrate and evaluate on "
+                                                        "(default --data; a corner model needs the crops)")]
+    = None,
 ) -> None:
     """Train the card-identity classifier, export ONNX, fit the temperature on val, evaluate held-out."""
     from monitor.training.cards import train_cards
@@ -55,8 +60,10 @@ def train_cards_cmd(
     classes = model_names(ckpt)
     if tta not in ("none", "rot180"):
         raise typer.BadParameter(f"--tta {tta!r}: choose none or rot180")
-    result = calibrate_and_evaluate(onnx_path, classes, imgsz, data, run / "eval",
-                                    tuple(s for s in test_splits.split(",") if s), tta=tta)
+    if view not in ("card", "corner"):
+        raise typer.BadParameter(f"--view {view!r}: choose card or corner")
+    result = calibrate_and_evaluate(onnx_path, classes, imgsz, eval_data or data, run / "eval",
+                                    tuple(s for s in test_splits.split(",") if s), tta=tta, view=view)
     result["training_seconds"] = RunLog.total_seconds(project, name)
     result["checkpoint"] = str(ckpt)
     (run / "eval" / "cards_metrics.json").write_text(json.dumps(result, indent=1))
@@ -81,6 +88,20 @@ def train_cards_cmd(
         for png in (run / "eval").glob("*.png"):
             shutil.copy(png, MODELS_DIR / png.name)
         typer.echo(f"shipped to {MODELS_DIR}/cards.onnx")
+
+
+@train_app.command("corners")
+def train_corners_cmd(
+    src: Annotated[Path, typer.Option(help="whole-card crop set ROOT/{train,val}/CLASS/*.jpg")],
+    out: Annotated[Path, typer.Option(help="where the index-corner set goes")],
+    size: Annotated[int, typer.Option(min=32, help="square side of each corner image (train at this imgsz)")]
+    = 64,
+) -> None:
+    """Derive an index-corner training set (both corners of every crop) for `train cards --view corner`."""
+    from monitor.training.corner_crops import derive_corner_set
+
+    counts = derive_corner_set(src, out, size)
+    typer.echo(f"{out}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
 
 
 @train_app.command("detector")

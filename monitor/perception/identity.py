@@ -18,9 +18,10 @@ from monitor.perception.backends import DEFAULT_BACKEND, Backend, load_backend
 from monitor.perception.calibration import log_probs, softmax_t
 from monitor.perception.errors import ModelFileError
 from monitor.perception.labels import UNKNOWN, is_identity_class
-from monitor.perception.rectify import crops_to_tensor
+from monitor.perception.rectify import CORNER_SHARE, crops_to_tensor, index_corner
 
 TTA_MODES = ("none", "rot180")
+VIEWS = ("card", "corner")  # what of the rectified crop the model sees: the whole card, or its index
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +32,8 @@ class ClassifierMeta:
     threshold: float
     outputs_are_probabilities: bool
     tta: str = "none"  # "rot180": average with the crop turned 180 degrees (a card reads both ways up)
+    view: str = "card"  # "corner": the model reads the index corner only (rectify.index_corner)
+    corner: tuple[float, float] = CORNER_SHARE
 
     @classmethod
     def load(cls, path: Path) -> ClassifierMeta:
@@ -46,6 +49,8 @@ class ClassifierMeta:
                 threshold=float(raw.get("threshold", 0.9)),
                 outputs_are_probabilities=raw.get("outputs", "probabilities") == "probabilities",
                 tta=str(raw.get("tta", "none")),
+                view=str(raw.get("view", "card")),
+                corner=(float(raw.get("corner", CORNER_SHARE)[0]), float(raw.get("corner", CORNER_SHARE)[1])),
             )
         except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
             raise ModelFileError(f"classifier metadata {path} is malformed: {exc!r}") from exc
@@ -54,6 +59,10 @@ class ClassifierMeta:
             raise ModelFileError(f"classifier metadata {path} names unknown classes: {bad[:5]}")
         if meta.tta not in TTA_MODES:
             raise ModelFileError(f"classifier metadata {path}: tta {meta.tta!r} is not one of {TTA_MODES}")
+        if meta.view not in VIEWS:
+            raise ModelFileError(f"classifier metadata {path}: view {meta.view!r} is not one of {VIEWS}")
+        if not all(0.05 <= c <= 1.0 for c in meta.corner):
+            raise ModelFileError(f"classifier metadata {path}: corner shares {meta.corner} not in [0.05, 1]")
         if meta.temperature <= 0 or not 0.0 <= meta.threshold <= 1.0:
             raise ModelFileError(f"classifier metadata {path}: need temperature > 0 and threshold in [0, 1]")
         return meta
@@ -100,15 +109,24 @@ class CardClassifier:
         the mean of the crop's and its 180-degree turn's (a card is the same card either way up)."""
         if not crops:
             return np.zeros((0, len(self.meta.classes)))
-        x = crops_to_tensor(crops, self.meta.imgsz)
-        if (tta or self.meta.tta) == "rot180":
-            n = len(crops)
-            raw = self.backend.run(np.concatenate([x, np.ascontiguousarray(x[..., ::-1, ::-1])]))[0]
-            lp = log_probs(raw, self.meta.outputs_are_probabilities)
-            avg = (lp[:n] + lp[n:]) / 2
-            m = avg.max(axis=1, keepdims=True)
-            return avg - (m + np.log(np.exp(avg - m).sum(axis=1, keepdims=True)))
-        return log_probs(self.backend.run(x)[0], self.meta.outputs_are_probabilities)
+        turn = (tta or self.meta.tta) == "rot180"
+        if self.meta.view == "corner":
+            # the index corner of the crop and of the crop turned 180 degrees: the card's two indices
+            views = [index_corner(c, self.meta.corner) for c in crops]
+            if turn:
+                views += [index_corner(np.ascontiguousarray(c[::-1, ::-1]), self.meta.corner) for c in crops]
+            x = crops_to_tensor(views, self.meta.imgsz)
+        else:
+            x = crops_to_tensor(crops, self.meta.imgsz)
+            if turn:
+                x = np.concatenate([x, np.ascontiguousarray(x[..., ::-1, ::-1])])
+        lp = log_probs(self.backend.run(x)[0], self.meta.outputs_are_probabilities)
+        if not turn:
+            return lp
+        n = len(crops)
+        avg = (lp[:n] + lp[n:]) / 2
+        m = avg.max(axis=1, keepdims=True)
+        return avg - (m + np.log(np.exp(avg - m).sum(axis=1, keepdims=True)))
 
     def calibrated_probabilities(self, crops: list[npt.NDArray[np.uint8]]) -> npt.NDArray[np.float64]:
         if not crops:

@@ -69,3 +69,22 @@ def crops_to_tensor(crops: list[npt.NDArray[np.uint8]], size: int = CROP_SIZE) -
                       cv2.resize(c, (size, size), interpolation=cv2.INTER_AREA if c.shape[0] > size else
                                  cv2.INTER_LINEAR) for c in crops])
     return np.ascontiguousarray(batch[..., ::-1].transpose(0, 3, 1, 2), dtype=np.float32) / np.float32(255.0)
+
+
+# The index corner of an upright crop: (width, height) shares of the card. Generous enough for the
+# indices of the decks rendered and the vector deck (about 0.2 x 0.4), and the corner jitter of a
+# rectified detection.
+CORNER_SHARE = (0.36, 0.46)
+
+
+def index_corner(
+    crop: npt.NDArray[np.uint8], share: tuple[float, float] = CORNER_SHARE
+) -> npt.NDArray[np.uint8]:
+    """The top-left corner of an upright crop, where a card prints its index (rank and suit).
+
+    A deck's index reads alike across designs far more than its pips and court art do (an unseen
+    deck's nines were read as tens by their pip layout); a card turned 180 degrees shows its other
+    index here, so the turned crop's corner is the second view of the same card.
+    """
+    h, w = crop.shape[:2]
+    return crop[: max(1, round(h * share[1])), : max(1, round(w * share[0]))]

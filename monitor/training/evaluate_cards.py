@@ -153,17 +153,19 @@ def plot_confusion(cm: list[list[int]], classes: list[str], out: Path, title: st
 
 def calibrate_and_evaluate(onnx_path: Path, classes: list[str], imgsz: int, data: Path, out_dir: Path,
                            test_splits: tuple[str, ...] = ("test",), backend: str = "onnxruntime",
-                           max_false_rate: float = 0.0025, tta: str = "none") -> dict[str, Any]:
+                           max_false_rate: float = 0.0025, tta: str = "none",
+                           view: str = "card") -> dict[str, Any]:
     """Fit T and the threshold on ``data/val``; evaluate each held-out split; write JSON + pictures."""
-    write_meta(onnx_path, classes, imgsz, extra={"tta": tta})
+    extra = {"tta": tta, "view": view}
+    write_meta(onnx_path, classes, imgsz, extra=extra)
     clf = CardClassifier(onnx_path, backend=backend)
     vpaths, vlabels = list_split(data / "val", classes)
     vlogp = raw_log_probs(clf, vpaths, desc="val", tta=tta)
     temperature = fit_temperature(vlogp, vlabels)
     vprob = softmax_t(vlogp, temperature)
     threshold = choose_threshold(vprob.max(axis=1), vprob.argmax(axis=1) == vlabels, max_false_rate)
-    write_meta(onnx_path, classes, imgsz, temperature, threshold, extra={"tta": tta})
-    result: dict[str, Any] = {"temperature": temperature, "threshold": threshold, "tta": tta,
+    write_meta(onnx_path, classes, imgsz, temperature, threshold, extra=extra)
+    result: dict[str, Any] = {"temperature": temperature, "threshold": threshold, "tta": tta, "view": view,
                               "val": card_metrics(vprob, vlabels, classes, threshold).to_dict()}
     for split in test_splits:
         if not (data / split).is_dir():
