@@ -173,6 +173,20 @@ def test_chips_placed_changed_and_an_arm_over_them_is_not_a_change() -> None:
     assert [(e.type, e.before, e.after) for e in out] == [("bet_changed", 4000, 8000)]
 
 
+def test_a_stack_whose_colour_is_misread_now_and_then_keeps_its_worth() -> None:
+    t = Table()
+    t.put("a", "chips", "seat3.bet", value=2500)
+    assert [(e.type, e.amount) for e in t.run(0.6)] == [("bet_placed", 2500)]
+    out = []
+    for k in range(108):  # 3.6 s: a third of each 1.2 s read as the next colour ($100), 0.4 s at a time
+        t.put("a", "chips", "seat3.bet", value=10000 if k % 36 < 12 else 2500, confidence=0.6)
+        out += t.run(1 / FPS)
+    assert out == []
+    t.put("a", "chips", "seat3.bet", value=10000)  # a real change (chips swapped in place) still shows
+    out = t.run(1.5)
+    assert [(e.type, e.before, e.after) for e in out] == [("bet_changed", 2500, 10000)]
+
+
 def test_dice_are_read_once_they_rest_with_the_same_faces() -> None:
     t = Table()
     for i, v in enumerate((3, 1, 4)):
@@ -291,3 +305,19 @@ def test_a_card_flying_over_a_slot_where_the_hand_just_was_is_not_on_that_pile()
         t.run(1 / FPS)
     t.run(0.4)
     assert t.x.deal.pile_of.get("fly") in (None, 6)
+
+
+def test_a_face_up_box_the_classifier_reads_as_a_back_is_a_face_down_card() -> None:
+    from monitor.perception.detections import Detection
+    from monitor.pipeline.observe import seen
+    from monitor.tablestate.placement import Placed
+
+    quad = ((0.0, 0.0), (63.0, 0.0), (63.0, 88.0), (0.0, 88.0))
+
+    def placed(identity: str) -> Placed:
+        d = Detection("card_face_up", 0.9, quad, identity=identity, identity_confidence=0.99)
+        return Placed(d, quad, (31.5, 44.0), "pile2", (63.0, 88.0))
+
+    back, ace = seen(1, placed("back")), seen(2, placed("As"))
+    assert (back.face_up, back.card) == (False, None)
+    assert (ace.face_up, ace.card) == (True, "As")

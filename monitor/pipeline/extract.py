@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -56,6 +57,9 @@ class ExtractorSettings:
     deal_idle_s: float = 0.4  # no card for this long after the last one: the deal may be over
     gone_s: float = 0.6  # a delivered hand not seen at its seat this long: collected
     hold_s: float = 1.5  # chips that vanish at rest are taken as hidden (an arm) this long
+    # A resting stack's worth is the reading most believed over this long: a colour read one frame
+    # in four as the next denomination must not look like a changed bet.
+    chip_vote_s: float = 1.0
     missing_s: float = 0.2  # a resting object not detected for this long is not there any more
     move_s: float = 2.0  # a pile slot emptied this recently is the pile a new stack at a seat came from
     land_mm: float = 60.0  # a card that vanishes this close to a card resting on a pile landed on it
@@ -177,6 +181,7 @@ class EventExtractor:
         self.bets: dict[int, _Count] = {}
         self.bets_reported: dict[int, int] = {}
         self.stacks: dict[str, tuple[int, int, float]] = {}  # chip track -> (seat, cents, last seen)
+        self.chip_reads: dict[str, deque[tuple[float, int, float]]] = {}  # track -> (t, cents, conf)
         self.clear = _Count()
         self._out: list[EventBase] = []
         self._frame = 0
@@ -345,6 +350,7 @@ class EventExtractor:
         self.bets = {}
         self.bets_reported = {}
         self.stacks = {}
+        self.chip_reads = {}
 
     def _round_from_table(self, visible: dict[str, Seen]) -> None:
         if not self.s.round_from_vision:
@@ -696,11 +702,12 @@ class EventExtractor:
                 continue
             seat = zone_number(o.zone)
             assert seat is not None
-            totals[seat] = totals.get(seat, 0) + o.value
+            value = self._chip_vote(o)
+            totals[seat] = totals.get(seat, 0) + value
             conf[seat] = min(conf.get(seat, 1.0), o.confidence)
             if o.track not in self.stacks:
                 fresh.add(seat)
-            self.stacks[o.track] = (seat, o.value, self._now)
+            self.stacks[o.track] = (seat, value, self._now)
         # A stack that vanished where it rested is hidden (an arm over the spot) until new chips come
         # to that spot (the old ones were swapped) or it stays away ``hold_s``.
         for track, (seat, value, seen_at) in list(self.stacks.items()):
@@ -709,6 +716,7 @@ class EventExtractor:
                 continue
             if track in visible or seat in fresh or self._now - seen_at > self.s.hold_s:
                 del self.stacks[track]
+                self.chip_reads.pop(track, None)
             else:
                 totals[seat] = totals.get(seat, 0) + value
         for seat in sorted(set(totals) | set(self.bets)):
@@ -726,6 +734,19 @@ class EventExtractor:
                 self._emit("bet_placed", conf.get(seat, 1.0), at=at, seat=seat, amount=c.value)
             else:
                 self._emit("bet_changed", conf.get(seat, 1.0), at=at, seat=seat, before=before, after=c.value)
+
+    def _chip_vote(self, o: Seen) -> int:
+        """The stack's worth most believed over the last ``chip_vote_s`` (confidence-weighted votes)."""
+        reads = self.chip_reads.setdefault(o.track, deque())
+        reads.append((self._now, o.value, o.confidence))
+        while reads and self._now - reads[0][0] > self.s.chip_vote_s:
+            reads.popleft()
+        votes: dict[int, float] = {}
+        for _, value, c in reads:
+            votes[value] = votes.get(value, 0.0) + max(c, 1e-3)
+        # ties go to the latest reading (a real change wins as soon as it is half the window)
+        latest = o.value
+        return max(votes, key=lambda v: (votes[v], v == latest))
 
     # ---- dice ------------------------------------------------------------------------------------
 

@@ -48,4 +48,7 @@ def seen(track: str | int, p: Placed) -> Seen:
         value = d.count or 0
     conf = d.confidence if card is None else min(d.confidence, d.identity_confidence)
     x, y = p.center_mm
-    return Seen(str(track), kind, p.zone, x, y, d.kind == "card_face_up", card, value, conf)
+    # a "face-up" box the classifier reads as a back is a face-down card (the detector's face-up/down
+    # call is the weaker of the two on a deck it never saw)
+    face_up = d.kind == "card_face_up" and d.identity != BACK
+    return Seen(str(track), kind, p.zone, x, y, face_up, card, value, conf)
