@@ -344,9 +344,11 @@ def test_chip_denomination_of_rendered_chips_whose_inlay_is_white(table: str) ->
         for o in chips:
             pts = np.asarray(o.polygon, np.float64)
             box = cv2.boxPoints(cv2.minAreaRect(pts.astype(np.float32))).astype(np.float64)
-            box += rng.normal(0, 1.5, 2)  # a detector's box is a little off
-            got = chip_denomination(frame.image, box).denomination
-            assert got == int(o.identity), (table, trial, o.identity, got)
+            size = float(np.linalg.norm(box[0] - box[1]))
+            # a detector's box is a few pixels off: up to a tenth of the chip's width (4 px here)
+            for off in ((0.0, 0.0), (0.1, 0.05), (-0.07, -0.1), (0.0, 0.1)):
+                got = chip_denomination(frame.image, box + np.array(off) * size).denomination
+                assert got == int(o.identity), (table, trial, o.identity, got, off, size)
 
 
 def test_two_boxes_on_one_chip_stack_are_one_and_neighbours_stay_two() -> None:

@@ -43,48 +43,70 @@ class ChipReading:
 
 _WEIGHTS = np.array([0.3, 1.0, 1.0])  # L*, a*, b*
 VOTE_DISTANCE = 70.0  # weighted Lab distance: a pixel farther than this from every colour does not vote
+SHIFT = 0.15  # the ring is also tried this share of the radius off the box's centre (8 directions)
 
 
 def chip_denomination(frame: npt.NDArray[np.uint8], corners: npt.ArrayLike,
                       palette: dict[int, tuple[int, int, int]] | None = None) -> ChipReading:
+    """The denomination of the chip (or the top chip of a stack) in the box ``corners``.
+
+    A detector's box can sit a few pixels off a 40-pixel chip; the ring then takes in the white
+    inlay on one side and felt on the other, and white (the inlay and the edge spots of every chip)
+    wins. So the ring is tried around a few centres up to ``SHIFT`` of the radius off the box's, and
+    the one where a single colour fills the most of the ring is where the chip is.
+    """
     pal = palette or DEFAULT_PALETTE
     p = np.asarray(corners, dtype=np.float64).reshape(4, 2)
     center = p.mean(axis=0)
     radius = 0.5 * min(np.linalg.norm(p[0] - p[1]), np.linalg.norm(p[1] - p[2]))
-    # the ring outside the inlay (0.62 of the radius on standard chips) and inside the edge (a box a
-    # few pixels off still keeps most of the felt out)
+    # the ring outside the inlay (0.62 of the radius on standard chips) and inside the edge
     r = max(1, round(0.92 * radius))
     r_in = 0.68 * radius
+    shift = SHIFT * radius
+    reach = r + math.ceil(shift)
     cx, cy = round(center[0]), round(center[1])
-    x0, y0 = max(0, cx - r), max(0, cy - r)
-    x1, y1 = min(frame.shape[1], cx + r + 1), min(frame.shape[0], cy + r + 1)
+    x0, y0 = max(0, cx - reach), max(0, cy - reach)
+    x1, y1 = min(frame.shape[1], cx + reach + 1), min(frame.shape[0], cy + reach + 1)
     if x1 <= x0 or y1 <= y0:
-        raise ValueError(f"chip at {center.round(1).tolist()} has no pixels inside the frame")
-    yy, xx = np.mgrid[y0:y1, x0:x1]
-    rr = (xx - center[0]) ** 2 + (yy - center[1]) ** 2
-    inside = (rr <= r * r) & (rr >= r_in * r_in)
-    pixels = frame[y0:y1, x0:x1][inside]
-    if len(pixels) == 0:
         raise ValueError(f"chip at {center.round(1).tolist()} has no pixels inside the frame")
     names = list(pal)
     ref = _lab(np.array([pal[n] for n in names], dtype=np.uint8))
-    lab = _lab(np.ascontiguousarray(pixels))
+    region = np.ascontiguousarray(frame[y0:y1, x0:x1])
+    lab = _lab(region)
     # Lightness varies most with exposure: weigh it down so hue decides between colours.
     d = np.sqrt((((lab[:, None, :] - ref[None, :, :]) ** 2) * _WEIGHTS).sum(axis=2))
     nearest = d.argmin(axis=1)
-    votes = np.bincount(nearest[d.min(axis=1) <= VOTE_DISTANCE], minlength=len(names)).astype(np.float64)
+    voter = d.min(axis=1) <= VOTE_DISTANCE
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    xx, yy = xx.ravel(), yy.ravel()
+    best_fit: tuple[float, npt.NDArray[np.bool_], npt.NDArray[np.float64]] | None = None
+    for dy in (-shift, 0.0, shift):
+        for dx in (-shift, 0.0, shift):
+            rr = (xx - center[0] - dx) ** 2 + (yy - center[1] - dy) ** 2
+            ring = (rr <= r * r) & (rr >= r_in * r_in)
+            n = int(ring.sum())
+            if n == 0:
+                continue
+            votes = np.bincount(nearest[ring & voter], minlength=len(names)).astype(np.float64)
+            fill = float(votes.max()) / n
+            # the box's own centre wins ties: it is right more often than not
+            if best_fit is None or fill > best_fit[0] + (0.0 if dx or dy else -1e-9):
+                best_fit = (fill, ring, votes)
+    if best_fit is None:
+        raise ValueError(f"chip at {center.round(1).tolist()} has no pixels inside the frame")
+    _, ring, votes = best_fit
     if votes.sum() == 0:  # no pixel near any colour (a strange light): the nearest to the median
-        median = _lab(np.median(pixels, axis=0).astype(np.uint8)[None])[0]
+        median = _lab(np.median(region.reshape(-1, 3)[ring], axis=0).astype(np.uint8)[None])[0]
         dm = np.sqrt(((ref - median) ** 2 * _WEIGHTS).sum(axis=1))
         order = np.argsort(dm)
         margin = float(dm[order[1]] - dm[order[0]]) if len(order) > 1 else float("inf")
         return ChipReading(names[int(order[0])], float(dm[order[0]]), margin)
     order = np.argsort(-votes)
     best = int(order[0])
-    share = votes / max(1.0, float(len(pixels)))
+    share = votes / max(1.0, float(ring.sum()))
     # distance: how far the winning colour's voters are from it; margin: the lead in share of the face,
     # on the same scale as before (a small margin means ambiguous)
-    dist = float(np.median(d[nearest == best, best]))
+    dist = float(np.median(d[ring & (nearest == best), best]))
     margin = float(100.0 * (share[best] - (share[int(order[1])] if len(order) > 1 else 0.0)))
     return ChipReading(names[best], dist, margin)
 

@@ -181,7 +181,8 @@ class EventExtractor:
         self.bets: dict[int, _Count] = {}
         self.bets_reported: dict[int, int] = {}
         self.stacks: dict[str, tuple[int, int, float]] = {}  # chip track -> (seat, cents, last seen)
-        self.chip_reads: dict[str, deque[tuple[float, int, float]]] = {}  # track -> (t, cents, conf)
+        # chip track or "seatN" -> recent readings (t, frame, cents, confidence)
+        self.chip_reads: dict[str, deque[tuple[float, int, int, float]]] = {}
         self.clear = _Count()
         self._out: list[EventBase] = []
         self._frame = 0
@@ -721,7 +722,10 @@ class EventExtractor:
                 totals[seat] = totals.get(seat, 0) + value
         for seat in sorted(set(totals) | set(self.bets)):
             c = self.bets.setdefault(seat, _Count())
-            c.update(totals.get(seat, 0), self._now, self._frame)
+            # the spot's total is voted too: a stack missed or boxed twice for a few frames (or
+            # re-tracked under a new id) changes the sum, not the bet
+            total, since, since_frame = self._vote(f"seat{seat}", totals.get(seat, 0), conf.get(seat, 1.0))
+            c.update(total, since, since_frame)
             if not c.held(self._now, self.s.stable_s):
                 continue
             before = self.bets_reported.get(seat, 0)
@@ -737,16 +741,22 @@ class EventExtractor:
 
     def _chip_vote(self, o: Seen) -> int:
         """The stack's worth most believed over the last ``chip_vote_s`` (confidence-weighted votes)."""
-        reads = self.chip_reads.setdefault(o.track, deque())
-        reads.append((self._now, o.value, o.confidence))
+        return self._vote(o.track, o.value, o.confidence)[0]
+
+    def _vote(self, key: str, value: int, confidence: float) -> tuple[int, float, int]:
+        """The value most believed over the last ``chip_vote_s``, and the time and frame it was first
+        read in that window (a change is dated when it happened, not when it won the vote)."""
+        reads = self.chip_reads.setdefault(key, deque())
+        reads.append((self._now, self._frame, value, confidence))
         while reads and self._now - reads[0][0] > self.s.chip_vote_s:
             reads.popleft()
         votes: dict[int, float] = {}
-        for _, value, c in reads:
-            votes[value] = votes.get(value, 0.0) + max(c, 1e-3)
+        for _, _, v, c in reads:
+            votes[v] = votes.get(v, 0.0) + max(c, 1e-3)
         # ties go to the latest reading (a real change wins as soon as it is half the window)
-        latest = o.value
-        return max(votes, key=lambda v: (votes[v], v == latest))
+        best = max(votes, key=lambda v: (votes[v], v == value))
+        t, frame = next((t, f) for t, f, v, _ in reads if v == best)
+        return best, t, frame
 
     # ---- dice ------------------------------------------------------------------------------------
 
