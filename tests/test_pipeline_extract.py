@@ -321,3 +321,28 @@ def test_a_face_up_box_the_classifier_reads_as_a_back_is_a_face_down_card() -> N
     back, ace = seen(1, placed("back")), seen(2, placed("As"))
     assert (back.face_up, back.card) == (False, None)
     assert (ace.face_up, ace.card) == (True, "As")
+
+
+def _deliver_and_set(front: int, back: int) -> list:
+    t = Table()
+    t.put("c", "chips", "seat6.bet", value=2500)
+    for pile in (3, 4):
+        t.put(f"p{pile}", "card", f"pile{pile}")
+    t.run(0.5)
+    t.put("p3", "card", "seat6", x=470, y=220)
+    t.run(0.5)
+    t.take("p3")  # spread by the player into the two hands
+    for k in range(front):
+        t.put(f"f{k}", "card", "seat6.front", x=440 + 20 * k, y=250)
+    for k in range(back):
+        t.put(f"b{k}", "card", "seat6.back", x=440 + 20 * k, y=190)
+    return [e for e in t.run(1.0) if e.type == "hand_set"]
+
+
+def test_a_set_hand_is_reported_when_its_cards_add_up_to_seven() -> None:
+    got = _deliver_and_set(2, 5)
+    assert [(len(e.front), len(e.back)) for e in got] == [(2, 5)]
+    got = _deliver_and_set(3, 4)  # a foul by count still adds up to seven: reported
+    assert [(len(e.front), len(e.back)) for e in got] == [(3, 4)]
+    assert _deliver_and_set(3, 5) == []  # eight: a card boxed twice, not what the player did
+    assert _deliver_and_set(2, 4) == []  # six: one hidden under another

@@ -43,6 +43,7 @@ from monitor.pipeline.observe import Seen
 
 EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
 GONE_ZONES = frozenset({"tray", "off_table"})
+HAND_CARDS = 7  # a Pai Gow hand: the two-card front and the five-card back (seed 000 rule 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -625,6 +626,11 @@ class EventExtractor:
                 elif t in visible and zone_number(visible[t].zone) == seat:
                     loose += 1
             if not front and not back:
+                continue
+            if len(front) + len(back) != HAND_CARDS:
+                # Each seat got seven cards (seed 000 rule 1); a count other than seven is the
+                # tracker's (a fanned card boxed twice, a card hidden under another), not the player's.
+                # A foul of too many cards in front still adds up to seven.
                 continue
             key = (tuple(o.card if o.face_up else None for o in _along(front)),
                    tuple(o.card if o.face_up else None for o in _along(back)))
