@@ -364,3 +364,32 @@ def test_two_boxes_on_one_chip_stack_are_one_and_neighbours_stay_two() -> None:
              chip(131, 100, 0.7)]  # the chip beside it in a spread (a diameter away)
     kept = _one_box_per_chip(boxes)
     assert sorted(b.confidence for b in kept) == [0.7, 0.8]
+
+
+def test_an_ensemble_reads_with_both_members_and_its_own_calibration(tmp_path: Path) -> None:
+    from monitor.perception.identity import CardEnsemble, load_card_reader
+
+    _flat_classifier(tmp_path / "cards.onnx", len(IDENTITY_CLASSES))
+    _flat_classifier(tmp_path / "cards_corner.onnx", len(IDENTITY_CLASSES))
+    base = {"classes": list(IDENTITY_CLASSES), "imgsz": 8, "temperature": 1.0, "threshold": 0.5,
+            "tta": "rot180"}
+    (tmp_path / "cards.json").write_text(json.dumps(base))
+    (tmp_path / "cards_corner.json").write_text(json.dumps({**base, "view": "corner"}))
+    assert isinstance(load_card_reader(tmp_path, "onnxruntime"), CardClassifier)  # no ensemble file yet
+    (tmp_path / "cards_ensemble.json").write_text(json.dumps(
+        {"members": ["cards.onnx", "cards_corner.onnx"], "temperature": 2.0, "threshold": 0.0}))
+    ens = load_card_reader(tmp_path, "onnxruntime")
+    assert isinstance(ens, CardEnsemble)
+    crops = [np.random.default_rng(k).integers(0, 255, (96, 96, 3), dtype=np.uint8) for k in range(3)]
+    a, b = (m.raw_log_probs(crops) for m in ens.members)
+    want = a + b
+    want -= np.log(np.exp(want).sum(axis=1, keepdims=True))
+    assert np.allclose(ens.raw_log_probs(crops), want, atol=1e-6)  # the product of the two experts
+    assert np.allclose(ens.calibrated_probabilities(crops), softmax_t(want, 2.0), atol=1e-6)
+    assert [i.top_class for i in ens.classify(crops)] == [IDENTITY_CLASSES[k] for k in want.argmax(axis=1)]
+    (tmp_path / "cards_ensemble.json").write_text(json.dumps({"members": ["cards.onnx"]}))
+    with pytest.raises(ModelFileError, match="two members"):
+        load_card_reader(tmp_path, "onnxruntime")
+    (tmp_path / "cards_ensemble.json").write_text("{not json")
+    with pytest.raises(ModelFileError, match="malformed"):
+        load_card_reader(tmp_path, "onnxruntime")

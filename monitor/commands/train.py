@@ -90,6 +90,50 @@ def train_cards_cmd(
         typer.echo(f"shipped to {MODELS_DIR}/cards.onnx")
 
 
+@train_app.command("ensemble")
+def train_ensemble_cmd(
+    card: Annotated[Path, typer.Option(help="the whole-card classifier (.onnx with its .json)")],
+    corner: Annotated[Path, typer.Option(help="the index-corner classifier (.onnx + .json, view corner)")],
+    data: Annotated[Path, typer.Option(help="whole-card crop set ROOT/{val,test...}/CLASS/*.jpg")],
+    out: Annotated[Path, typer.Option(help="folder for the ensemble (its members are copied in)")],
+    test_splits: Annotated[str, typer.Option(help="comma-separated held-out splits to evaluate")] = "test",
+    ship: Annotated[bool, typer.Option(help="copy the ensemble and its members to models/")] = False,
+) -> None:
+    """Read cards with the whole-card and the index-corner classifiers together: fit the ensemble's
+    temperature and threshold on val, evaluate the held-out splits, write cards_ensemble.json."""
+    from monitor.perception.identity import ENSEMBLE_FILE
+    from monitor.training.evaluate_cards import calibrate_and_evaluate_ensemble
+    from monitor.training.report import cards_report
+
+    out.mkdir(parents=True, exist_ok=True)
+    for src, name in ((card, "cards"), (corner, "cards_corner")):
+        for suffix in (".onnx", ".json"):
+            if not src.with_suffix(suffix).exists():
+                raise typer.BadParameter(f"{src.with_suffix(suffix)} does not exist")
+            if src.with_suffix(suffix).resolve() != (out / f"{name}{suffix}").resolve():
+                shutil.copy(src.with_suffix(suffix), out / f"{name}{suffix}")
+    ens = out / ENSEMBLE_FILE
+    ens.write_text(json.dumps({"members": ["cards.onnx", "cards_corner.onnx"]}, indent=2))
+    splits = tuple(s for s in test_splits.split(",") if s)
+    result = calibrate_and_evaluate_ensemble(ens, data, out / "eval", splits)
+    (out / "eval" / "cards_report.md").write_text(cards_report(result, splits))
+    for split in ("val", *splits):
+        if split in result:
+            m = result[split]
+            typer.echo(f"{split:>10}: n={m['n']} top-1={m['top1']:.4f} accepted={m['accepted_share']:.4f} "
+                       f"false-identity={m['false_identity_rate']:.4f} critical={m['critical']}")
+    typer.echo(f"temperature={result['temperature']:.3f} threshold={result['threshold']:.3f}")
+    if ship:
+        MODELS_DIR.mkdir(exist_ok=True)
+        for name in ("cards.onnx", "cards.json", "cards_corner.onnx", "cards_corner.json", ENSEMBLE_FILE):
+            shutil.copy(out / name, MODELS_DIR / name)
+        shutil.copy(out / "eval" / "cards_metrics.json", MODELS_DIR / "cards_ensemble_metrics.json")
+        shutil.copy(out / "eval" / "cards_report.md", MODELS_DIR / "cards_ensemble_report.md")
+        for png in (out / "eval").glob("*.png"):
+            shutil.copy(png, MODELS_DIR / png.name.replace("cards_confusion", "cards_ensemble_confusion"))
+        typer.echo(f"shipped to {MODELS_DIR}/{ENSEMBLE_FILE}")
+
+
 @train_app.command("corners")
 def train_corners_cmd(
     src: Annotated[Path, typer.Option(help="whole-card crop set ROOT/{train,val}/CLASS/*.jpg")],

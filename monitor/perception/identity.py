@@ -75,13 +75,48 @@ class Identity:
     top_class: str  # the top class even when it was not trusted
 
 
-class CardClassifier:
+class _Reads:
+    """Calibrated probabilities and identities from ``raw_log_probs`` (shared by a model and an ensemble)."""
+
+    classes: tuple[str, ...]
+    temperature: float
+    threshold: float
+
+    def raw_log_probs(
+        self, crops: list[npt.NDArray[np.uint8]], tta: str | None = None
+    ) -> npt.NDArray[np.float64]:
+        raise NotImplementedError
+
+    def calibrated_probabilities(self, crops: list[npt.NDArray[np.uint8]]) -> npt.NDArray[np.float64]:
+        if not crops:
+            return np.zeros((0, len(self.classes)))
+        return softmax_t(self.raw_log_probs(crops), self.temperature)
+
+    def classify(self, crops: list[npt.NDArray[np.uint8]]) -> list[Identity]:
+        p = self.calibrated_probabilities(crops)
+        out = []
+        for row in p:
+            k = int(np.argmax(row))
+            conf = float(row[k])
+            top = self.classes[k]
+            out.append(Identity(top if conf >= self.threshold else UNKNOWN, conf, top))
+        return out
+
+
+def _normalised(lp: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    m = lp.max(axis=1, keepdims=True)
+    return np.asarray(lp - (m + np.log(np.exp(lp - m).sum(axis=1, keepdims=True))), np.float64)
+
+
+class CardClassifier(_Reads):
     def __init__(self, model_path: str | Path, backend: str = DEFAULT_BACKEND, threads: int = 2,
                  threshold: float | None = None) -> None:
         self.path = Path(model_path)
         self.meta = ClassifierMeta.load(self.path.with_suffix(".json"))
         self.backend: Backend = load_backend(self.path, backend, threads)
         self.threshold = self.meta.threshold if threshold is None else threshold
+        self.classes = self.meta.classes
+        self.temperature = self.meta.temperature
         self._check_output_width()
 
     def _check_output_width(self) -> None:
@@ -124,21 +159,63 @@ class CardClassifier:
         if not turn:
             return lp
         n = len(crops)
-        avg = (lp[:n] + lp[n:]) / 2
-        m = avg.max(axis=1, keepdims=True)
-        return avg - (m + np.log(np.exp(avg - m).sum(axis=1, keepdims=True)))
+        return _normalised((lp[:n] + lp[n:]) / 2)
 
-    def calibrated_probabilities(self, crops: list[npt.NDArray[np.uint8]]) -> npt.NDArray[np.float64]:
+
+ENSEMBLE_FILE = "cards_ensemble.json"
+
+
+class CardEnsemble(_Reads):
+    """Classifiers that read different parts of the card (the whole card, the index corner) as one:
+    the sum of their log-probabilities (a product of experts), with its own fitted temperature and
+    threshold. An unseen deck's pips or court art can fool the whole-card model while its indices
+    still read, and the other way round; a card both agree on is more likely right than either
+    alone says.
+
+    ``cards_ensemble.json``: ``{"members": ["cards.onnx", "cards_corner.onnx"], "temperature": T,
+    "threshold": p}``; each member keeps its own JSON (view, TTA, classes).
+    """
+
+    def __init__(self, path: str | Path, backend: str = DEFAULT_BACKEND, threads: int = 2,
+                 threshold: float | None = None) -> None:
+        self.path = Path(path)
+        try:
+            raw: dict[str, Any] = json.loads(self.path.read_text())
+            names = [str(m) for m in raw["members"]]
+            self.temperature = float(raw.get("temperature", 1.0))
+            fitted = float(raw.get("threshold", 0.9))
+        except FileNotFoundError as exc:
+            raise ModelFileError(f"ensemble file not found: {self.path}") from exc
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+            raise ModelFileError(f"ensemble file {self.path} is malformed: {exc!r}") from exc
+        if len(names) < 2:
+            raise ModelFileError(f"ensemble file {self.path}: needs two members or more, got {names}")
+        if self.temperature <= 0 or not 0.0 <= fitted <= 1.0:
+            raise ModelFileError(f"ensemble file {self.path}: need temperature > 0 and threshold in [0, 1]")
+        self.members = [CardClassifier(self.path.parent / n, backend, threads) for n in names]
+        self.classes = self.members[0].classes
+        for m in self.members[1:]:
+            if m.classes != self.classes:
+                raise ModelFileError(f"ensemble {self.path}: {m.path.name} has other classes than "
+                                     f"{self.members[0].path.name}")
+        self.threshold = fitted if threshold is None else threshold
+
+    @property
+    def imgsz(self) -> int:
+        return self.members[0].imgsz
+
+    def raw_log_probs(
+        self, crops: list[npt.NDArray[np.uint8]], tta: str | None = None
+    ) -> npt.NDArray[np.float64]:
         if not crops:
-            return np.zeros((0, len(self.meta.classes)))
-        return softmax_t(self.raw_log_probs(crops), self.meta.temperature)
+            return np.zeros((0, len(self.classes)))
+        return _normalised(np.sum([m.raw_log_probs(crops, tta) for m in self.members], axis=0))
 
-    def classify(self, crops: list[npt.NDArray[np.uint8]]) -> list[Identity]:
-        p = self.calibrated_probabilities(crops)
-        out = []
-        for row in p:
-            k = int(np.argmax(row))
-            conf = float(row[k])
-            top = self.meta.classes[k]
-            out.append(Identity(top if conf >= self.threshold else UNKNOWN, conf, top))
-        return out
+
+def load_card_reader(models_dir: Path, backend: str = DEFAULT_BACKEND, threads: int = 2,
+                     threshold: float | None = None) -> CardClassifier | CardEnsemble | None:
+    """The card reader a models folder holds: the ensemble if it has one, else ``cards.onnx``, else none."""
+    if (models_dir / ENSEMBLE_FILE).exists():
+        return CardEnsemble(models_dir / ENSEMBLE_FILE, backend, threads, threshold)
+    path = models_dir / "cards.onnx"
+    return CardClassifier(path, backend, threads, threshold) if path.exists() else None

@@ -28,7 +28,7 @@ from monitor.perception.classical import (
 )
 from monitor.perception.detections import Detection, Detections, corners_from_array
 from monitor.perception.detector import Box, Detector
-from monitor.perception.identity import CardClassifier
+from monitor.perception.identity import CardClassifier, CardEnsemble, load_card_reader
 from monitor.perception.identity_cache import IdentityCache
 from monitor.perception.imageio import check_frame
 from monitor.perception.labels import BACK, CARD_FACE_DOWN, CARD_FACE_UP, CHIP, UNKNOWN
@@ -47,7 +47,7 @@ class _Card:
 
 
 class Perceiver:
-    def __init__(self, detector: Detector | None, classifier: CardClassifier | None,
+    def __init__(self, detector: Detector | None, classifier: CardClassifier | CardEnsemble | None,
                  classical: ClassicalMode = "auto", palette: dict[int, tuple[int, int, int]] | None = None,
                  camera_tilt_deg: float | None = None, cache: IdentityCache | None = None) -> None:
         if detector is None and classical in ("off", "refine"):
@@ -71,9 +71,9 @@ class Perceiver:
                     threshold: float | None = None, video: bool = False) -> Perceiver:
         """Load ``detector.onnx`` and ``cards.onnx`` from ``models_dir`` (each optional). ``video``:
         frames come in order from one camera, so unchanged cards keep their readings."""
-        det_path, cls_path = models_dir / "detector.onnx", models_dir / "cards.onnx"
+        det_path = models_dir / "detector.onnx"
         detector = Detector(det_path, backend, threads) if use_detector and det_path.exists() else None
-        classifier = CardClassifier(cls_path, backend, threads, threshold) if cls_path.exists() else None
+        classifier = load_card_reader(models_dir, backend, threads, threshold)
         return cls(detector, classifier, classical, cache=IdentityCache() if video else None)
 
     def perceive(self, frame: npt.NDArray[np.uint8]) -> Detections:

@@ -33,7 +33,7 @@ def fingerprint(video: Path, models_dir: Path | None) -> dict[str, Any]:
     st = video.stat()
     models: dict[str, list[int]] = {}
     if models_dir is not None:
-        for name in ("detector.onnx", "cards.onnx"):
+        for name in ("detector.onnx", "cards.onnx", "cards_corner.onnx", "cards_ensemble.json"):
             p = models_dir / name
             if p.exists():
                 ms = p.stat()

@@ -22,7 +22,7 @@ from monitor.perception.calibration import (
     fit_temperature,
     softmax_t,
 )
-from monitor.perception.identity import CardClassifier
+from monitor.perception.identity import CardClassifier, CardEnsemble
 from monitor.perception.labels import CRITICAL_RANK_PAIRS
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
@@ -53,7 +53,8 @@ def list_split(split_dir: Path, classes: list[str]) -> tuple[list[Path], npt.NDA
 
 
 def raw_log_probs(
-    clf: CardClassifier, paths: list[Path], batch: int = 256, desc: str = "", tta: str = "none"
+    clf: CardClassifier | CardEnsemble, paths: list[Path], batch: int = 256, desc: str = "",
+    tta: str | None = "none",
 ) -> npt.NDArray[np.float64]:
     """Uncalibrated log-probabilities (temperature 1) for every image, as the runtime computes them."""
     out = []
@@ -66,7 +67,7 @@ def raw_log_probs(
             crops.append(img)
         probs = softmax_t(clf.raw_log_probs(crops, tta), 1.0)
         out.append(np.log(np.clip(probs, 1e-12, 1.0)))
-    return np.concatenate(out) if out else np.zeros((0, len(clf.meta.classes)))
+    return np.concatenate(out) if out else np.zeros((0, len(clf.classes)))
 
 
 @dataclass
@@ -176,6 +177,38 @@ def calibrate_and_evaluate(onnx_path: Path, classes: list[str], imgsz: int, data
         result[split] = m.to_dict()
         plot_confusion(m.confusion, classes, out_dir / f"cards_confusion_{split}.png",
                        f"card identity, held-out split '{split}' (n={m.n}, top-1 {m.top1:.4f})")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / "cards_metrics.json").write_text(json.dumps(result, indent=1))
+    return result
+
+
+def calibrate_and_evaluate_ensemble(ensemble_path: Path, data: Path, out_dir: Path,
+                                    test_splits: tuple[str, ...] = ("test",), backend: str = "onnxruntime",
+                                    max_false_rate: float = 0.0025) -> dict[str, Any]:
+    """As :func:`calibrate_and_evaluate` for an ensemble file (each member with its own view and TTA):
+    the temperature and threshold of the summed log-probabilities are fitted on ``data/val`` and
+    written into the ensemble file."""
+    ens = CardEnsemble(ensemble_path, backend=backend)
+    classes = list(ens.classes)
+    vpaths, vlabels = list_split(data / "val", classes)
+    vlogp = raw_log_probs(ens, vpaths, desc="val", tta=None)
+    temperature = fit_temperature(vlogp, vlabels)
+    vprob = softmax_t(vlogp, temperature)
+    threshold = choose_threshold(vprob.max(axis=1), vprob.argmax(axis=1) == vlabels, max_false_rate)
+    raw = json.loads(ensemble_path.read_text())
+    raw.update({"temperature": temperature, "threshold": threshold})
+    ensemble_path.write_text(json.dumps(raw, indent=2))
+    result: dict[str, Any] = {"temperature": temperature, "threshold": threshold, "members": raw["members"],
+                              "val": card_metrics(vprob, vlabels, classes, threshold).to_dict()}
+    for split in test_splits:
+        if not (data / split).is_dir():
+            continue
+        paths, labels = list_split(data / split, classes)
+        prob = softmax_t(raw_log_probs(ens, paths, desc=split, tta=None), temperature)
+        m = card_metrics(prob, labels, classes, threshold)
+        result[split] = m.to_dict()
+        plot_confusion(m.confusion, classes, out_dir / f"cards_confusion_{split}.png",
+                       f"card identity (ensemble), held-out split '{split}' (n={m.n}, top-1 {m.top1:.4f})")
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "cards_metrics.json").write_text(json.dumps(result, indent=1))
     return result
