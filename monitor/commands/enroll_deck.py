@@ -82,4 +82,10 @@ def register(app: typer.Typer) -> None:
             install.mkdir(parents=True, exist_ok=True)
             shutil.copy(onnx_path, install / "cards.onnx")
             shutil.copy(onnx_path.with_suffix(".json"), install / "cards.json")
+            # the enrolled model is calibrated alone: an ensemble fitted around the generic one would
+            # misjudge it, so the folder's card reader becomes the enrolled model by itself
+            stale = install / "cards_ensemble.json"
+            if stale.exists():
+                stale.rename(stale.with_suffix(".json.before-enroll"))
+                typer.echo(f"{stale.name} set aside (.before-enroll): the enrolled model reads alone")
             typer.echo(f"installed into {install}")
