@@ -346,3 +346,33 @@ def test_a_set_hand_is_reported_when_its_cards_add_up_to_seven() -> None:
     assert [(len(e.front), len(e.back)) for e in got] == [(3, 4)]
     assert _deliver_and_set(3, 5) == []  # eight: a card boxed twice, not what the player did
     assert _deliver_and_set(2, 4) == []  # six: one hidden under another
+
+
+def test_chips_are_not_judged_once_the_bankers_cards_lie_face_up_even_unread() -> None:
+    t = Table()
+    t.put("c", "chips", "seat2.bet", value=2500)
+    t.run(0.6)
+    t.x.note(_closed())
+    for k in range(5):  # the banker's hand turned over; the vision cannot read the cards
+        t.put(f"b{k}", "card", "banker", x=600 + 70 * k, y=40, face_up=True)
+    t.run(0.5)
+    t.take("c")  # a losing bet collected at settlement
+    out = t.run(2.5)
+    assert "bet_changed" not in types(out) and "banker_hand_exposed" not in types(out)
+
+
+def test_a_bet_taken_away_after_the_close_is_a_change() -> None:
+    t = Table()
+    t.put("c", "chips", "seat2.bet", value=2500)
+    t.run(0.6)
+    t.x.note(_closed())
+    t.take("c")
+    out = t.run(2.5)
+    assert [(e.type, e.before, e.after) for e in out] == [("bet_changed", 2500, 0)]
+
+
+def _closed():  # type: ignore[no-untyped-def]
+    from monitor.events.schema import parse_event
+
+    return parse_event({"type": "bets_closed", "table_id": "T1", "seq": 0, "media_time": 0.0,
+                        "wall_time": "2026-01-01T00:00:00Z", "source": "operator"})

@@ -44,6 +44,7 @@ from monitor.pipeline.observe import Seen
 EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
 GONE_ZONES = frozenset({"tray", "off_table"})
 HAND_CARDS = 7  # a Pai Gow hand: the two-card front and the five-card back (seed 000 rule 1)
+BANKER_SHOWN = 4  # face-up cards resting in the banker's place: its hand is exposed (rule 11), read or not
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +151,9 @@ class _Deal:
     seats: dict[int, _Seat] = field(default_factory=dict)
     banker_row: _Count = field(default_factory=_Count)
     banker_exposed: bool = False
+    # the banker's cards seen face up, read or not: settlement has begun (no event: the contract's
+    # banker_hand_exposed names the cards, and unread ones cannot be named)
+    banker_face_up: bool = False
     banker_count: int = 0
     banker_set: tuple[tuple[str, ...], tuple[str, ...]] | None = None
     dice: _Count = field(default_factory=_Count)
@@ -663,6 +667,10 @@ class EventExtractor:
 
     def _banker(self, visible: dict[str, Seen]) -> None:
         d = self.deal
+        shown = sum(1 for o in visible.values()
+                    if o.kind == "card" and o.zone == "banker" and o.face_up and self._at_rest(o))
+        if shown >= BANKER_SHOWN:
+            d.banker_face_up = True
         up = [o for o in visible.values()
               if o.kind == "card" and o.zone == "banker" and o.face_up and o.card is not None
               and self._at_rest(o)]
@@ -699,7 +707,7 @@ class EventExtractor:
     # ---- chips -----------------------------------------------------------------------------------
 
     def _chips(self, visible: dict[str, Seen]) -> None:
-        if self.deal.banker_exposed:
+        if self.deal.banker_exposed or (self.bets_closed and self.deal.banker_face_up):
             return  # settlement moves chips on purpose (rules 13, 23): not a bet change
         totals: dict[int, int] = {}
         conf: dict[int, float] = {}
