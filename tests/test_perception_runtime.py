@@ -341,6 +341,15 @@ def test_chip_denomination_of_rendered_chips_whose_inlay_is_white(table: str) ->
         frame = Renderer().render(scene, default_camera(1920, 1080), eff)
         chips = [o for o in frame.objects if o.kind == "chips"]
         assert len(chips) == len(denoms)
+        image = frame.image
+        for o in chips:
+            pts = np.asarray(o.polygon, np.float64)
+            box = cv2.boxPoints(cv2.minAreaRect(pts.astype(np.float32))).astype(np.float64)
+            # under an arm's shadow (the renderer's are 45% strong) or a warm light: same chip
+            for k, tint in ((0.45, (1.0, 1.0, 1.0)), (0.8, (0.75, 0.9, 1.1))):
+                dark = np.clip(image * (k * np.array(tint)), 0, 255).astype(np.uint8)
+                got = chip_denomination(dark, box).denomination
+                assert got == int(o.identity), (table, trial, o.identity, got, k, tint)
         for o in chips:
             pts = np.asarray(o.polygon, np.float64)
             box = cv2.boxPoints(cv2.minAreaRect(pts.astype(np.float32))).astype(np.float64)

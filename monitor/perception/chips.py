@@ -44,6 +44,25 @@ class ChipReading:
 _WEIGHTS = np.array([0.3, 1.0, 1.0])  # L*, a*, b*
 VOTE_DISTANCE = 70.0  # weighted Lab distance: a pixel farther than this from every colour does not vote
 SHIFT = 0.15  # the ring is also tried this share of the radius off the box's centre (8 directions)
+INLAY = 0.45  # the white inlay's disc (standard chips print it to ~0.6 r; less, for an off-centre box)
+WHITE = 225.0  # the palette's white: what the inlay is scaled to
+
+
+def _white_balanced(region: npt.NDArray[np.uint8], inlay: npt.NDArray[np.bool_]) -> npt.NDArray[np.uint8]:
+    """The chip's region scaled, channel by channel, so that its inlay is white again.
+
+    Every chip carries a white inlay; under an arm's shadow or a warm light a red chip turns dark
+    brown and read as black (every colour read $100 at half the light, measured on rendered chips).
+    The inlay's bright texels (the 75th percentile: its printed value is dark) say what white looks
+    like right there, so the ring can be judged in that light. The gain is bounded: a chip in deep
+    shadow stays unreadable rather than becoming any colour.
+    """
+    px = region.reshape(-1, 3)[inlay].astype(np.float64)
+    if len(px) < 4:
+        return region
+    white = np.percentile(px, 75, axis=0)
+    gain = np.clip(WHITE / np.maximum(white, 1.0), 0.8, 3.0)
+    return np.asarray(np.clip(region.astype(np.float64) * gain, 0, 255), np.uint8)
 
 
 def chip_denomination(frame: npt.NDArray[np.uint8], corners: npt.ArrayLike,
@@ -71,14 +90,15 @@ def chip_denomination(frame: npt.NDArray[np.uint8], corners: npt.ArrayLike,
         raise ValueError(f"chip at {center.round(1).tolist()} has no pixels inside the frame")
     names = list(pal)
     ref = _lab(np.array([pal[n] for n in names], dtype=np.uint8))
-    region = np.ascontiguousarray(frame[y0:y1, x0:x1])
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    xx, yy = xx.ravel(), yy.ravel()
+    region = _white_balanced(np.ascontiguousarray(frame[y0:y1, x0:x1]),
+                             (xx - center[0]) ** 2 + (yy - center[1]) ** 2 <= (INLAY * radius) ** 2)
     lab = _lab(region)
     # Lightness varies most with exposure: weigh it down so hue decides between colours.
     d = np.sqrt((((lab[:, None, :] - ref[None, :, :]) ** 2) * _WEIGHTS).sum(axis=2))
     nearest = d.argmin(axis=1)
     voter = d.min(axis=1) <= VOTE_DISTANCE
-    yy, xx = np.mgrid[y0:y1, x0:x1]
-    xx, yy = xx.ravel(), yy.ravel()
     best_fit: tuple[float, npt.NDArray[np.bool_], npt.NDArray[np.float64]] | None = None
     for dy in (-shift, 0.0, shift):
         for dx in (-shift, 0.0, shift):
