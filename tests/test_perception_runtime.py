@@ -402,3 +402,30 @@ def test_an_ensemble_reads_with_both_members_and_its_own_calibration(tmp_path: P
     (tmp_path / "cards_ensemble.json").write_text("{not json")
     with pytest.raises(ModelFileError, match="malformed"):
         load_card_reader(tmp_path, "onnxruntime")
+
+
+def test_a_face_up_box_the_classifier_takes_for_a_back_is_a_face_down_card() -> None:
+    from monitor.perception.detector import Box
+    from monitor.perception.identity import Identity
+    from monitor.perception.pipeline import Perceiver
+
+    quad = np.array([[100.0, 100.0], [150.0, 100.0], [150.0, 170.0], [100.0, 170.0]])
+
+    class OneCard:  # a detector that saw one face-up card
+        def detect(self, frame: np.ndarray) -> list[Box]:
+            return [Box("card_face_up", 0.9, quad)]
+
+    class Reads:  # a classifier with a fixed answer
+        def __init__(self, ident: Identity) -> None:
+            self.ident = ident
+
+        def classify(self, crops: list[np.ndarray]) -> list[Identity]:
+            return [self.ident for _ in crops]
+
+    frame = np.full((720, 1280, 3), 90, np.uint8)
+    kinds = {}
+    for label, top in (("unknown", "back"), ("back", "back"), ("unknown", "As"), ("As", "As")):
+        p = Perceiver(OneCard(), Reads(Identity(label, 0.6, top)), classical="off")  # type: ignore[arg-type]
+        kinds[(label, top)] = p.perceive(frame).cards[0].kind
+    assert kinds == {("unknown", "back"): "card_face_down", ("back", "back"): "card_face_down",
+                     ("unknown", "As"): "card_face_up", ("As", "As"): "card_face_up"}

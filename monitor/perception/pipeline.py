@@ -142,7 +142,11 @@ class Perceiver:
         out = []
         for c, ident in zip(cards, identities, strict=True):
             kind = c.kind
-            if ident.label == BACK:
+            # The face-up/down call: the classifier's best guess "back", even below its naming
+            # threshold, outweighs the detector's, which learned few backs (an unseen deck's backs
+            # came out face up and raised exposed-card alerts; the classifier's "back" is 97.5%
+            # precise on that deck, models/cards_ensemble_report.md).
+            if ident.label == BACK or (ident.label == UNKNOWN and ident.top_class == BACK):
                 kind = CARD_FACE_DOWN
             elif ident.label != UNKNOWN:
                 kind = CARD_FACE_UP
