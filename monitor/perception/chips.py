@@ -41,11 +41,13 @@ class ChipReading:
     margin: float  # distance to the second-nearest colour minus the nearest: small means ambiguous
 
 
-_WEIGHTS = np.array([0.3, 1.0, 1.0])  # L*, a*, b*
+_WEIGHTS = np.array([0.6, 1.0, 1.0])  # L*, a*, b*
 VOTE_DISTANCE = 70.0  # weighted Lab distance: a pixel farther than this from every colour does not vote
 SHIFT = 0.15  # the ring is also tried this share of the radius off the box's centre (8 directions)
 INLAY = 0.45  # the white inlay's disc (standard chips print it to ~0.6 r; less, for an off-centre box)
 WHITE = 225.0  # the palette's white: what the inlay is scaled to
+NEUTRAL = 20.0  # the inlay's reference must be this near grey (Lab a*, b* on OpenCV's 0-255 scale)
+MAX_GAIN = 2.2  # light under an arm's shadow (45%) is restored; deeper darkness is not invented
 
 
 def _white_balanced(region: npt.NDArray[np.uint8], inlay: npt.NDArray[np.bool_]) -> npt.NDArray[np.uint8]:
@@ -61,7 +63,10 @@ def _white_balanced(region: npt.NDArray[np.uint8], inlay: npt.NDArray[np.bool_])
     if len(px) < 4:
         return region
     white = np.percentile(px, 75, axis=0)
-    gain = np.clip(WHITE / np.maximum(white, 1.0), 0.8, 3.0)
+    _, a, b = _lab(np.clip(white, 0, 255).astype(np.uint8)[None])[0]
+    if max(abs(a - 128.0), abs(b - 128.0)) > NEUTRAL:
+        return region  # a coloured centre: no white inlay to go by (a plain chip), read it as it is
+    gain = np.clip(WHITE / np.maximum(white, 1.0), 0.8, MAX_GAIN)
     return np.asarray(np.clip(region.astype(np.float64) * gain, 0, 255), np.uint8)
 
 
