@@ -376,3 +376,23 @@ def _closed():  # type: ignore[no-untyped-def]
 
     return parse_event({"type": "bets_closed", "table_id": "T1", "seq": 0, "media_time": 0.0,
                         "wall_time": "2026-01-01T00:00:00Z", "source": "operator"})
+
+
+def test_a_card_never_seen_after_its_pile_completes_the_five_card_hand() -> None:
+    t = Table()
+    t.put("c", "chips", "seat6.bet", value=2500)
+    for pile in (3, 4):
+        t.put(f"p{pile}", "card", f"pile{pile}")
+    t.put("under", "card", "pile3", x=3)  # the pile's bottom card, seen on the pile only
+    t.run(0.5)
+    t.put("p3", "card", "seat6", x=470, y=220)
+    t.take("under")  # carried under the pile and set under the others: never seen again
+    t.run(0.5)
+    t.x.deal.seats[6].tracks.add("under")  # as delivery records a pile's cards
+    t.take("p3")
+    for k in range(2):
+        t.put(f"f{k}", "card", "seat6.front", x=440 + 20 * k, y=250)
+    for k in range(4):
+        t.put(f"b{k}", "card", "seat6.back", x=440 + 20 * k, y=190)
+    got = [e for e in t.run(1.0) if e.type == "hand_set"]
+    assert [(len(e.front), len(e.back)) for e in got] == [(2, 5)]

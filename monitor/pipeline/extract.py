@@ -617,7 +617,7 @@ class EventExtractor:
                 continue
             front: list[Seen] = []
             back: list[Seen] = []
-            loose = 0
+            loose = hidden = 0
             for t in sorted(st.tracks):
                 tr = self.tracks.get(t)
                 if tr is None or tr.last is None:
@@ -629,15 +629,21 @@ class EventExtractor:
                     back.append(tr.last)
                 elif t in visible and zone_number(visible[t].zone) == seat:
                     loose += 1
+                elif t not in visible and zone_kind(tr.last.zone) == "pile":
+                    hidden += 1  # never seen since its pile: carried and set under the others
             if not front and not back:
                 continue
-            if len(front) + len(back) != HAND_CARDS:
+            seen_n = len(front) + len(back)
+            if seen_n != HAND_CARDS and seen_n + hidden != HAND_CARDS:
                 # Each seat got seven cards (seed 000 rule 1); a count other than seven is the
                 # tracker's (a fanned card boxed twice, a card hidden under another), not the player's.
                 # A foul of too many cards in front still adds up to seven.
                 continue
-            key = (tuple(o.card if o.face_up else None for o in _along(front)),
-                   tuple(o.card if o.face_up else None for o in _along(back)))
+            # cards hidden since the pile lie under the others: in the five-card hand, unless it is full
+            to_back = min(max(0, 5 - len(back)), HAND_CARDS - seen_n) if seen_n < HAND_CARDS else 0
+            to_front = (HAND_CARDS - seen_n - to_back) if seen_n < HAND_CARDS else 0
+            key = (tuple(o.card if o.face_up else None for o in _along(front)) + (None,) * to_front,
+                   tuple(o.card if o.face_up else None for o in _along(back)) + (None,) * to_back)
             st.set_counts.update((key, loose), self._now)
             if not st.set_counts.held(self._now, self.s.stable_s) or loose:
                 continue
