@@ -7,6 +7,7 @@ The model is an ONNX classifier exported by ``table-monitor train cards``; besid
 from __future__ import annotations
 
 import json
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -75,17 +76,18 @@ class Identity:
     top_class: str  # the top class even when it was not trusted
 
 
-class _Reads:
+class _Reads(ABC):
     """Calibrated probabilities and identities from ``raw_log_probs`` (shared by a model and an ensemble)."""
 
     classes: tuple[str, ...]
     temperature: float
     threshold: float
 
+    @abstractmethod
     def raw_log_probs(
         self, crops: list[npt.NDArray[np.uint8]], tta: str | None = None
     ) -> npt.NDArray[np.float64]:
-        raise NotImplementedError
+        """Normalised log-probabilities of every class for each crop, before the temperature."""
 
     def calibrated_probabilities(self, crops: list[npt.NDArray[np.uint8]]) -> npt.NDArray[np.float64]:
         if not crops:

@@ -152,6 +152,35 @@ def plot_confusion(cm: list[list[int]], classes: list[str], out: Path, title: st
     return out
 
 
+def _fit_on_val(reader: CardClassifier | CardEnsemble, classes: list[str], data: Path, tta: str | None,
+                max_false_rate: float) -> tuple[float, float, dict[str, Any]]:
+    """The temperature and the "unknown" threshold fitted on ``data/val``, and val's metrics with them."""
+    vpaths, vlabels = list_split(data / "val", classes)
+    vlogp = raw_log_probs(reader, vpaths, desc="val", tta=tta)
+    temperature = fit_temperature(vlogp, vlabels)
+    vprob = softmax_t(vlogp, temperature)
+    threshold = choose_threshold(vprob.max(axis=1), vprob.argmax(axis=1) == vlabels, max_false_rate)
+    return temperature, threshold, card_metrics(vprob, vlabels, classes, threshold).to_dict()
+
+
+def _evaluate_splits(reader: CardClassifier | CardEnsemble, classes: list[str], data: Path, out_dir: Path,
+                     splits: tuple[str, ...], tta: str | None, temperature: float, threshold: float,
+                     title: str, result: dict[str, Any]) -> dict[str, Any]:
+    """Each held-out split's metrics into ``result``, a confusion picture each; writes the JSON."""
+    for split in splits:
+        if not (data / split).is_dir():
+            continue
+        paths, labels = list_split(data / split, classes)
+        prob = softmax_t(raw_log_probs(reader, paths, desc=split, tta=tta), temperature)
+        m = card_metrics(prob, labels, classes, threshold)
+        result[split] = m.to_dict()
+        plot_confusion(m.confusion, classes, out_dir / f"cards_confusion_{split}.png",
+                       f"{title}, held-out split '{split}' (n={m.n}, top-1 {m.top1:.4f})")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / "cards_metrics.json").write_text(json.dumps(result, indent=1))
+    return result
+
+
 def calibrate_and_evaluate(onnx_path: Path, classes: list[str], imgsz: int, data: Path, out_dir: Path,
                            test_splits: tuple[str, ...] = ("test",), backend: str = "onnxruntime",
                            max_false_rate: float = 0.0025, tta: str = "none",
@@ -160,26 +189,12 @@ def calibrate_and_evaluate(onnx_path: Path, classes: list[str], imgsz: int, data
     extra = {"tta": tta, "view": view}
     write_meta(onnx_path, classes, imgsz, extra=extra)
     clf = CardClassifier(onnx_path, backend=backend)
-    vpaths, vlabels = list_split(data / "val", classes)
-    vlogp = raw_log_probs(clf, vpaths, desc="val", tta=tta)
-    temperature = fit_temperature(vlogp, vlabels)
-    vprob = softmax_t(vlogp, temperature)
-    threshold = choose_threshold(vprob.max(axis=1), vprob.argmax(axis=1) == vlabels, max_false_rate)
+    temperature, threshold, val = _fit_on_val(clf, classes, data, tta, max_false_rate)
     write_meta(onnx_path, classes, imgsz, temperature, threshold, extra=extra)
     result: dict[str, Any] = {"temperature": temperature, "threshold": threshold, "tta": tta, "view": view,
-                              "val": card_metrics(vprob, vlabels, classes, threshold).to_dict()}
-    for split in test_splits:
-        if not (data / split).is_dir():
-            continue
-        paths, labels = list_split(data / split, classes)
-        prob = softmax_t(raw_log_probs(clf, paths, desc=split, tta=tta), temperature)
-        m = card_metrics(prob, labels, classes, threshold)
-        result[split] = m.to_dict()
-        plot_confusion(m.confusion, classes, out_dir / f"cards_confusion_{split}.png",
-                       f"card identity, held-out split '{split}' (n={m.n}, top-1 {m.top1:.4f})")
-    out_dir.mkdir(parents=True, exist_ok=True)
-    (out_dir / "cards_metrics.json").write_text(json.dumps(result, indent=1))
-    return result
+                              "val": val}
+    return _evaluate_splits(clf, classes, data, out_dir, test_splits, tta, temperature, threshold,
+                            "card identity", result)
 
 
 def calibrate_and_evaluate_ensemble(ensemble_path: Path, data: Path, out_dir: Path,
@@ -190,25 +205,11 @@ def calibrate_and_evaluate_ensemble(ensemble_path: Path, data: Path, out_dir: Pa
     written into the ensemble file."""
     ens = CardEnsemble(ensemble_path, backend=backend)
     classes = list(ens.classes)
-    vpaths, vlabels = list_split(data / "val", classes)
-    vlogp = raw_log_probs(ens, vpaths, desc="val", tta=None)
-    temperature = fit_temperature(vlogp, vlabels)
-    vprob = softmax_t(vlogp, temperature)
-    threshold = choose_threshold(vprob.max(axis=1), vprob.argmax(axis=1) == vlabels, max_false_rate)
+    temperature, threshold, val = _fit_on_val(ens, classes, data, None, max_false_rate)
     raw = json.loads(ensemble_path.read_text())
     raw.update({"temperature": temperature, "threshold": threshold})
     ensemble_path.write_text(json.dumps(raw, indent=2))
     result: dict[str, Any] = {"temperature": temperature, "threshold": threshold, "members": raw["members"],
-                              "val": card_metrics(vprob, vlabels, classes, threshold).to_dict()}
-    for split in test_splits:
-        if not (data / split).is_dir():
-            continue
-        paths, labels = list_split(data / split, classes)
-        prob = softmax_t(raw_log_probs(ens, paths, desc=split, tta=None), temperature)
-        m = card_metrics(prob, labels, classes, threshold)
-        result[split] = m.to_dict()
-        plot_confusion(m.confusion, classes, out_dir / f"cards_confusion_{split}.png",
-                       f"card identity (ensemble), held-out split '{split}' (n={m.n}, top-1 {m.top1:.4f})")
-    out_dir.mkdir(parents=True, exist_ok=True)
-    (out_dir / "cards_metrics.json").write_text(json.dumps(result, indent=1))
-    return result
+                              "val": val}
+    return _evaluate_splits(ens, classes, data, out_dir, test_splits, None, temperature, threshold,
+                            "card identity (ensemble)", result)
