@@ -33,13 +33,35 @@ class BenchResult:
     load_avg: float
 
 
+def median_result(runs: list[BenchResult]) -> BenchResult:
+    """Each figure's median over repeated runs of one mode (the machine's speed drifts run to run)."""
+    if not runs:
+        raise ValueError("median_result: no runs")
+
+    def med(f: str) -> float:
+        return float(np.median([getattr(r, f) for r in runs]))
+
+    return BenchResult(
+        runs[0].mode,
+        runs[0].frames,
+        med("cpu_s_per_frame"),
+        med("wall_fps_1proc"),
+        med("wall_fps_2proc"),
+        med("floor_cpu_s"),
+        med("jpeg_cpu_s"),
+        med("h264_cpu_s"),
+        med("objects_per_frame"),
+        med("load_avg"),
+    )
+
+
 def _setup(seed: int, n: int, mode: str, resolution: tuple[int, int]):  # type: ignore[no-untyped-def]
     import cv2
 
     cv2.setNumThreads(1)
     from monitor.render.camera import default_camera
     from monitor.render.datasets import FRAMES_PER_CAMERA
-    from monitor.render.effects import Effects
+    from monitor.render.effects import Effects, warm_noise
     from monitor.render.random_scene import random_camera, random_scene
     from monitor.render.renderer import Renderer
 
@@ -62,6 +84,7 @@ def _setup(seed: int, n: int, mode: str, resolution: tuple[int, int]):  # type: 
     # warm the caches: all 54 card textures (drawn once per design and process, ~20 ms each, which
     # a short run would otherwise count), chip and die faces, the table texture
     r.design("classic").preload()
+    warm_noise(resolution[1], resolution[0], [e.noise for _, _, e in items])
     for it in items[:2]:
         r.render(*it)
     if mode != "video":  # but each dataset camera pays for its own table warp and lens maps

@@ -25,7 +25,8 @@ from numpy.typing import NDArray
 
 from monitor.render.camera import Camera
 from monitor.render.deck import BACK, CardDesign, load_design
-from monitor.render.effects import Effects, apply_light, apply_sensor
+from monitor.render.develop import develop
+from monitor.render.effects import Effects
 from monitor.render.props import chip_face, die_face, spot_color
 from monitor.render.scene import CHIP_DIAMETER_MM, CHIP_THICKNESS_MM, CardObj, ChipStack, Die, Occluder, Scene
 from monitor.render.table_art import CHIP_COLORS, table_texture
@@ -579,11 +580,9 @@ class Renderer:
         counts = _id_counts(cv.ids, len(scene.objects))
         img = cv.img
         if effects is not None:
-            img = apply_light(img, cv.gloss, effects)
-        if maps is not None:
+            img = develop(img, cv.gloss, effects, maps, (camera.width, camera.height))
+        elif maps is not None:
             img = cv2.remap(img, maps[0], maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        if effects is not None:
-            img = apply_sensor(img, effects)
         objects = self._truth(scene, camera, ideal, counts, areas)
         return Frame(img, objects, camera, cv.ids, maps)
 
