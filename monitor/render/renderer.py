@@ -162,6 +162,24 @@ def _over(roi: Image, premult_bgr: Image, keep: Image) -> None:
     cv2.add(cv2.multiply(roi, cv2.cvtColor(keep, cv2.COLOR_GRAY2BGR), scale=1.0 / 255), premult_bgr, dst=roi)
 
 
+AFFINE_TOL = 0.25  # px: where the quad's fourth corner may sit off an affine warp's (L1)
+
+
+def _warp(src: NDArray[Any], m: NDArray[np.float64], size: tuple[int, int], border: int) -> NDArray[Any]:
+    """Bilinear warp by a 2x3 (affine) or 3x3 (perspective) matrix; borders transparent/replicated.
+
+    A quad whose fourth corner an affine map through the other three lands within AFFINE_TOL px
+    shows no perspective: warpAffine is then ~1.4x cheaper than warpPerspective for the same pixels.
+    """
+    if m.shape[0] == 2:
+        return cv2.warpAffine(
+            src, m, size, flags=cv2.INTER_LINEAR, borderMode=border, borderValue=(0, 0, 0, 0)
+        )
+    return cv2.warpPerspective(
+        src, m, size, flags=cv2.INTER_LINEAR, borderMode=border, borderValue=(0, 0, 0, 0)
+    )
+
+
 class _Canvas:
     """The ideal image being composited, with its id buffer."""
 
@@ -210,13 +228,11 @@ class _Canvas:
         src = _tex_corners(tex.shape[0], tex.shape[1])
         dst = (quad - (x0, y0)).astype(np.float32)
         size = (x1 - x0, y1 - y0)
-        warped = cv2.warpPerspective(
-            tex,
-            cv2.getPerspectiveTransform(src, dst),
-            size,
-            flags=cv2.INTER_LINEAR,
-            borderMode=cv2.BORDER_CONSTANT,
-            borderValue=(0, 0, 0, 0),
+        aff = cv2.getAffineTransform(src[:3], dst[:3])
+        miss = aff[:, :2] @ src[3] + aff[:, 2] - dst[3]
+        affine = abs(float(miss[0])) + abs(float(miss[1])) <= AFFINE_TOL
+        warped = _warp(
+            tex, aff if affine else cv2.getPerspectiveTransform(src, dst), size, cv2.BORDER_CONSTANT
         )
         alpha = cv2.extractChannel(warped, 3)
         col = cv2.cvtColor(warped, cv2.COLOR_BGRA2BGR)
@@ -224,13 +240,12 @@ class _Canvas:
             # A bowed card catches the light along its length: a smooth gain across the texture's v
             # axis (fixed point, 128 = 1.0), warped like the card.
             g8 = np.clip(128.5 + (bend * 0.18 * 128) * _BEND_COS, 0, 255).astype(np.uint8)
-            gain = cv2.warpPerspective(
-                g8,
-                cv2.getPerspectiveTransform(_GAIN_SRC, dst),
-                size,
-                flags=cv2.INTER_LINEAR,
-                borderMode=cv2.BORDER_REPLICATE,
+            m = (
+                cv2.getAffineTransform(_GAIN_SRC[:3], dst[:3])
+                if affine
+                else cv2.getPerspectiveTransform(_GAIN_SRC, dst)
             )
+            gain = _warp(g8, m, size, cv2.BORDER_REPLICATE)
             col = cv2.multiply(col, cv2.cvtColor(gain, cv2.COLOR_GRAY2BGR), scale=1.0 / 128)
         if shade != 1.0:
             col = cv2.convertScaleAbs(col, alpha=shade)
