@@ -105,3 +105,26 @@ def test_loader_errors_name_the_problem(tmp_path) -> None:  # type: ignore[no-un
         load_layout(p)
     with pytest.raises(LayoutError, match="cannot read"):
         load_layout(tmp_path / "missing.yaml")
+
+
+def test_zone_lookup_by_boxes_is_the_exhaustive_lookup() -> None:
+    """The box prefilter answers as testing every zone, smallest first, would: dense grid + edges."""
+    lay = default_layout()
+    x0, y0, x1, y1 = lay.bounds
+    gx, gy = np.meshgrid(np.linspace(x0 - 50, x1 + 50, 181), np.linspace(y0 - 50, y1 + 50, 113))
+    pts = [np.column_stack([gx.ravel(), gy.ravel()])]
+    for z in lay.zones:  # points on and just around every zone's outline, and its centre
+        o = z.shape.outline(64)
+        pts += [o, o * 0.999 + np.array(z.shape.center) * 0.001, o * 1.001 - np.array(z.shape.center) * 0.001]
+        pts.append(np.array([z.shape.center]))
+    p = np.concatenate(pts)
+    want = np.full(len(p), len(lay.zones), np.int64)
+    on = lay.outline.contains(p)
+    want[~on] = len(lay.zones) + 1
+    todo = on.copy()
+    for i, z in enumerate(lay.zones):
+        hit = todo & z.shape.contains(p)
+        want[hit] = i
+        todo &= ~hit
+    assert np.array_equal(lay.zone_index(p), want)
+    assert lay.zone_index(np.zeros((0, 2))).shape == (0,)

@@ -210,6 +210,9 @@ def _register_detect(render_app: typer.Typer) -> None:
         h264: Annotated[
             float, typer.Option(min=0.0, max=1.0, help="Share of frames put through H.264 (CRF 18-35).")
         ] = 0.3,
+        arms: Annotated[
+            float, typer.Option(min=0.0, help="Arms per scene (Poisson mean 1.5x this): more hands to learn.")
+        ] = 0.45,
         only: Annotated[
             str, typer.Option(help="Comma list of splits to make (default train,val,test).")
         ] = "",
@@ -248,6 +251,7 @@ def _register_detect(render_app: typer.Typer) -> None:
             oblique=oblique,
             fullres=fullres,
             h264=h264,
+            arms=arms,
         )
         with Progress(
             TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn()

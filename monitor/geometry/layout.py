@@ -217,19 +217,40 @@ class TableLayout:
             raise KeyError(f"no pile slot {number} (piles 1..{len(self.piles)})")
         return self.piles[number - 1]
 
+    @cached_property
+    def _zone_boxes(self) -> NDArray[np.float64]:
+        """Each zone's bounding box (xmin, ymin, xmax, ymax), a little wide (a circle's outline is
+        inscribed): a point outside it cannot be in the zone, so most zones need no exact test."""
+        boxes = []
+        for z in self.zones:
+            o = z.shape.outline(96)
+            lo, hi = o.min(axis=0), o.max(axis=0)
+            pad = 1.0 + 0.01 * float((hi - lo).max())
+            boxes.append((lo[0] - pad, lo[1] - pad, hi[0] + pad, hi[1] + pad))
+        return np.array(boxes, np.float64).reshape(-1, 4)
+
     def zone_index(self, points: FloatArray) -> NDArray[np.int64]:
         """Vectorized lookup: an index into :attr:`zone_names` for each (x, y) row of ``points``."""
         p = np.asarray(points, dtype=np.float64).reshape(-1, 2)
         out = np.full(len(p), len(self.zones), dtype=np.int64)  # FELT
         on_table = self.outline.contains(p)
         out[~on_table] = len(self.zones) + 1  # OFF_TABLE
-        todo = on_table.copy()
-        for i, z in enumerate(self.zones):
-            if not todo.any():
-                break
-            hit = todo & z.shape.contains(p)
+        b = self._zone_boxes
+        # only the zones whose box holds a point get the exact test, on those points only
+        inbox = (
+            (p[:, 0:1] >= b[None, :, 0])
+            & (p[:, 0:1] <= b[None, :, 2])
+            & (p[:, 1:2] >= b[None, :, 1])
+            & (p[:, 1:2] <= b[None, :, 3])
+            & on_table[:, None]
+        )
+        for i in np.flatnonzero(inbox.any(axis=0)):
+            idx = np.flatnonzero(inbox[:, i])
+            if not idx.size:
+                continue
+            hit = idx[self.zones[i].shape.contains(p[idx])]
             out[hit] = i
-            todo &= ~hit
+            inbox[hit, i + 1 :] = False  # the smallest zone holding a point wins
         return out
 
     def zones_at(self, points: FloatArray) -> list[str]:

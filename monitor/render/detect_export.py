@@ -49,6 +49,7 @@ class DetectOptions:
     oblique: float = 0.35
     fullres: int = 0  # full-resolution frames (with ground truth JSON) to keep per split
     h264: float = 0.3  # share of frames put through an H.264 round trip at full resolution (the stream)
+    arms: float = 0.45  # arms reaching in per scene: Poisson mean 1.5x this (hands: the `hand` class)
 
 
 def _clip_poly(poly: F64, w: int, h: int) -> F64:
@@ -80,8 +81,8 @@ def _clip_poly(poly: F64, w: int, h: int) -> F64:
 def _area(p: F64) -> float:
     if len(p) < 3:
         return 0.0
-    x, y = p[:, 0], p[:, 1]
-    return float(abs(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))) / 2)
+    x, y = p[:, 0], p[:, 1]  # the shoelace, with the wrap-around term apart (np.roll costs more)
+    return float(abs(np.dot(x[:-1], y[1:]) + x[-1] * y[0] - np.dot(y[:-1], x[1:]) - y[-1] * x[0]) / 2)
 
 
 def _quad(obj: ObjectTruth, w: int, h: int) -> F64 | None:
@@ -92,13 +93,15 @@ def _quad(obj: ObjectTruth, w: int, h: int) -> F64 | None:
     full = _area(poly)
     if full <= 1.0:
         return None
-    clipped = _clip_poly(poly, w, h)
-    inside = _area(clipped)
-    if inside / full < 0.999:
-        if inside / full < DetectOptions.min_in_frame:
-            return None
-        poly = clipped
-    elif obj.kind == "card":
+    cut = False
+    if not (poly.min() >= 0.0 and poly[:, 0].max() <= w and poly[:, 1].max() <= h):  # crosses an edge
+        clipped = _clip_poly(poly, w, h)
+        share = _area(clipped) / full
+        if share < 0.999:
+            if share < DetectOptions.min_in_frame:
+                return None
+            poly, cut = clipped, True
+    if obj.kind == "card" and not cut:
         return poly
     box = cv2.boxPoints(cv2.minAreaRect(poly.astype(np.float32)))
     return np.clip(box.astype(np.float64), 0, (w, h))
@@ -209,7 +212,7 @@ def _render_chunk(c: _Chunk) -> _ChunkResult:
         np.random.default_rng([c.seed, c.split_index, 7, c.first]),
         opt.resolutions or {"1080p": 0.8, "4k": 0.2},
         oblique=opt.oblique,
-        arms=0.45,
+        arms=opt.arms,
         h264=opt.h264,
     )
     res = _ChunkResult(c, [], [], Counter())
