@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from monitor.pipeline.extract import EventExtractor, ExtractorSettings
 from monitor.pipeline.observe import Seen
 
@@ -369,6 +371,39 @@ def test_a_bet_taken_away_after_the_close_is_a_change() -> None:
     t.take("c")
     out = t.run(2.5)
     assert [(e.type, e.before, e.after) for e in out] == [("bet_changed", 2500, 0)]
+
+
+def test_a_bet_read_differently_after_the_close_with_nothing_touching_it_is_not_a_change() -> None:
+    """From overhead a stack's worth is read from colour: light or a neighbour's shadow can flip it.
+    Chips change only where something touches them; an untouched spot's new reading is a re-read."""
+    t = Table()
+    t.put("c", "chips", "seat4.bet", value=10000)
+    t.run(1.0)
+    t.x.note(_closed())
+    t.put("c", "chips", "seat4.bet", value=50000)  # same stack, same place, read $500
+    t.run(1.5)
+    t.put("c", "chips", "seat4.bet", value=10000)  # and back
+    out = t.run(1.5)
+    assert [e for e in t.events if e.type == "bet_changed"] == [] and out == []
+    assert t.x.rereads == 2
+
+
+@pytest.mark.parametrize("touch", ["hand", "covered", "moved"])
+def test_a_bet_changed_after_the_close_where_something_touched_the_spot_is_reported(touch: str) -> None:
+    t = Table()
+    t.put("c", "chips", "seat4.bet", value=10000)
+    t.run(1.0)
+    t.x.note(_closed())
+    if touch == "hand":
+        t.put("h", "hand", "seat4.bet", x=5.0)
+        t.run(0.3)
+        t.take("h")
+    elif touch == "covered":
+        t.run(0.4, hide=("c",))  # an arm over the spot
+    # "moved": the stack itself jumps 15 mm as it is read anew (chips put on it, then it rests)
+    t.put("c", "chips", "seat4.bet", x=15.0 if touch == "moved" else 0.0, value=50000)
+    out = t.run(2.0)
+    assert [(e.type, e.seat, e.before, e.after) for e in out] == [("bet_changed", 4, 10000, 50000)]
 
 
 def _closed():  # type: ignore[no-untyped-def]

@@ -22,7 +22,10 @@ round's phase (seed 000):
 - the banker's cards face up at the banker's place: ``banker_hand_exposed``, then, split into
   two groups, ``banker_hand_set`` (the smaller group is the two-card hand; rules 11, 54);
 - chips in a betting spot: ``bet_placed`` / ``bet_changed`` (rule 32 judges changes after the
-  dice), not followed once the banker's hand is exposed (settlement moves chips by design);
+  dice), not followed once the banker's hand is exposed (settlement moves chips by design); after
+  the close, a change is reported only if something touched the spot since the bet was read (a
+  hand, chips moving, the spot covered), since from overhead a stack reads differently under
+  changing light and cover while no one has touched it;
 - dice resting in the dice area: ``dice_rolled`` from video, a cross-check of the reader;
 - with no console, the table filling and going clear: ``round_started`` / ``round_ended``.
 """
@@ -63,6 +66,8 @@ class ExtractorSettings:
     # in four as the next denomination must not look like a changed bet.
     chip_vote_s: float = 1.0
     missing_s: float = 0.2  # a resting object not detected for this long is not there any more
+    # A betting spot whose chips were all out of sight this long was covered (an arm): touched.
+    touch_gap_s: float = 0.2
     move_s: float = 2.0  # a pile slot emptied this recently is the pile a new stack at a seat came from
     land_mm: float = 60.0  # a card that vanishes this close to a card resting on a pile landed on it
     visit_gap_s: float = 0.12  # a hand away from a pile slot this long has left it (dropouts are shorter)
@@ -85,6 +90,7 @@ class _Track:
     last: Seen | None = None
     seen_at: float = 0.0
     entered: float = 0.0  # when it came into its zone (a card landing under a hand: the hand's visit)
+    moved_at: float = -1.0  # when it last jumped from where it rested (not set when first seen)
 
 
 @dataclass(slots=True)
@@ -185,6 +191,13 @@ class EventExtractor:
         self.bets_closed = False
         self.bets: dict[int, _Count] = {}
         self.bets_reported: dict[int, int] = {}
+        self.closed_at: float | None = None  # media time the bets closed (console or dice)
+        # seat -> when its reported bet was first read; when something last touched its betting spot;
+        # since when no chips have been seen there
+        self.bet_since: dict[int, float] = {}
+        self.spot_touched: dict[int, float] = {}
+        self.spot_missing: dict[int, float] = {}
+        self.rereads = 0  # bet readings that changed with nothing touching the spot (not reported)
         self.stacks: dict[str, tuple[int, int, float]] = {}  # chip track -> (seat, cents, last seen)
         # chip track or "seatN" -> recent readings (t, frame, cents, confidence)
         self.chip_reads: dict[str, deque[tuple[float, int, int, float]]] = {}
@@ -209,6 +222,9 @@ class EventExtractor:
             self.deal = _Deal()
         elif t in ("bets_closed", "dice_rolled"):
             self.bets_closed = True  # the dice exposed close the bets too (seed 000 rule 36)
+            at = getattr(event, "media_time", None)
+            at = self._now if at is None else float(at)
+            self.closed_at = at if self.closed_at is None else min(self.closed_at, at)
         elif t == "action_pile_chosen":
             self.deal.action_pile = getattr(event, "pile", None)
 
@@ -240,6 +256,8 @@ class EventExtractor:
             else:
                 if o.zone != tr.zone:
                     tr.entered = media_time
+                if tr.seen_at < media_time:
+                    tr.moved_at = media_time
                 tr.still, tr.moved, tr.zone, tr.x, tr.y = 1, 0, o.zone, o.x, o.y
             tr.last, tr.seen_at = o, media_time
             if tr.still >= self.s.settle_frames and tr.resting != o.zone:
@@ -266,6 +284,7 @@ class EventExtractor:
             self._pile_slots(present)
             self._seats(present)
             self._banker(present)
+            self._spot_touches(visible, hands)
             self._chips(visible)  # chips have their own memory of hidden stacks (``hold_s``)
             self._dice(present)
         out, self._out = self._out, []
@@ -353,8 +372,10 @@ class EventExtractor:
     def _new_round(self) -> None:
         self.deal = _Deal()
         self.bets_closed = False
+        self.closed_at = None
         self.bets = {}
         self.bets_reported = {}
+        self.bet_since, self.spot_touched, self.spot_missing = {}, {}, {}
         self.stacks = {}
         self.chip_reads = {}
 
@@ -751,13 +772,47 @@ class EventExtractor:
             before = self.bets_reported.get(seat, 0)
             if c.value == before:
                 continue
+            # Chips change only where something touches them: a reading that changed after the close
+            # while no hand, no moving chip and no cover came near the spot is the same chips read
+            # another way (light, a neighbour's shadow, two stacks boxed as one), taken silently.
+            untouched = (
+                before != 0
+                and self.closed_at is not None
+                and c.since >= self.closed_at
+                and self.spot_touched.get(seat, -math.inf) <= self.bet_since.get(seat, -math.inf)
+            )
             self.bets_reported[seat] = c.value
+            self.bet_since[seat] = c.since
+            if untouched:
+                self.rereads += 1
+                continue
             # dated when the chips came to rest: the procedure monitor compares that with the close
             at = (c.since, c.since_frame)
             if before == 0:
                 self._emit("bet_placed", conf.get(seat, 1.0), at=at, seat=seat, amount=c.value)
             else:
                 self._emit("bet_changed", conf.get(seat, 1.0), at=at, seat=seat, before=before, after=c.value)
+
+    def _spot_touches(self, visible: dict[str, Seen], hands: list[Seen]) -> None:
+        """When each betting spot was last touched: a hand on it, chips jumping in it, or all its
+        chips out of sight ``touch_gap_s`` or longer (an arm over them, or taken away)."""
+        seen: set[int] = set()
+        for o in visible.values():
+            if o.kind != "chips" or zone_kind(o.zone) != "bet" or (seat := zone_number(o.zone)) is None:
+                continue
+            seen.add(seat)
+            if self.tracks[o.track].moved_at == self._now:
+                self.spot_touched[seat] = self._now
+        for h in hands:
+            if zone_kind(h.zone) == "bet" and (seat := zone_number(h.zone)) is not None:
+                self.spot_touched[seat] = self._now
+        # measured over the frames looked at: a review skips still spans, a live chain lagging frames
+        for seat in seen | set(self.bets_reported):
+            since = self.spot_missing.setdefault(seat, self._now)
+            if self._now - since >= self.s.touch_gap_s - 1e-9:
+                self.spot_touched[seat] = self._now  # covered or emptied: touched until seen again
+            if seat in seen:
+                del self.spot_missing[seat]
 
     def _chip_vote(self, o: Seen) -> int:
         """The stack's worth most believed over the last ``chip_vote_s`` (confidence-weighted votes)."""
