@@ -29,7 +29,14 @@ def register(app: typer.Typer) -> None:
         from rich.console import Console
         from rich.progress import Progress
 
-        from monitor.render.bench import MODES, BenchResult, bench, bench_recording, median_result
+        from monitor.render.bench import (
+            MODES,
+            BenchResult,
+            bench,
+            bench_recording,
+            bench_scaling,
+            median_result,
+        )
         from monitor.render.camera import RESOLUTIONS
 
         if resolution not in RESOLUTIONS:
@@ -51,7 +58,12 @@ def register(app: typer.Typer) -> None:
             for workers in (1, 2) if recording else ():
                 recs.append(bench_recording(recording, resolution, recording_fps, workers))
                 bar.advance(task)
+        scaling = bench_scaling(res)
         con = Console()
+        con.print(
+            f"this machine, two processes against one: memory-bound full-frame pass x{scaling['memory']:.2f},"
+            f" compute-bound loop x{scaling['compute']:.2f} (2.00 = two whole cores)"
+        )
         con.print(
             f"bench-render {resolution}, {frames} frames per mode, median of {repeats} interleaved runs"
             " (effects on, lens on ~half, no JPEG)"

@@ -162,6 +162,41 @@ def bench(
     )
 
 
+def _scaling_worker(args: tuple[str, tuple[int, int], Any]) -> float:
+    import cv2
+
+    kind, res, barrier = args
+    cv2.setNumThreads(1)
+    w, h = res
+    a = np.random.default_rng(0).integers(0, 255, (h, w, 3), np.uint8)
+    b = a.copy()
+    if barrier is not None:
+        barrier.wait()
+    t = time.perf_counter()
+    if kind == "memory":  # one full-frame pass at a time: 12 MB read, 6 MB written
+        for _ in range(60):
+            cv2.multiply(a, b, scale=1 / 128)
+    else:  # compute in registers and L1: the interpreter's own loop
+        s = 0
+        for i in range(2_000_000):
+            s += i * i
+    return time.perf_counter() - t
+
+
+def bench_scaling(resolution: tuple[int, int] = (1920, 1080)) -> dict[str, float]:
+    """How much a second process adds on this machine: the speed-up of two processes over one for a
+    memory-bound full-frame pass and for a compute-bound loop (2.0 = two full cores)."""
+    out = {}
+    ctx = mp.get_context("spawn")
+    for kind in ("memory", "compute"):
+        with ctx.Manager() as manager, ctx.Pool(2) as pool:
+            one = pool.apply(_scaling_worker, ((kind, resolution, None),))
+            barrier = manager.Barrier(2)
+            two = pool.map(_scaling_worker, [(kind, resolution, barrier)] * 2)
+        out[kind] = 2 * one / max(two)
+    return out
+
+
 @dataclass
 class RecordingBench:
     script: str
