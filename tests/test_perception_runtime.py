@@ -202,6 +202,29 @@ def test_detector_maps_oriented_boxes_back_to_the_full_frame(tmp_path: Path, bac
         Detector(tmp_path / "detector.onnx", backend)
 
 
+def test_detector_keeps_a_class_at_its_own_score_threshold(tmp_path: Path) -> None:
+    """``class_conf`` in the metadata: the dealer's hand, scored low by the detector, kept at 0.15."""
+    from monitor.perception.detector import Detector
+
+    classes = ["card_face_up", "card_face_down", "pile", "chip", "dice", "hand"]
+    raw = np.zeros((1, 4 + 6 + 1, 3), np.float32)
+    raw[0, :4, 0], raw[0, 4 + 5, 0] = (320, 192, 60, 60), 0.2  # a hand scored 0.2
+    raw[0, :4, 1], raw[0, 4 + 3, 1] = (100, 100, 12, 12), 0.2  # a chip scored 0.2
+    raw[0, :4, 2], raw[0, 4 + 5, 2] = (500, 300, 60, 60), 0.1  # a hand below even its own threshold
+    _constant_obb_model(tmp_path / "detector.onnx", raw, (384, 640))
+    meta = {"task": "obb", "classes": classes, "imgsz": 640, "input_hw": [384, 640]}
+    (tmp_path / "detector.json").write_text(json.dumps(meta))
+    frame = np.zeros((1080, 1920, 3), np.uint8)
+    assert Detector(tmp_path / "detector.onnx", "onnxruntime").detect(frame) == []
+    (tmp_path / "detector.json").write_text(json.dumps({**meta, "class_conf": {"hand": 0.15}}))
+    boxes = Detector(tmp_path / "detector.onnx", "onnxruntime").detect(frame)
+    assert [(b.kind, round(b.confidence, 2)) for b in boxes] == [("hand", 0.2)]
+    for bad in ({"car": 0.2}, {"hand": 1.5}, {"hand": "low"}, ["hand"]):
+        (tmp_path / "detector.json").write_text(json.dumps({**meta, "class_conf": bad}))
+        with pytest.raises(ModelFileError, match="class_conf"):
+            Detector(tmp_path / "detector.onnx", "onnxruntime")
+
+
 def test_pipeline_refines_detector_cards_at_full_resolution_and_reads_chips(tmp_path: Path) -> None:
     import cv2
     from test_perception_geometry import synthetic_table

@@ -53,8 +53,18 @@ class Detector:
         unknown = [c for c in self.classes if c not in DETECTOR_CLASSES]
         if unknown:
             raise ModelFileError(f"detector metadata {meta_path} names unknown classes {unknown}")
+        # per-class score thresholds (``class_conf`` in the metadata): a class the detector scores
+        # low but the extractor needs often (the dealer's hand) may be kept lower than the rest
+        per = meta.get("class_conf", {})
+        if not isinstance(per, dict) or any(
+            c not in self.classes or not isinstance(v, int | float) or not 0.0 < v < 1.0
+            for c, v in per.items()
+        ):
+            raise ModelFileError(f"detector metadata {meta_path}: class_conf must map its classes to"
+                                 f" scores in (0, 1), got {per!r}")
         self.backend: Backend = load_backend(self.path, backend, threads)
         self.conf, self.iou = conf, iou
+        self.class_conf = np.array([float(per.get(c, conf)) for c in self.classes])
         self._fixed_shape = self._probe_input_shape(meta)
 
     def _probe_input_shape(self, meta: dict[str, Any]) -> tuple[int, int] | None:
@@ -74,9 +84,10 @@ class Detector:
         shape = self._fixed_shape or input_shape_for(w, h, self.imgsz)
         x, lb = letterbox(frame, shape)
         out = self.backend.run(x)[0]
-        raw = decode(out, len(self.classes), self.oriented, self.conf, self.iou)
+        raw = decode(out, len(self.classes), self.oriented, float(self.class_conf.min()), self.iou)
         corners = lb.to_image(raw.corners)
         corners[..., 0] = np.clip(corners[..., 0], 0, w - 1)
         corners[..., 1] = np.clip(corners[..., 1], 0, h - 1)
         return [Box(self.classes[int(c)], float(s), corners[i])
-                for i, (s, c) in enumerate(zip(raw.scores, raw.classes, strict=True))]
+                for i, (s, c) in enumerate(zip(raw.scores, raw.classes, strict=True))
+                if s >= self.class_conf[int(c)]]
