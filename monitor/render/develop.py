@@ -19,25 +19,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from monitor.render.codec import h264_roundtrip, jpeg_roundtrip
-from monitor.render.effects import Effects, _light_maps, _scaled_noise, gamma_lut, shake_kernel
+from monitor.render.effects import Effects, _light_maps, _scaled_noise, gamma_lut, light_rows, shake_kernel
 
 Image = NDArray[np.uint8]
 LensMaps = tuple[NDArray[np.int16], NDArray[np.uint16]]
 
 STRIP_ROWS = 32  # 32 x 1920 x 3 = 184 KB a buffer: the light's seven buffers fit in a 1 MB L2 cache
-
-
-def _light_strip(
-    img: Image, gain: Image, glare: Image | None, gloss: Image, e: Effects, lut: Image | None, out: Image
-) -> None:
-    """apply_light on rows of the frame (``out`` may be ``img``)."""
-    cv2.multiply(img, gain, dst=out, scale=1.0 / 128)
-    if glare is not None:
-        k = cv2.addWeighted(gloss, (1 - e.glare_felt), gloss, 0, 255 * e.glare_felt)
-        glf = cv2.multiply(glare, k, scale=1.0 / 255)
-        cv2.add(out, cv2.cvtColor(glf, cv2.COLOR_GRAY2BGR), dst=out)
-    if lut is not None:
-        cv2.LUT(out, lut, dst=out)
 
 
 def _noise_strip(out: Image, pos: Image, neg: Image) -> None:
@@ -96,7 +83,7 @@ def develop(
 
     def lit(y0: int, y1: int, out: Image) -> None:
         g = None if glare is None else glare[y0:y1]
-        _light_strip(ideal[y0:y1], gain[y0:y1], g, gloss[y0:y1], e, lut, out)
+        light_rows(ideal[y0:y1], gain[y0:y1], g, gloss[y0:y1], e, lut, out)
 
     if lens is None:
         out = np.empty_like(ideal)

@@ -134,7 +134,23 @@ def apply_light(img: Image, gloss: NDArray[np.uint8] | None, e: Effects) -> Imag
     """
     h, w = img.shape[:2]
     gain, glare = _light_maps(e, w, h)
-    out = cv2.multiply(img, gain, scale=1.0 / 128)
+    out = np.empty_like(img)
+    light_rows(img, gain, glare, gloss, e, gamma_lut(e.gamma), out)
+    return out
+
+
+def light_rows(
+    img: Image,
+    gain: Image,
+    glare: Image | None,
+    gloss: NDArray[np.uint8] | None,
+    e: Effects,
+    lut: Image | None,
+    out: Image,
+) -> None:
+    """The light on rows of the ideal image (the whole frame, or a strip of it, with the same rows
+    of the maps): out = tone(img x gain + glare x surface). ``out`` may be ``img``."""
+    cv2.multiply(img, gain, dst=out, scale=1.0 / 128)
     if glare is not None:
         if gloss is not None:
             # felt shows glare_felt of the sheen, cards (gloss 255) all of it
@@ -143,10 +159,8 @@ def apply_light(img: Image, gloss: NDArray[np.uint8] | None, e: Effects) -> Imag
         else:
             glf = cv2.convertScaleAbs(glare, alpha=e.glare_felt)
         cv2.add(out, cv2.cvtColor(glf, cv2.COLOR_GRAY2BGR), dst=out)
-    lut = gamma_lut(e.gamma)
     if lut is not None:
         cv2.LUT(out, lut, dst=out)
-    return np.asarray(out, np.uint8)
 
 
 def gamma_lut(gamma: float) -> Image | None:
