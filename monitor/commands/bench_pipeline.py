@@ -15,8 +15,9 @@ def register(app: typer.Typer) -> None:
         recording: Annotated[Path, typer.Option(
             help="1080p recording with truth (rendered here if missing)")] = Path("bench-recording-1080p"),
         perception: Annotated[list[str], typer.Option(
-            help="perception(s) to measure: oracle, models (the classical finder without a detector)")] = [  # noqa: B006
-            "oracle", "models"],
+            help="perception(s) to measure: oracle, models (perceived where frames changed), models-whole "
+                 "(every frame perceived whole)")] = [  # noqa: B006
+            "oracle", "models", "models-whole"],
         latency_run: Annotated[bool, typer.Option("--latency/--no-latency",
                                                   help="also play it as a live camera for latency")] = True,
     ) -> None:
@@ -24,8 +25,8 @@ def register(app: typer.Typer) -> None:
         from monitor.pipeline.bench import ensure_recording, latency, throughput
 
         for p in perception:
-            if p not in ("oracle", "models"):
-                typer.echo(f"unknown perception {p!r}: oracle or models", err=True)
+            if p not in ("oracle", "models", "models-whole"):
+                typer.echo(f"unknown perception {p!r}: oracle, models or models-whole", err=True)
                 raise typer.Exit(2)
         rec = ensure_recording(recording)
         for p in perception:

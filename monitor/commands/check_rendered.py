@@ -28,6 +28,9 @@ def register(app: typer.Typer) -> None:
         detections_cache: Annotated[Path | None, typer.Option(
             help="recorded detections (models only): perceive each round once, replay it on later checks "
                  "(tune tracking and extraction in seconds)")] = None,
+        whole_frames: Annotated[bool, typer.Option(
+            help="perceive every frame whole (default: only where the picture changed since it was last "
+                 "perceived, and whole every 30 frames)")] = False,
     ) -> None:
         """Review rendered rounds and compare the alerts raised with the scripts' (resumable)."""
         from rich.console import Console
@@ -52,7 +55,7 @@ def register(app: typer.Typer) -> None:
             dest = out / folder.name
             opts = ReviewOptions(videos=[video], table=TABLE, out=dest, perception=perception, models=models,
                                  gate=GateSettings(stride=stride), clips=False, threads=threads,
-                                 detections_cache=detections_cache)
+                                 detections_cache=detections_cache, whole_frames=whole_frames)
             try:
                 run_review(opts)
                 results.append(compare(folder, dest))

@@ -43,6 +43,9 @@ def register(app: typer.Typer) -> None:
             help="keep the models' detections in this folder and replay them when the same recording is "
                  "reviewed again with the same models (re-review after a rule change without the models)",
         )] = None,
+        whole_frames: Annotated[bool, typer.Option(
+            help="perceive every frame whole (default: only where the picture changed since it was last "
+                 "perceived, and whole every 30 frames)")] = False,
     ) -> None:
         """Review recordings: hands, alerts with snapshots and clips, an HTML report; resumable."""
         from monitor.calibration import CalibrationError
@@ -54,7 +57,8 @@ def register(app: typer.Typer) -> None:
         opts = ReviewOptions(videos=videos, table=table, out=out, perception=perception, models=models,
                              name=name, db_url=db_url, snapshot_dir=snapshot_dir, workers=workers,
                              scheduler=scheduler, gate=GateSettings(enabled=motion_gate, stride=stride),
-                             clips=clips, restart=restart, threads=threads, detections_cache=detections_cache)
+                             clips=clips, restart=restart, threads=threads, detections_cache=detections_cache,
+                             whole_frames=whole_frames)
         try:
             outcome = run_review(opts)
         except KeyboardInterrupt:

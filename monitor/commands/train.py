@@ -177,9 +177,11 @@ def train_detector_cmd(
         raise typer.BadParameter(f"no checkpoint {ckpt}: train first (or pick --checkpoint last)")
     from monitor.perception.detector import input_shape_for
 
-    # Fixed 16:9 input (cameras are 1080p/4K): a third fewer pixels than a square, static for OpenVINO.
+    # A 16:9 whole frame (cameras are 1080p/4K: a third fewer pixels than a square), and dynamic axes:
+    # video is perceived where it changed, a region at a time (monitor/perception/incremental.py).
+    # Dynamic axes cost nothing at the full size (ONNX Runtime and OpenVINO, docs/benchmarks.md).
     input_hw = input_shape_for(1920, 1080, imgsz)
-    onnx_path = export_onnx(ckpt, run / "export" / "detector.onnx", input_hw, dynamic=False)
+    onnx_path = export_onnx(ckpt, run / "export" / "detector.onnx", input_hw, dynamic=True)
     result = evaluate_detector(ckpt, onnx_path, data, imgsz, run / "eval", input_hw)
     typer.echo(json.dumps({k: v for k, v in result.items() if k != "per_class"}, indent=1))
     if ship:

@@ -171,18 +171,36 @@ def card_quad_of(contour: npt.NDArray[np.int32]) -> F64 | None:
     return None
 
 
+def work_scale(width: int, height: int) -> float:
+    """The segmentation scale of a ``width`` x ``height`` frame (at most ``WORK_LONG_SIDE`` wide)."""
+    return min(1.0, WORK_LONG_SIDE / max(height, width))
+
+
+def felt_colour(frame: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    """The felt's Lab colour as :func:`find_card_quads` judges it on the whole ``frame``."""
+    h, w = frame.shape[:2]
+    scale = work_scale(w, h)
+    img = frame if scale == 1.0 else cv2.resize(frame, (round(w * scale), round(h * scale)),
+                                                interpolation=cv2.INTER_AREA)
+    return background_lab(cv2.cvtColor(img, cv2.COLOR_BGR2LAB))
+
+
 def find_card_quads(frame: npt.NDArray[np.uint8], min_area_px: float = 250.0,
-                    max_area_frac: float = 0.5) -> list[Quad]:
+                    max_area_frac: float = 0.5, felt: npt.NDArray[np.uint8] | None = None,
+                    scale: float | None = None) -> list[Quad]:
     """Card-shaped quadrilaterals in ``frame`` (BGR), corners in full-frame pixels.
 
     Segmentation runs on a copy at most ``WORK_LONG_SIDE`` wide (cheap); each candidate's corners are
-    then refined on the full-resolution frame around it.
+    then refined on the full-resolution frame around it. A crop of a larger frame passes that frame's
+    ``felt`` colour and ``scale`` (a crop full of arm would misjudge the felt, and a crop segmented at
+    another scale would find other blobs than its frame does).
     """
     h, w = frame.shape[:2]
-    scale = min(1.0, WORK_LONG_SIDE / max(h, w))
-    img = frame if scale == 1.0 else cv2.resize(frame, (round(w * scale), round(h * scale)),
+    scale = work_scale(w, h) if scale is None else scale
+    img = frame if scale == 1.0 else cv2.resize(frame, (max(1, round(w * scale)), max(1, round(h * scale))),
                                                 interpolation=cv2.INTER_AREA)
-    felt = background_lab(cv2.cvtColor(img, cv2.COLOR_BGR2LAB))
+    if felt is None:
+        felt = background_lab(cv2.cvtColor(img, cv2.COLOR_BGR2LAB))
     mask = card_mask(img, felt, open_px=OPEN_PX)
     contours = outer_contours(mask)
     max_area = max_area_frac * img.shape[0] * img.shape[1]

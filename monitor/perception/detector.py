@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,9 @@ import numpy.typing as npt
 from monitor.perception.backends import DEFAULT_BACKEND, Backend, load_backend
 from monitor.perception.errors import ModelFileError
 from monitor.perception.labels import DETECTOR_CLASSES
-from monitor.perception.yolo_post import decode, letterbox
+from monitor.perception.yolo_post import STRIDE, crop_input, decode, letterbox
+
+Region = tuple[int, int, int, int]  # x0, y0, x1, y1 in frame pixels
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +30,7 @@ class Box:
     corners: npt.NDArray[np.float64]  # (4, 2) full-frame pixels
 
 
-def input_shape_for(width: int, height: int, imgsz: int, stride: int = 32) -> tuple[int, int]:
+def input_shape_for(width: int, height: int, imgsz: int, stride: int = STRIDE) -> tuple[int, int]:
     """(h, w) network input: long side ``imgsz``, short side rounded up to the stride (rect inference)."""
     if width >= height:
         short = int(np.ceil(height * imgsz / width / stride) * stride)
@@ -79,15 +82,40 @@ class Detector:
             ) from exc
         return shape if fixed else None
 
-    def detect(self, frame: npt.NDArray[np.uint8]) -> list[Box]:
+    @cached_property
+    def takes_any_size(self) -> bool:
+        """The model takes inputs of other sizes than its full frame (exported with dynamic axes), so a
+        region of a frame can be detected alone, at the full frame's scale."""
+        try:
+            self.backend.run(np.zeros((1, 3, STRIDE, 2 * STRIDE), dtype=np.float32))
+        except Exception:  # each runtime raises its own shape error
+            return False
+        return True
+
+    def _shape(self, w: int, h: int) -> tuple[int, int]:
+        return self._fixed_shape or input_shape_for(w, h, self.imgsz)
+
+    def detect(self, frame: npt.NDArray[np.uint8], region: Region | None = None) -> list[Box]:
+        """Boxes in ``frame``; with ``region`` (x0, y0, x1, y1 pixels) only in that part of it, seen at
+        the scale the whole frame is seen at (so objects look to the model as they always do)."""
         h, w = frame.shape[:2]
-        shape = self._fixed_shape or input_shape_for(w, h, self.imgsz)
-        x, lb = letterbox(frame, shape)
+        shape = self._shape(w, h)
+        if region is None:
+            x, lb = letterbox(frame, shape)
+            offset = (0.0, 0.0)
+        else:
+            if not self.takes_any_size:
+                raise ValueError(f"{self.path} takes only {shape[1]}x{shape[0]} inputs: export it with "
+                                 "dynamic axes to detect regions")
+            x0, y0, x1, y1 = region
+            scale = min(shape[0] / h, shape[1] / w)
+            x, lb = crop_input(frame[y0:y1, x0:x1], scale)
+            offset = (float(x0), float(y0))
         out = self.backend.run(x)[0]
         raw = decode(out, len(self.classes), self.oriented, float(self.class_conf.min()), self.iou)
         corners = lb.to_image(raw.corners)
-        corners[..., 0] = np.clip(corners[..., 0], 0, w - 1)
-        corners[..., 1] = np.clip(corners[..., 1], 0, h - 1)
+        corners[..., 0] = np.clip(corners[..., 0] + offset[0], 0, w - 1)
+        corners[..., 1] = np.clip(corners[..., 1] + offset[1], 0, h - 1)
         return [Box(self.classes[int(c)], float(s), corners[i])
                 for i, (s, c) in enumerate(zip(raw.scores, raw.classes, strict=True))
                 if s >= self.class_conf[int(c)]]

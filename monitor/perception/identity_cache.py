@@ -10,6 +10,7 @@ A card turned over, swapped, or moved is read again, and every reading is refres
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -63,12 +64,17 @@ class IdentityCache:
         return found, matched, thumbs
 
     def store(self, corners: list[npt.NDArray[np.float64]], thumbs: list[npt.NDArray[np.int16]],
-              identities: list[Identity], matched: list[int | None]) -> None:
-        """This frame's readings become the cache (cards gone from view drop out)."""
+              identities: list[Identity], matched: list[int | None],
+              keep: Callable[[float, float], bool] | None = None) -> None:
+        """This frame's readings become the cache (cards gone from view drop out). ``keep``: where
+        the frame was not looked at, so the readings of cards centred there stay."""
+        used = {j for j in matched if j is not None}
+        kept = [] if keep is None else [e for j, e in enumerate(self._last)
+                                        if j not in used and keep(float(e.center[0]), float(e.center[1]))]
         self._last = [
             _Entry(q.mean(axis=0), th, ident, 0 if j is None else self._last[j].uses + 1)
             for q, th, ident, j in zip(corners, thumbs, identities, matched, strict=True)
-        ]
+        ] + kept
         n = sum(j is not None for j in matched)
         self.hits += n
         self.misses += len(matched) - n

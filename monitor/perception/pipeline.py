@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -19,12 +20,15 @@ import numpy as np
 import numpy.typing as npt
 
 from monitor.perception.backends import DEFAULT_BACKEND
+from monitor.perception.change_regions import Region
 from monitor.perception.chips import DEFAULT_PALETTE, chip_denomination, stack_count
 from monitor.perception.classical import (
+    Quad,
     background_lab,
     find_card_quads,
     quad_iou,
     refine_quad_full_resolution,
+    work_scale,
 )
 from monitor.perception.detections import Detection, Detections, corners_from_array
 from monitor.perception.detector import Box, Detector
@@ -92,6 +96,51 @@ class Perceiver:
         timings["identify"] = (time.perf_counter() - t) * 1000
 
         t = time.perf_counter()
+        items += self._others(frame, boxes)
+        timings["chips"] = (time.perf_counter() - t) * 1000
+        timings["total"] = sum(timings.values())
+        return Detections(frame.shape[1], frame.shape[0], tuple(items), timings)
+
+    def perceive_regions(self, frame: npt.NDArray[np.uint8], regions: list[Region],
+                         felt: npt.NDArray[np.uint8] | None = None) -> Detections:
+        """What touches the regions' cores, each region perceived alone (the detector sees it at the
+        whole frame's scale; the classical finder segments it with the whole frame's ``felt`` colour
+        and scale). Objects elsewhere are not reported."""
+        frame = check_frame(frame)
+        h, w = frame.shape[:2]
+        timings: dict[str, float] = {}
+        t = time.perf_counter()
+        boxes: list[Box] = []
+        if self.detector is not None:
+            for reg in regions:
+                found = self.detector.detect(frame, reg.box)
+                boxes += [b for b in found if reg.touches(_bounds(b.corners))]
+        timings["detect"] = (time.perf_counter() - t) * 1000
+        t = time.perf_counter()
+        quads: list[Quad] = []
+        if self.mode == "full":
+            scale = work_scale(w, h)
+            for reg in regions:
+                x0, y0, x1, y1 = reg.box
+                for q in find_card_quads(frame[y0:y1, x0:x1], felt=felt, scale=scale):
+                    corners = q.corners + np.array([x0, y0], dtype=np.float64)
+                    if reg.touches(_bounds(corners)):
+                        quads.append(Quad(corners, q.fill, q.area))
+        cards = self._card_candidates(frame, boxes, quads)
+        timings["corners"] = (time.perf_counter() - t) * 1000
+        t = time.perf_counter()
+        # the cache keeps the readings of cards it was not shown (away from the changes)
+        items = self._identify(frame, cards, keep=lambda x, y: not any(r.holds(x, y) for r in regions))
+        timings["identify"] = (time.perf_counter() - t) * 1000
+        t = time.perf_counter()
+        items += self._others(frame, boxes)
+        timings["chips"] = (time.perf_counter() - t) * 1000
+        timings["total"] = sum(timings.values())
+        return Detections(w, h, tuple(items), timings)
+
+    def _others(self, frame: npt.NDArray[np.uint8], boxes: list[Box]) -> list[Detection]:
+        """Chips (denomination from colour, height where a tilt shows it), then hands, dice, piles."""
+        items: list[Detection] = []
         for b in _one_box_per_chip(boxes):
             if b.kind == CHIP:
                 reading = chip_denomination(frame, b.corners, self.palette)
@@ -100,11 +149,12 @@ class Perceiver:
                                        count=stack_count(b.corners, self.camera_tilt_deg)))
             elif b.kind not in (CARD_FACE_UP, CARD_FACE_DOWN):
                 items.append(Detection(b.kind, b.confidence, corners_from_array(b.corners)))
-        timings["chips"] = (time.perf_counter() - t) * 1000
-        timings["total"] = sum(timings.values())
-        return Detections(frame.shape[1], frame.shape[0], tuple(items), timings)
+        return items
 
-    def _card_candidates(self, frame: npt.NDArray[np.uint8], boxes: list[Box]) -> list[_Card]:
+    def _card_candidates(self, frame: npt.NDArray[np.uint8], boxes: list[Box],
+                         quads: list[Quad] | None = None) -> list[_Card]:
+        """Cards from the detector's boxes and the classical finder's quads (``None``: find them in
+        the whole frame)."""
         cards = [_Card(b.kind, b.confidence, b.corners, "detector")
                  for b in boxes if b.kind in (CARD_FACE_UP, CARD_FACE_DOWN)]
         if self.mode == "refine" and cards:
@@ -116,7 +166,7 @@ class Perceiver:
                 if refined is not c.corners and quad_iou(refined, c.corners) > 0.6:
                     c.corners, c.source = refined, "both"
         elif self.mode == "full":
-            for q in find_card_quads(frame):
+            for q in find_card_quads(frame) if quads is None else quads:
                 best = max(cards, key=lambda c: quad_iou(q.corners, c.corners), default=None)
                 if best is not None and quad_iou(q.corners, best.corners) > 0.5:
                     best.corners, best.source = q.corners, "both"
@@ -124,7 +174,10 @@ class Perceiver:
                     cards.append(_Card(CARD_FACE_UP, q.fill, q.corners, "contour"))
         return cards
 
-    def _identify(self, frame: npt.NDArray[np.uint8], cards: list[_Card]) -> list[Detection]:
+    def _identify(self, frame: npt.NDArray[np.uint8], cards: list[_Card],
+                  keep: Callable[[float, float], bool] | None = None) -> list[Detection]:
+        """Read each card (the cache's reading where the card has not changed). ``keep``: the cache
+        also keeps its readings of cards centred where this says (cards not looked at this time)."""
         if self.classifier is None:
             return [Detection(c.kind, c.confidence, corners_from_array(order_card_corners(c.corners)),
                               source=c.source) for c in cards]
@@ -138,7 +191,7 @@ class Perceiver:
             todo = [i for i, ident in enumerate(cached) if ident is None]
             fresh = iter(self.classifier.classify([crops[i] for i in todo]))
             identities = [ident if ident is not None else next(fresh) for ident in cached]
-            self.cache.store(corners, thumbs, identities, matched)
+            self.cache.store(corners, thumbs, identities, matched, keep)
         out = []
         for c, ident in zip(cards, identities, strict=True):
             kind = c.kind
@@ -153,6 +206,11 @@ class Perceiver:
             out.append(Detection(kind, c.confidence, corners_from_array(order_card_corners(c.corners)),
                                  identity=ident.label, identity_confidence=ident.confidence, source=c.source))
         return out
+
+
+def _bounds(corners: npt.NDArray[np.float64]) -> tuple[float, float, float, float]:
+    c = np.asarray(corners, dtype=np.float64).reshape(-1, 2)
+    return (float(c[:, 0].min()), float(c[:, 1].min()), float(c[:, 0].max()), float(c[:, 1].max()))
 
 
 def _one_box_per_chip(boxes: list[Box]) -> list[Box]:

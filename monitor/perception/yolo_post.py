@@ -13,6 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 F32 = npt.NDArray[np.float32]
+STRIDE = 32  # YOLO's largest feature stride: input sides are multiples of it
 F64 = npt.NDArray[np.float64]
 
 
@@ -42,6 +43,20 @@ def letterbox(img: npt.NDArray[np.uint8], shape: tuple[int, int]) -> tuple[F32, 
     canvas[top:top + nh, left:left + nw] = resized
     x = canvas[..., ::-1].transpose(2, 0, 1)[None].astype(np.float32) / np.float32(255.0)
     return np.ascontiguousarray(x), Letterbox(s, float(left), float(top))
+
+
+def crop_input(crop: npt.NDArray[np.uint8], scale: float, stride: int = STRIDE) -> tuple[F32, Letterbox]:
+    """A part of a frame as network input at ``scale`` (the whole frame's), padded right and below to
+    the stride with grey 114; NCHW RGB float32 in [0, 1]."""
+    h, w = crop.shape[:2]
+    nh, nw = max(1, round(h * scale)), max(1, round(w * scale))
+    resized = cv2.resize(crop, (nw, nh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    th, tw = -(-nh // stride) * stride, -(-nw // stride) * stride
+    canvas = np.full((th, tw, 3), 114, dtype=np.uint8)
+    canvas[:nh, :nw] = resized
+    x = canvas[..., ::-1].transpose(2, 0, 1)[None].astype(np.float32) / np.float32(255.0)
+    # the scale actually applied on each axis differs from ``scale`` by rounding: take the mean
+    return np.ascontiguousarray(x), Letterbox((nw / w + nh / h) / 2, 0.0, 0.0)
 
 
 def xywhr_to_corners(b: F64) -> F64:

@@ -86,7 +86,8 @@ def _options(recording: Path, data: Path, perception: str, realtime: bool) -> An
         table=table, camera=str(recording / "video.mp4"), db_url=f"sqlite:///{data / 'store.db'}",
         snapshot_dir=data / "snapshots", tokens=f"bench:viewer:{TOKEN}", port=0,
         simulate_dice=recording / "events.jsonl", console_log=recording / "events.jsonl",
-        perception=perception,  # type: ignore[arg-type]
+        perception="models" if perception == "models-whole" else perception,  # type: ignore[arg-type]
+        whole_frames=perception == "models-whole",
         truth=recording / "truth.jsonl" if perception == "oracle" else None, realtime=realtime,
     )
 

@@ -61,10 +61,20 @@ class OraclePerception:
 
 
 class ModelPerception:
-    def __init__(self, models_dir: Path, threads: int = 2) -> None:
+    """The trained models on frames of one camera in order: each frame perceived where it changed
+    (:mod:`monitor.perception.incremental`), or whole when ``whole_frames`` (or the detector takes only
+    the full frame's size)."""
+
+    def __init__(self, models_dir: Path, threads: int = 2, whole_frames: bool = False) -> None:
+        from monitor.perception.incremental import IncrementalPerceiver
         from monitor.perception.pipeline import Perceiver
 
         self.perceiver = Perceiver.from_models(models_dir, threads=threads, video=True)
+        self.incremental = None if whole_frames else IncrementalPerceiver(self.perceiver)
+        if self.incremental is not None and not self.incremental.regional:
+            log.warning("%s/detector.onnx takes only whole frames (exported without dynamic axes): every "
+                        "frame is perceived whole", models_dir)
+            self.incremental = None
         has_detector = self.perceiver.detector is not None
         parts = ["detector.onnx" if has_detector else "classical card finder (no detector)"]
         if self.perceiver.classifier is None:
@@ -72,15 +82,21 @@ class ModelPerception:
                          "fouls) cannot fire")
         else:
             parts.append("cards.onnx")
-        self.label = "models: " + ", ".join(parts)
+        self.label = "models: " + ", ".join(parts) + f" ({self.mode})"
         self.warnings = [p for p in parts if p.startswith("NO") or "no detector" in p]
 
+    @property
+    def mode(self) -> str:
+        return "whole frames" if self.incremental is None else "changed regions"
+
     def see(self, index: int, image: np.ndarray) -> tuple[Detections, tuple[str, ...] | None]:
+        if self.incremental is not None:
+            return self.incremental.perceive(image), None
         return self.perceiver.perceive(image), None
 
 
 def choose(choice: Choice, truth: Path | None, size: tuple[int, int], models_dir: Path,
-           threads: int = 2) -> Perception:
+           threads: int = 2, whole_frames: bool = False) -> Perception:
     if choice == "oracle" or (choice == "auto" and truth is not None):
         if truth is None:
             raise PerceptionError("oracle perception needs the recording's ground truth "
@@ -88,4 +104,4 @@ def choose(choice: Choice, truth: Path | None, size: tuple[int, int], models_dir
         if not truth.exists():
             raise PerceptionError(f"ground truth file {truth} does not exist")
         return OraclePerception.load(truth, size)
-    return ModelPerception(models_dir, threads)
+    return ModelPerception(models_dir, threads, whole_frames)

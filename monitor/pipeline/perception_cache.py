@@ -28,8 +28,9 @@ log = logging.getLogger(__name__)
 VERSION = 1
 
 
-def fingerprint(video: Path, models_dir: Path | None) -> dict[str, Any]:
-    """What the cached detections depend on: the recording and the model files."""
+def fingerprint(video: Path, models_dir: Path | None, mode: str = "") -> dict[str, Any]:
+    """What the cached detections depend on: the recording, the model files and how frames are
+    perceived (``mode``: whole frames or changed regions)."""
     st = video.stat()
     models: dict[str, list[int]] = {}
     if models_dir is not None:
@@ -38,7 +39,11 @@ def fingerprint(video: Path, models_dir: Path | None) -> dict[str, Any]:
             if p.exists():
                 ms = p.stat()
                 models[name] = [ms.st_size, ms.st_mtime_ns]
-    return {"version": VERSION, "video": [video.name, st.st_size, st.st_mtime_ns], "models": models}
+    out: dict[str, Any] = {"version": VERSION, "video": [video.name, st.st_size, st.st_mtime_ns],
+                           "models": models}
+    if mode:
+        out["mode"] = mode
+    return out
 
 
 def _load(path: Path, header: dict[str, Any]) -> dict[int, Detections]:

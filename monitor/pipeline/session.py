@@ -40,6 +40,7 @@ class SessionOptions:
     perception: Choice = "auto"
     truth: Path | None = None
     models: Path = DEFAULT_MODELS
+    whole_frames: bool = False  # perceive every frame whole, not only where it changed
     realtime: bool = True  # a file played as a live camera (newest frame wins)
     banker_seat: int | None = None
     extractor: ExtractorSettings | None = None
@@ -92,7 +93,8 @@ def open_session(opts: SessionOptions) -> Session:
     from monitor.sources.video_source import SourceOptions, VideoSource, open_source
 
     calibration = load_table(opts.table)
-    perception = choose(opts.perception, opts.truth, calibration.image_size, opts.models)
+    perception = choose(opts.perception, opts.truth, calibration.image_size, opts.models,
+                        whole_frames=opts.whole_frames)
     warnings = list(getattr(perception, "warnings", []))
     settings = Settings(db_url=opts.db_url, host=opts.host, port=opts.port, snapshot_dir=opts.snapshot_dir,
                         tokens=opts.tokens or None)  # type: ignore[arg-type]

@@ -116,11 +116,11 @@ def review_file(job: FileJob, progress: Progress | None = None,
     calibration = load_table(Path(job.table))
     models = Path(job.models) if job.models else DEFAULT_MODELS
     perception = choose(job.perception, Path(job.truth) if job.truth else None,  # type: ignore[arg-type]
-                        calibration.image_size, models, threads=job.threads)
+                        calibration.image_size, models, threads=job.threads, whole_frames=job.whole_frames)
     cached: CachedPerception | None = None
     if job.detections_cache and not perception.label.startswith("ORACLE"):
         perception = cached = CachedPerception(perception, Path(job.detections_cache) / f"{job.key}.jsonl",
-                                               fingerprint(video, models))
+                                               fingerprint(video, models, getattr(perception, "mode", "")))
     result.perception = perception.label
     result.warnings = list(getattr(perception, "warnings", []))
     outside = read_outside_events(Path(job.events)) if job.events else []

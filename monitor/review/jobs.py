@@ -44,6 +44,7 @@ class FileJob:
     clips: bool = True
     threads: int = 2  # perception threads (ONNX Runtime)
     detections_cache: str | None = None  # folder of recorded perception (models only), replayed on re-runs
+    whole_frames: bool = False  # perceive every kept frame whole, not only where it changed
 
     @property
     def key(self) -> str:
