@@ -296,6 +296,23 @@ def test_a_card_dealt_face_up_under_the_hand_is_exposed_with_its_identity() -> N
     assert [(e.pile, e.face_up, e.card) for e in out if e.type == "card_dealt"] == [(3, True, "Ah")]
 
 
+def test_a_named_face_up_card_on_a_pile_is_exposed_once_though_no_hand_was_seen() -> None:
+    # no hands in view (a detector without the class): the pile's first card counts by resting; the
+    # next one lands under the same track (the tracker kept the covered card's id) and shows its face
+    t = Table()
+    t.put("top", "card", "pile6")
+    t.run(0.5)
+    t.put("top", "card", "pile6", face_up=True, card="7d")
+    out = t.run(1.0)
+    exposed = [(e.type, e.card, e.zone) for e in out if e.type == "card_exposed"]
+    assert exposed == [("card_exposed", "7d", "pile:6")]
+    # reported once, however long it lies there
+    assert [e for e in t.run(1.0) if e.type == "card_exposed"] == []
+    # an unread face-up box (a pale back the detector took for a face) is not an exposure
+    t.put("pale", "card", "pile2", face_up=True)
+    assert [e for e in t.run(1.0) if e.type == "card_exposed"] == []
+
+
 def test_a_card_flying_over_a_slot_where_the_hand_just_was_is_not_on_that_pile() -> None:
     t = Table()
     deal_by_hand(t, 7, "p7", hand_frames=2)

@@ -63,7 +63,10 @@ class IncrementalPerceiver:
             out = Detections(last.width, last.height, last.items, {"change": change_ms, "total": change_ms})
         else:
             new = self.perceiver.perceive_regions(frame, found, self._felt)
-            kept = tuple(d for d in last.items if not any(r.touches(d.box) for r in found))
+            # what was seen away from the changes stands, unless seen again now (a stack read half
+            # hidden in another region, with another box, is the same stack)
+            kept = tuple(d for d in last.items if not any(r.touches(d.box) for r in found)
+                         and not any(_same_place(d, n) for n in new.items))
             self.regions.seen(found)
             self._since_full += 1
             self.partial += 1
@@ -77,3 +80,17 @@ def _with_change(d: Detections, items: tuple[Detection, ...], change_ms: float, 
     total = d.timings_ms.get("total", 0.0) + change_ms
     timings = {"change": change_ms, **d.timings_ms, "total": total, **extra}
     return Detections(d.width, d.height, items, timings)
+
+
+def _group(kind: str) -> str:
+    return "card" if kind.startswith("card") else kind
+
+
+def _inside(p: tuple[float, float], box: tuple[float, float, float, float]) -> bool:
+    return box[0] <= p[0] <= box[2] and box[1] <= p[1] <= box[3]
+
+
+def _same_place(a: Detection, b: Detection) -> bool:
+    """Two detections of one object: of one kind (a card face up or down) and either's centre in
+    the other's box."""
+    return _group(a.kind) == _group(b.kind) and (_inside(a.center, b.box) or _inside(b.center, a.box))

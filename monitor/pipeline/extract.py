@@ -147,6 +147,7 @@ class _Deal:
     stub: _Count = field(default_factory=_Count)
     delivered: dict[int, int] = field(default_factory=dict)  # pile -> seat
     exposed: dict[str, int] = field(default_factory=dict)  # face-up card track -> its pile
+    exposed_cards: set[str] = field(default_factory=set)  # the exposed cards' names (tracks may switch)
     visits: list[_Visit] = field(default_factory=list)  # hands over pile slots during the deal
     removed: list[int] = field(default_factory=list)  # piles whose exposed card was taken off
     emptied: dict[int, float] = field(default_factory=dict)  # pile slot -> when its cards left it
@@ -281,6 +282,7 @@ class EventExtractor:
                 if o.kind == "card":
                     self._card_rests(o, before)
             self._deal_end(present)
+            self._pile_faces(present)
             self._pile_slots(present)
             self._seats(present)
             self._banker(present)
@@ -417,6 +419,8 @@ class EventExtractor:
             if not d.done:
                 if o.face_up:
                     d.exposed[o.track] = pile
+                    if o.card is not None:
+                        d.exposed_cards.add(o.card)
                 self._emit("card_dealt", o.confidence, pile=pile, face_up=o.face_up, card=o.card)
             elif d.removed:
                 d.removed.remove(pile) if pile in d.removed else d.removed.pop(0)
@@ -446,6 +450,28 @@ class EventExtractor:
             tracks = {t for t, p in d.pile_of.items() if p == pile}
             d.seats[seat] = _Seat(pile, tracks)
             self._emit("pile_delivered", o.confidence, pile=pile, seat=seat)
+
+    def _pile_faces(self, present: dict[str, Seen]) -> None:
+        """A named card lying face up on a pile before the piles are delivered is exposed (rules 48,
+        51), however it came there: the deal's count may not have seen it land (the dealer's hand
+        not found, or a tracker that gave the landing card the covered card's id), but its face is
+        in view. Named only: an unread face-up box may be a pale back the detector took for a face."""
+        d = self.deal
+        if d.delivered:
+            return
+        for o in present.values():
+            if (o.kind != "card" or not o.face_up or o.card is None or zone_kind(o.zone) != "pile"
+                    or o.track in d.exposed or o.card in d.exposed_cards or not self._at_rest(o)):
+                continue
+            pile = zone_number(o.zone)
+            assert pile is not None
+            if any(not v.read and (v.pile == pile or pile in v.closest) for v in d.visits):
+                continue  # a hand's visit to this slot is still to be read: it reports the card
+            d.exposed[o.track] = pile
+            d.exposed_cards.add(o.card)
+            tr = self.tracks[o.track]
+            self._emit("card_exposed", o.confidence, at=(tr.entered, self._frame), card=o.card,
+                       zone=f"pile:{pile}")
 
     # ---- the deal: hands over pile slots -------------------------------------------------------
 
@@ -540,9 +566,12 @@ class EventExtractor:
                 d.pile_of.setdefault(o.track, v.pile)
         d.counts[v.pile] += 1
         d.last_card = max(d.last_card or 0.0, v.last)
-        up = [o for o in cards if o.face_up and o.track not in d.exposed]
+        up = [o for o in cards if o.face_up and o.track not in d.exposed
+              and (o.card is None or o.card not in d.exposed_cards)]
         if up:
             d.exposed[up[0].track] = v.pile
+            if up[0].card is not None:
+                d.exposed_cards.add(up[0].card)
             self._emit("card_dealt", up[0].confidence, at=(v.start, v.frame), pile=v.pile, face_up=True,
                        card=up[0].card)
         else:
