@@ -114,6 +114,30 @@ def test_an_exposed_card_is_reported_with_its_identity_and_the_deal_ends_with_th
     assert out[0].counts == [1, 1, 1, 0, 0, 0, 0] and out[1].n == 4
 
 
+def test_without_the_dealers_hand_the_piles_are_not_counted_but_the_stub_and_exposures_are() -> None:
+    t = Table(count_deal=False)
+    for n, pile in enumerate([1, 2, 3], start=1):
+        t.put(f"c{n}", "card", f"pile{pile}", face_up=(n == 2), card="9h" if n == 2 else None)
+        t.run(0.3)
+    assert [(e.type, e.card, e.zone) for e in t.events if e.type.startswith("card_")] == [
+        ("card_exposed", "9h", "pile:2")]
+    for i in range(4):
+        t.put(f"s{i}", "card", "stub", x=500 + 24 * i)
+    out = t.run(1.0)
+    assert types(out) == ["stub_counted"] and out[0].n == 4
+    assert not any(e.type in ("card_dealt", "piles_complete") for e in t.events)
+
+
+def test_the_shipped_models_say_whether_they_see_the_dealers_hand() -> None:
+    from monitor.perception.pipeline import DEFAULT_MODELS
+    from monitor.pipeline.perceive import ModelPerception
+
+    m = ModelPerception(DEFAULT_MODELS)
+    assert m.sees_hands == ("hand" in m.perceiver.detector.classes)  # type: ignore[union-attr]
+    if not m.sees_hands:
+        assert any("not counted card by card" in w for w in m.warnings)
+
+
 def test_delivery_names_the_action_pile_first_and_a_dead_hand_is_collected() -> None:
     t = Table(gone_s=0.6)
     for pile in (3, 4):
@@ -303,9 +327,12 @@ def test_a_named_face_up_card_on_a_pile_is_exposed_once_though_no_hand_was_seen(
     t.put("top", "card", "pile6")
     t.run(0.5)
     t.put("top", "card", "pile6", face_up=True, card="7d")
+    shown_at = t.frame
     out = t.run(1.0)
     exposed = [(e.type, e.card, e.zone) for e in out if e.type == "card_exposed"]
     assert exposed == [("card_exposed", "7d", "pile:6")]
+    # dated when the face was first read, not when the (older) track came to the pile
+    assert next(e for e in out if e.type == "card_exposed").frame == shown_at
     # reported once, however long it lies there
     assert [e for e in t.run(1.0) if e.type == "card_exposed"] == []
     # an unread face-up box (a pale back the detector took for a face) is not an exposure

@@ -34,6 +34,9 @@ def register(app: typer.Typer) -> None:
                                                         "for rounds opened by vision")] = None,
         review: Annotated[bool, typer.Option(help="a file as fast as possible, not paced")] = False,
         duration: Annotated[float | None, typer.Option(help="stop after this many seconds")] = None,
+        whole_frames: Annotated[bool, typer.Option(
+            help="perceive every frame whole (default: only where the picture changed since it was last "
+                 "perceived, and whole every 30 frames)")] = False,
     ) -> None:
         """Watch a table live: events to the procedure monitor, alerts stored and pushed to the dashboard."""
         from monitor.calibration import CalibrationError
@@ -47,6 +50,7 @@ def register(app: typer.Typer) -> None:
             table=table, camera=camera, db_url=db, snapshot_dir=snapshot_dir, tokens=tokens or "", host=host,
             port=port, dice_port=dice, console_log=console_log, perception=perception,  # type: ignore[arg-type]
             truth=truth, models=models or DEFAULT_MODELS, realtime=not review, banker_seat=banker_seat,
+            whole_frames=whole_frames,
         )
         try:
             session = open_session(opts)

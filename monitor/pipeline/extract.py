@@ -76,6 +76,11 @@ class ExtractorSettings:
     clear_s: float = 1.0  # table empty this long: the round is over (no console)
     split_gap_mm: float = 80.0  # a gap this wide in the banker's row: the hand is set in two
     round_from_vision: bool = False  # open and close rounds on the table filling / going clear
+    # Count the deal card by card (card_dealt, piles_complete). A perception that cannot see the
+    # dealer's hand cannot: cards put on a pile cover each other where they land, so each pile would
+    # count one card and every pile would look short. Without it the stub count and every card seen
+    # face up on a pile (card_exposed) are still reported; the piles are not counted.
+    count_deal: bool = True
     banker_seat: int | None = None  # for rounds opened by vision
 
 
@@ -91,6 +96,7 @@ class _Track:
     seen_at: float = 0.0
     entered: float = 0.0  # when it came into its zone (a card landing under a hand: the hand's visit)
     moved_at: float = -1.0  # when it last jumped from where it rested (not set when first seen)
+    named_at: tuple[float, int] | None = None  # (time, frame) its face was first read, this showing
 
 
 @dataclass(slots=True)
@@ -261,6 +267,12 @@ class EventExtractor:
                     tr.moved_at = media_time
                 tr.still, tr.moved, tr.zone, tr.x, tr.y = 1, 0, o.zone, o.x, o.y
             tr.last, tr.seen_at = o, media_time
+            if o.kind == "card":
+                named = o.face_up and o.card is not None
+                if not named:
+                    tr.named_at = None
+                elif tr.named_at is None:
+                    tr.named_at = (media_time, index)
             if tr.still >= self.s.settle_frames and tr.resting != o.zone:
                 before = tr.resting
                 tr.resting = o.zone
@@ -416,6 +428,8 @@ class EventExtractor:
             d.pile_of[o.track] = pile
             d.counts[pile] += 1
             d.last_card = self._now
+            if not d.done and not self.s.count_deal:
+                return  # not reported: a named face-up card is (by _pile_faces), uncounted
             if not d.done:
                 if o.face_up:
                     d.exposed[o.track] = pile
@@ -469,8 +483,8 @@ class EventExtractor:
                 continue  # a hand's visit to this slot is still to be read: it reports the card
             d.exposed[o.track] = pile
             d.exposed_cards.add(o.card)
-            tr = self.tracks[o.track]
-            self._emit("card_exposed", o.confidence, at=(tr.entered, self._frame), card=o.card,
+            # dated when the face was first read (the track may be the covered card's, older)
+            self._emit("card_exposed", o.confidence, at=self.tracks[o.track].named_at, card=o.card,
                        zone=f"pile:{pile}")
 
     # ---- the deal: hands over pile slots -------------------------------------------------------
@@ -486,7 +500,7 @@ class EventExtractor:
         after the deal: delivery and replacements have their own events.
         """
         d = self.deal
-        if d.done or d.delivered:
+        if d.done or d.delivered or not self.s.count_deal:
             return
         over = [(n, h) for h in hands for n in self._slots_under(h)]
         run = d.visits[-1] if d.visits and d.visits[-1].ended is None else None
@@ -621,7 +635,8 @@ class EventExtractor:
         if d.done or d.last_card is None:
             return
         d.done = True
-        self._emit("piles_complete", counts=d.counts[1:8])
+        if self.s.count_deal:
+            self._emit("piles_complete", counts=d.counts[1:8])
         if stub is not None:
             self._emit("stub_counted", n=stub)
 

@@ -31,6 +31,7 @@ class PerceptionError(ValueError):
 
 class Perception(Protocol):
     label: str
+    sees_hands: bool  # the dealer's hand is found: the deal can be counted card by card
 
     def see(self, index: int, image: np.ndarray) -> tuple[Detections, tuple[str, ...] | None]:
         """Detections of one frame and, for oracle perception, the truth's track id of each."""
@@ -43,6 +44,7 @@ class OraclePerception:
     size: tuple[int, int]
     options: OracleOptions
     label: str = "ORACLE (ground truth replayed; not a model)"
+    sees_hands: bool = True
 
     @classmethod
     def load(cls, truth: Path, size: tuple[int, int],
@@ -76,14 +78,19 @@ class ModelPerception:
                         "frame is perceived whole", models_dir)
             self.incremental = None
         has_detector = self.perceiver.detector is not None
+        self.sees_hands = has_detector and "hand" in self.perceiver.detector.classes  # type: ignore[union-attr]
         parts = ["detector.onnx" if has_detector else "classical card finder (no detector)"]
         if self.perceiver.classifier is None:
             parts.append("NO card classifier: cards are not read, identity rules (exposed ace, duplicates, "
                          "fouls) cannot fire")
         else:
             parts.append("cards.onnx")
+        if not self.sees_hands:
+            parts.append("the dealer's hand is not found: the deal is not counted card by card (the stub "
+                         "and exposed cards are)")
         self.label = "models: " + ", ".join(parts) + f" ({self.mode})"
-        self.warnings = [p for p in parts if p.startswith("NO") or "no detector" in p]
+        self.warnings = [p for p in parts
+                         if p.startswith("NO") or "no detector" in p or "hand is not found" in p]
 
     @property
     def mode(self) -> str:

@@ -78,6 +78,7 @@ class CachedPerception:
         self.frames = _load(path, header) if path.exists() else {}
         self.hits = 0
         self.label = inner.label
+        self.sees_hands = getattr(inner, "sees_hands", True)
         self.warnings = list(getattr(inner, "warnings", []))
         path.parent.mkdir(parents=True, exist_ok=True)
         # rewrite what is trusted (drops a torn last line), then append as frames are perceived

@@ -125,7 +125,8 @@ def open_session(opts: SessionOptions) -> Session:
         if dice_port is not None:
             dice = DiceReader(dice_port)
         settings_x = opts.extractor or ExtractorSettings(round_from_vision=opts.console_log is None,
-                                                         banker_seat=opts.banker_seat)
+                                                         banker_seat=opts.banker_seat,
+                                                         count_deal=getattr(perception, "sees_hands", True))
         sink = ApiSink(server)
         run = LiveRun(calibration, source, perception, sink, ring,
                       first_seq=server.next_seq(calibration.table), settings=settings_x, dice=dice)
