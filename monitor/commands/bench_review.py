@@ -19,8 +19,10 @@ def register(app: typer.Typer) -> None:
         scale_seconds: Annotated[float, typer.Option(
             help="length of each recording in the scaling run")] = 30.0,
         parts: Annotated[str, typer.Option(
-            help="comma-separated: live,oracle,stride2,clips,nogate,models,scale")] = (
-            "live,oracle,stride2,clips,models,scale"),
+            help="comma-separated: live,oracle,stride2,clips,nogate,scale (oracle perception); models-whole "
+                 "(the peer: every frame whole), models, models-stride2, scale-models (the shipped models, "
+                 "frames perceived where they changed)")] = (
+            "live,oracle,stride2,clips,models-whole,models,models-stride2,scale"),
     ) -> None:
         """Measure review: x real time (1 process, oracle and models), Dask scaling from 1 to 2 workers."""
         import os

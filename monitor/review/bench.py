@@ -53,12 +53,12 @@ class BenchLine:
 
 
 def _run(name: str, videos: list[Path], out: Path, perception: str = "auto", workers: int | None = None,
-         gate: bool = True, stride: int = 1, clips: bool = False) -> BenchLine:
+         gate: bool = True, stride: int = 1, clips: bool = False, whole_frames: bool = False) -> BenchLine:
     from monitor.review.jobs import GateSettings
 
     opts = ReviewOptions(videos=videos, table=TABLE, out=out, perception=perception, workers=workers,
                          progress=False, gate=GateSettings(enabled=gate, stride=stride), restart=True,
-                         clips=clips)
+                         clips=clips, whole_frames=whole_frames)
     cpu0 = _cpu()
     start = time.perf_counter()
     outcome = run_review(opts)
@@ -118,10 +118,22 @@ def run_bench(recording: Path, models_seconds: float = 10.0, scale_files: int = 
             lines.append(_run("1 process, oracle, gate, with clips", [recording], root / "clips", clips=True))
         if "nogate" in parts:
             lines.append(_run("1 process, oracle, no gate", [recording], root / "nogate", gate=False))
-        if "models" in parts:
-            short = cut(recording, models_seconds, root / "short", sidecars=False)
-            lines.append(_run(f"1 process, models ({models_seconds:.0f} s)", [short], root / "models",
+        model_parts = [p for p in parts if p.startswith("models") or p == "scale-models"]
+        short = cut(recording, models_seconds, root / "short", sidecars=False) if model_parts else None
+        secs = f"{models_seconds:.0f} s"
+        if "models-whole" in parts and short is not None:  # the peer: every kept frame perceived whole
+            lines.append(_run(f"1 process, models, whole frames ({secs})", [short], root / "models-whole",
+                              perception="models", whole_frames=True))
+        if "models" in parts and short is not None:
+            lines.append(_run(f"1 process, models, changed regions ({secs})", [short], root / "models",
                               perception="models"))
+        if "models-stride2" in parts and short is not None:
+            lines.append(_run(f"1 process, models, changed regions, stride 2 ({secs})", [short],
+                              root / "models2", perception="models", stride=2))
+        if "scale-models" in parts and short is not None:
+            for workers in (1, 2):
+                lines.append(_run(f"Dask, {workers} worker(s), 2 x {secs}, models, stride 2", [short, short],
+                                  root / f"daskm{workers}", perception="models", workers=workers, stride=2))
         if "scale" in parts:
             videos = [cut(recording, scale_seconds, root / f"part{i + 1}") for i in range(scale_files)]
             for workers in (1, 2):
