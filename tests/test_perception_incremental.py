@@ -104,7 +104,8 @@ def test_classical_finder_on_a_crop_finds_what_it_finds_there_in_the_whole_frame
     x0, y0 = int(target[0]) - 150, int(target[1]) - 150
     x0, y0 = max(0, x0), max(0, y0)
     crop = frame[y0:y0 + 300, x0:x0 + 300]
-    found = [q.corners + (x0, y0) for q in find_card_quads(crop, felt=felt, scale=scale)]
+    offset = np.array([x0, y0], dtype=np.float64)
+    found = [q.corners + offset for q in find_card_quads(crop, felt=felt, scale=scale)]
     assert any(np.abs(c.mean(axis=0) - target).max() < 3.0 for c in found)
 
 
@@ -184,3 +185,36 @@ def test_incremental_perceiver_reuses_still_frames_and_finds_a_new_card(frame: n
 def test_incremental_perceiver_rejects_a_bad_refresh(perceiver: Perceiver) -> None:
     with pytest.raises(ValueError, match="refresh_every"):
         IncrementalPerceiver(perceiver, refresh_every=0)
+
+
+def test_bench_perception_on_a_video_compares_both_ways_and_counts_what_each_found(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from monitor.cli import app
+
+    video = Path(__file__).parents[1] / "monitor" / "render" / "rounds" / "sample_recording" / "video.mp4"
+    out = tmp_path / "bench.json"
+    res = CliRunner().invoke(app, ["bench-perception", "--video", str(video), "--frames", "12",
+                                   "--backend", "onnxruntime", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    import json
+
+    data = json.loads(out.read_text())
+    whole, regions = data["runs"]
+    assert (whole["mode"], regions["mode"]) == ("whole frames", "changed regions")
+    assert whole["frames"] == regions["frames"] == 12
+    assert whole["whole"] == 12 and regions["whole"] + regions["regions"] + regions["reused"] == 12
+    assert regions["whole"] >= 1  # the first frame is always perceived whole
+    assert data["ratio"] > 0
+
+
+def test_bench_perception_reports_a_video_it_cannot_read(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from monitor.cli import app
+
+    bad = tmp_path / "broken.mp4"
+    bad.write_bytes(b"not a video at all")
+    res = CliRunner().invoke(app, ["bench-perception", "--video", str(bad)])
+    assert res.exit_code == 2
+    assert "broken.mp4" in res.output
