@@ -25,6 +25,8 @@ from monitor.perception.detections import Detection, Detections
 from monitor.perception.imageio import check_frame
 from monitor.perception.pipeline import Perceiver
 
+VERSION = 2  # changes what it reports for the same frames: recorded detections of older ones are stale
+
 
 class IncrementalPerceiver:
     def __init__(self, perceiver: Perceiver, regions: ChangeRegions | None = None,
@@ -72,6 +74,8 @@ class IncrementalPerceiver:
             self.partial += 1
             share = sum(r.area for r in found) / (frame.shape[0] * frame.shape[1])
             out = _with_change(new, kept + new.items, change_ms, region_share=share)
+        if last is not None and out.items is not last.items:
+            out = Detections(out.width, out.height, _steady(out.items, last.items), out.timings_ms)
         self._last = out
         return out
 
@@ -94,3 +98,40 @@ def _same_place(a: Detection, b: Detection) -> bool:
     """Two detections of one object: of one kind (a card face up or down) and either's centre in
     the other's box."""
     return _group(a.kind) == _group(b.kind) and (_inside(a.center, b.box) or _inside(b.center, a.box))
+
+
+STEADY_IOU = 0.75  # a box this close to the last frame's, read the same, is the same object not moved
+
+
+def _iou(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    if w <= 0 or h <= 0:
+        return 0.0
+    inter = w * h
+    return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
+
+
+def _steady(items: tuple[Detection, ...], before: tuple[Detection, ...]) -> tuple[Detection, ...]:
+    """Objects seen again where they were, read the same, keep last frame's detection exactly.
+
+    A region and the whole frame give the detector different context, so one still stack's box
+    shifts by a pixel or two and its score changes when a place is perceived again (and every
+    ``refresh_every`` frames, when the whole frame is): a tracker may start a new track for it, and
+    a new track in a betting spot is a touch of the spot. Hands always take the new box."""
+    by_kind: dict[str, list[Detection]] = {}
+    for b in before:
+        by_kind.setdefault(b.kind, []).append(b)
+    used: set[int] = set()
+    out = []
+    for d in items:
+        if d.kind != "hand":
+            box = d.box
+            same = [b for b in by_kind.get(d.kind, ()) if id(b) not in used and b.identity == d.identity
+                    and b.denomination == d.denomination and b.count == d.count
+                    and _iou(box, b.box) >= STEADY_IOU]
+            if same:
+                d = max(same, key=lambda b: _iou(box, b.box))
+                used.add(id(d))
+        out.append(d)
+    return tuple(out)

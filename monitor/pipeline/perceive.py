@@ -96,6 +96,13 @@ class ModelPerception:
     def mode(self) -> str:
         return "whole frames" if self.incremental is None else "changed regions"
 
+    @property
+    def cache_mode(self) -> str:
+        """What recorded detections depend on besides the models (``perception_cache.fingerprint``)."""
+        from monitor.perception.incremental import VERSION
+
+        return "whole frames" if self.incremental is None else f"changed regions v{VERSION}"
+
     def see(self, index: int, image: np.ndarray) -> tuple[Detections, tuple[str, ...] | None]:
         if self.incremental is not None:
             return self.incremental.perceive(image), None

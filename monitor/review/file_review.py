@@ -119,8 +119,9 @@ def review_file(job: FileJob, progress: Progress | None = None,
                         calibration.image_size, models, threads=job.threads, whole_frames=job.whole_frames)
     cached: CachedPerception | None = None
     if job.detections_cache and not perception.label.startswith("ORACLE"):
+        header = fingerprint(video, models, getattr(perception, "cache_mode", ""))
         perception = cached = CachedPerception(perception, Path(job.detections_cache) / f"{job.key}.jsonl",
-                                               fingerprint(video, models, getattr(perception, "mode", "")))
+                                               header)
     result.perception = perception.label
     result.warnings = list(getattr(perception, "warnings", []))
     outside = read_outside_events(Path(job.events)) if job.events else []
