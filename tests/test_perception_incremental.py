@@ -218,3 +218,27 @@ def test_bench_perception_reports_a_video_it_cannot_read(tmp_path: Path) -> None
     res = CliRunner().invoke(app, ["bench-perception", "--video", str(bad)])
     assert res.exit_code == 2
     assert "broken.mp4" in res.output
+
+
+def test_an_object_seen_again_where_it_was_and_read_the_same_keeps_its_detection() -> None:
+    from monitor.perception.detections import Detection, corners_from_array
+    from monitor.perception.incremental import _steady
+
+    def chip(x: float, den: int, conf: float = 0.9) -> Detection:
+        sq = np.array([[x, 100], [x + 40, 100], [x + 40, 140], [x, 140]], np.float64)
+        return Detection("chip", conf, corners_from_array(sq), denomination=den, count=1)
+
+    old = (chip(100, 5), chip(300, 25))
+    again = (chip(101.5, 5, 0.8), chip(300, 100), chip(600, 5))
+    out = _steady(again, old)
+    assert out[0] is old[0]  # a pixel off, read the same: the same detection as before
+    assert out[1] is again[1]  # read differently: the new reading stands
+    assert out[2] is again[2]  # nothing there before
+    # two new boxes on one old object: only one of them takes it
+    twice = _steady((chip(100.5, 5), chip(101, 5)), old)
+    assert sum(d is old[0] for d in twice) == 1
+    # hands always take the new box
+    square = np.array([[0, 0], [50, 0], [50, 50], [0, 50]], float)
+    hand_old = Detection("hand", 0.9, corners_from_array(square))
+    hand_new = Detection("hand", 0.8, corners_from_array(square + np.array([1.0, 0.0])))
+    assert _steady((hand_new,), (hand_old,))[0] is hand_new
