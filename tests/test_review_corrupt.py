@@ -55,3 +55,21 @@ def test_truncated_and_garbage_files(tmp_path: Path) -> None:
     assert kinds.count("bet_placed") == 5 and "device_lost" in kinds  # the break, as a camera fault
     assert "cut/video.mp4" in (out / "report.html").read_text()
     assert data["summary"]["files_with_errors"] == 2
+
+
+def test_check_rendered_counts_a_round_whose_video_broke_as_an_error(tmp_path: Path) -> None:
+    # a review that stopped part-way would compare as a short round: faults after the break look
+    # missed and false alerts absent, so the round must not count as "exactly right"
+    cut = tmp_path / "cut"
+    cut.mkdir()
+    data = (SAMPLE / "video.mp4").read_bytes()
+    (cut / "video.mp4").write_bytes(data[: int(len(data) * 0.3)])
+    for name in ("truth.jsonl.gz", "events.jsonl", "check.json", "alerts.jsonl"):
+        shutil.copy(SAMPLE / name, cut / name)
+    out = tmp_path / "out"
+    result = CliRunner().invoke(app, ["check-rendered", str(cut), "--out", str(out),
+                                      "--perception", "oracle"])
+    assert result.exit_code == 1, result.output
+    assert f"error: {cut}:" in result.output and "corrupt or truncated" in result.output
+    assert "0/0 rounds exactly right" in result.output
+    assert json.loads((out / "results.json").read_text()) == []

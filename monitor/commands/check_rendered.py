@@ -57,7 +57,14 @@ def register(app: typer.Typer) -> None:
                                  gate=GateSettings(stride=stride), clips=False, threads=threads,
                                  detections_cache=detections_cache, whole_frames=whole_frames)
             try:
-                run_review(opts)
+                outcome = run_review(opts)
+                # a video that failed part-way compares as a short round: its faults would look
+                # missed and its false alerts absent, so it counts as an error, not a result
+                errors = [f["error"] for f in outcome.session.files if f["error"]]
+                if errors:
+                    typer.echo(f"error: {folder}: {'; '.join(errors)}", err=True)
+                    failed += 1
+                    continue
                 results.append(compare(folder, dest))
             except (ReviewSetupError, RenderedCheckError, OSError, ValueError, RuntimeError) as e:
                 typer.echo(f"error: {folder}: {e}", err=True)
