@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from monitor.perception.spot_watch import SpotView
 from monitor.pipeline.extract import EventExtractor, ExtractorSettings
 from monitor.pipeline.observe import Seen
 
@@ -25,11 +26,12 @@ class Table:
     def take(self, track: str) -> None:
         self.objects.pop(track, None)
 
-    def run(self, seconds: float, hide: tuple[str, ...] = ()) -> list:
+    def run(self, seconds: float, hide: tuple[str, ...] = (),
+            spots: dict[int, SpotView] | None = None) -> list:
         out = []
         for _ in range(round(seconds * FPS)):
             seen = [o for t, o in self.objects.items() if t not in hide]
-            out += self.x.frame(self.frame, self.frame / FPS, seen)
+            out += self.x.frame(self.frame, self.frame / FPS, seen, spots)
             self.frame += 1
         self.events += out
         return out
@@ -448,6 +450,58 @@ def test_a_bet_changed_after_the_close_where_something_touched_the_spot_is_repor
     t.put("c", "chips", "seat4.bet", x=15.0 if touch == "moved" else 0.0, value=50000)
     out = t.run(2.0)
     assert [(e.type, e.seat, e.before, e.after) for e in out] == [("bet_changed", 4, 10000, 50000)]
+
+
+def _spot(version: int, settled: bool = True) -> dict[int, SpotView]:
+    return {4: SpotView(version, settled, 0.0)}
+
+
+def test_a_watched_spot_that_looks_as_it_did_keeps_its_bet_whatever_the_readings() -> None:
+    """Two stacks side by side boxed as one, then as two, one missed for seconds, the box 'moving'
+    as it is re-drawn: the detector's readings change, the spot's picture does not."""
+    t = Table()
+    t.put("a", "chips", "seat4.bet", x=-10.0, value=10000)
+    t.put("b", "chips", "seat4.bet", x=10.0, value=100)
+    t.run(1.0, spots=_spot(1))
+    t.x.note(_closed())
+    t.take("a")
+    t.take("b")
+    t.put("ab", "chips", "seat4.bet", value=100)  # one box on both, read off one stack
+    t.run(2.0, spots=_spot(1))
+    t.run(0.5, hide=("ab",), spots=_spot(1, settled=False))  # an arm over the spot
+    t.put("ab", "chips", "seat4.bet", x=12.0, value=10000)  # re-drawn 12 mm off, read off the other
+    t.run(2.0, spots=_spot(1))
+    t.run(2.0, hide=("ab",), spots=_spot(1))  # missed for two seconds: read as no chips
+    assert [e for e in t.events if e.type in ("bet_changed", "bet_placed") and e.media_time > 1.0] == []
+    assert t.x.rereads >= 2
+
+
+def test_a_watched_spot_whose_picture_changed_for_good_reports_the_change_dated_when_it_showed() -> None:
+    t = Table()
+    t.put("c", "chips", "seat4.bet", value=2500)
+    t.run(1.0, spots=_spot(1))
+    t.x.note(_closed())
+    t.run(0.5, hide=("c",), spots=_spot(1, settled=False))  # the player's arm
+    t.put("c", "chips", "seat4.bet", value=50000)
+    out = t.run(0.8, spots=_spot(2))
+    assert out == []  # a new picture, not yet held long enough to be more than a resting hand
+    out = t.run(1.5, spots=_spot(2))
+    assert [(e.type, e.before, e.after) for e in out] == [("bet_changed", 2500, 50000)]
+    # dated when the new chips were first read at rest (not when the picture had held 1 s)
+    assert out[0].media_time == pytest.approx(1.6, abs=0.2)
+
+
+def test_a_hand_resting_on_a_watched_spot_a_moment_is_not_a_change() -> None:
+    t = Table()
+    t.put("c", "chips", "seat4.bet", value=2500)
+    t.run(1.0, spots=_spot(1))
+    t.x.note(_closed())
+    t.put("c", "chips", "seat4.bet", value=500)  # the stack half under the hand, read as a $5
+    t.run(0.7, spots=_spot(3))  # the hand still on the spot: a picture of its own
+    t.put("c", "chips", "seat4.bet", value=2500)
+    t.run(0.2, spots=_spot(1, settled=False))
+    out = t.run(2.0, spots=_spot(1))  # the hand left; the spot as it was
+    assert [e for e in t.events if e.type == "bet_changed"] == [] and out == []
 
 
 def _closed():  # type: ignore[no-untyped-def]

@@ -2,17 +2,22 @@
 
 ``TableChain.step`` is what both the live orchestrator and the oracle replays call for every frame.
 Tracking is ByteTrack (:class:`monitor.tablestate.tracking.ObjectTracker`) on real detections, or the
-truth's own track ids when the detections come from ground truth (``tracks`` given).
+truth's own track ids when the detections come from ground truth (``tracks`` given). Where the frame
+itself is given, the betting spots' pictures are watched too (:mod:`monitor.perception.spot_watch`):
+whether chips were really changed is read from them, not from the detector's readings alone.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+
 from monitor.calibration import TableCalibration
 from monitor.calibration.zones import zone_kind, zone_number
 from monitor.events.schema import EventBase
 from monitor.perception.detections import Detections
+from monitor.perception.spot_watch import SpotWatcher
 from monitor.pipeline.extract import EventExtractor
 from monitor.pipeline.observe import Seen, seen
 from monitor.tablestate.placement import place
@@ -27,10 +32,19 @@ class TableChain:
         self.fps = fps
         self._tracker: object | None = None
         self.last_seen: list[Seen] = []
+        self.watcher = SpotWatcher(
+            {name: [(float(x), float(y)) for x, y in calibration.table_to_image(poly.array)]
+             for name, poly in calibration.zones.items() if zone_kind(name) == "bet"},
+            calibration.image_size)
 
     def step(self, index: int, media_time: float, detections: Detections,
-             tracks: Sequence[str] | None = None) -> list[EventBase]:
-        """Events confirmed by this frame. ``tracks``: one id per detection (oracle), else ByteTrack."""
+             tracks: Sequence[str] | None = None, image: np.ndarray | None = None) -> list[EventBase]:
+        """Events confirmed by this frame. ``tracks``: one id per detection (oracle), else ByteTrack;
+        ``image``: the frame, for watching the betting spots."""
+        spots = None
+        if image is not None:
+            spots = {seat: view for name, view in self.watcher.look(image).items()
+                     if (seat := zone_number(name)) is not None}
         placed = place(detections, self.calibration)
         if tracks is not None:
             if len(tracks) != len(placed):
@@ -45,7 +59,7 @@ class TableChain:
                 [p for p in placed if p.detection.kind != "hand"], media_time)
                 if t.placed.detection.kind != "pile"] + hands
         self.last_seen = objects
-        return self.extractor.frame(index, media_time, objects)
+        return self.extractor.frame(index, media_time, objects, spots)
 
     def warm_up(self) -> None:
         """Load the tracker now (importing it takes seconds), not on the first frame of a live run."""

@@ -35,13 +35,14 @@ from __future__ import annotations
 import itertools
 import math
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from monitor.calibration.zones import zone_kind, zone_number
 from monitor.events.schema import EVENT_TYPES, EventBase, Source
+from monitor.perception.spot_watch import SpotView
 from monitor.pipeline.observe import Seen
 
 EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
@@ -68,6 +69,9 @@ class ExtractorSettings:
     missing_s: float = 0.2  # a resting object not detected for this long is not there any more
     # A betting spot whose chips were all out of sight this long was covered (an arm): touched.
     touch_gap_s: float = 0.2
+    # A betting spot's picture changed after the close must stay changed this long to be a change of
+    # its chips: a hand resting on the spot, or cards passing, leave within 0.7 s (rendered rounds).
+    spot_hold_s: float = 1.0
     move_s: float = 2.0  # a pile slot emptied this recently is the pile a new stack at a seat came from
     land_mm: float = 60.0  # a card that vanishes this close to a card resting on a pile landed on it
     visit_gap_s: float = 0.12  # a hand away from a pile slot this long has left it (dropouts are shorter)
@@ -204,6 +208,11 @@ class EventExtractor:
         self.bet_since: dict[int, float] = {}
         self.spot_touched: dict[int, float] = {}
         self.spot_missing: dict[int, float] = {}
+        # With the cameras' pictures of the betting spots (``spots`` given to :meth:`frame`): each
+        # spot's picture version now, and the one it showed when its reported bet was read.
+        self.spots: Mapping[int, SpotView] = {}
+        self.bet_version: dict[int, int] = {}
+        self.spot_since: dict[int, tuple[int, float]] = {}  # seat -> (version, settled in it since)
         self.rereads = 0  # bet readings that changed with nothing touching the spot (not reported)
         self.stacks: dict[str, tuple[int, int, float]] = {}  # chip track -> (seat, cents, last seen)
         # chip track or "seatN" -> recent readings (t, frame, cents, confidence)
@@ -235,9 +244,15 @@ class EventExtractor:
         elif t == "action_pile_chosen":
             self.deal.action_pile = getattr(event, "pile", None)
 
-    def frame(self, index: int, media_time: float, objects: Iterable[Seen]) -> list[EventBase]:
-        """One frame's tracked objects; returns the vision events it confirmed (in order)."""
+    def frame(self, index: int, media_time: float, objects: Iterable[Seen],
+              spots: Mapping[int, SpotView] | None = None) -> list[EventBase]:
+        """One frame's tracked objects; returns the vision events it confirmed (in order).
+
+        ``spots``: each seat's betting spot as the frame's picture shows it
+        (:class:`monitor.perception.spot_watch.SpotWatcher`), where the frame was watched: a bet read
+        differently after the close is then a change only if the spot's picture changed too."""
         self._frame, self._now = index, media_time
+        self.spots = spots or {}
         self.frames_seen += 1
         visible: dict[str, Seen] = {}
         settled: list[tuple[Seen, str | None]] = []
@@ -390,6 +405,7 @@ class EventExtractor:
         self.bets = {}
         self.bets_reported = {}
         self.bet_since, self.spot_touched, self.spot_missing = {}, {}, {}
+        self.bet_version = {}
         self.stacks = {}
         self.chip_reads = {}
 
@@ -780,6 +796,12 @@ class EventExtractor:
     def _chips(self, visible: dict[str, Seen]) -> None:
         if self.deal.banker_exposed or (self.bets_closed and self.deal.banker_face_up):
             return  # settlement moves chips on purpose (rules 13, 23): not a bet change
+        for seat, spot in self.spots.items():
+            # the picture a bet is judged against: the spot's as the bets closed (settled)
+            if spot.settled and (self.closed_at is None or seat not in self.bet_version):
+                self.bet_version[seat] = spot.version
+            if spot.settled and self.spot_since.get(seat, (None, 0.0))[0] != spot.version:
+                self.spot_since[seat] = (spot.version, self._now)
         totals: dict[int, int] = {}
         conf: dict[int, float] = {}
         fresh: set[int] = set()
@@ -816,17 +838,32 @@ class EventExtractor:
             before = self.bets_reported.get(seat, 0)
             if c.value == before:
                 continue
+            spot = self.spots.get(seat)
+            # a watched spot is judged even when its chips were read as none: from overhead a
+            # stack can drop out of the detector's sight for seconds while it lies untouched
+            after_close = (self.closed_at is not None and c.since >= self.closed_at
+                           and (before != 0 or (spot is not None and seat in self.bets_reported)))
+            if spot is not None and after_close and (not spot.settled or (
+                    spot.version != self.bet_version.get(seat, spot.version)
+                    and self._now - self.spot_since[seat][1] < self.s.spot_hold_s - 1e-9)):
+                # something is moving over the spot, or has just stopped there (a hand resting a
+                # moment, cards slid past): judge when it is still, as it was or changed for good
+                continue
             # Chips change only where something touches them: a reading that changed after the close
-            # while no hand, no moving chip and no cover came near the spot is the same chips read
-            # another way (light, a neighbour's shadow, two stacks boxed as one), taken silently.
-            untouched = (
-                before != 0
-                and self.closed_at is not None
-                and c.since >= self.closed_at
-                and self.spot_touched.get(seat, -math.inf) <= self.bet_since.get(seat, -math.inf)
-            )
+            # while the spot looks as it did when the bet was read (its picture: the same version)
+            # is the same chips read another way (two stacks boxed as one, then as two; a colour
+            # read off the neighbouring stack), taken silently. Where the spot's picture is not
+            # watched, "touched" is judged from the detections: a hand on it, its chips jumping or
+            # all out of sight for a moment.
+            if spot is not None:
+                untouched = after_close and spot.version == self.bet_version.get(seat, spot.version)
+            else:
+                untouched = after_close and (
+                    self.spot_touched.get(seat, -math.inf) <= self.bet_since.get(seat, -math.inf))
             self.bets_reported[seat] = c.value
             self.bet_since[seat] = c.since
+            if spot is not None:
+                self.bet_version[seat] = spot.version
             if untouched:
                 self.rereads += 1
                 continue

@@ -241,7 +241,7 @@ class LiveRun:
                 continue
             frame, detections, tracks = item
             t = time.perf_counter()
-            events = self.chain.step(frame.index, frame.media_time_s, detections, tracks)
+            events = self.chain.step(frame.index, frame.media_time_s, detections, tracks, frame.image)
             self.stats.state_ms.append((time.perf_counter() - t) * 1000)
             self.stats.frames_perceived += 1
             self._processed_media = frame.media_time_s

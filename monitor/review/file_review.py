@@ -195,7 +195,7 @@ def review_file(job: FileJob, progress: Progress | None = None,
                 result.frames_kept += 1
                 detections, tracks = perception.see(frame.index, frame.image)
                 ring.add(frame.media_time_s, frame.index, frame.image)
-                for event in chain.step(frame.index, frame.media_time_s, detections, tracks):
+                for event in chain.step(frame.index, frame.media_time_s, detections, tracks, frame.image):
                     push(event)
             result.next_frame = frame.index + 1
             if hand_closed:
