@@ -27,7 +27,7 @@ class Table:
         self.objects.pop(track, None)
 
     def run(self, seconds: float, hide: tuple[str, ...] = (),
-            spots: dict[int, SpotView] | None = None) -> list:
+            spots: dict[str, SpotView] | None = None) -> list:
         out = []
         for _ in range(round(seconds * FPS)):
             seen = [o for t, o in self.objects.items() if t not in hide]
@@ -170,6 +170,28 @@ def test_a_pile_that_arrives_at_a_seat_under_a_new_track_is_the_pile_whose_slot_
     assert [(e.type, getattr(e, "pile", None)) for e in out] == [
         ("piles_complete", None), ("action_pile_chosen", 4), ("pile_delivered", 4)]
     assert out[2].seat == 7
+
+
+def test_a_pile_is_the_slot_whose_picture_shows_it_empty_not_the_one_the_arm_hides() -> None:
+    """The dealer takes pile 4; on the way the arm hides pile 5 too, whose cards then go out of the
+    detector's sight after pile 4's did. The slot emptied last by the detections would be 5; the
+    slots' pictures say 4 is bare felt and 5 still holds its pile."""
+    def slots(**views: tuple[int, bool]) -> dict[str, SpotView]:
+        return {f"pile{n}": SpotView(*views.get(f"p{n}", (1, True)), 0.0) for n in (3, 4, 5)}
+
+    t = Table()
+    for pile in (3, 4, 5):
+        t.put(f"p{pile}", "card", f"pile{pile}")
+    t.run(0.5, spots=slots())
+    t.take("p4")
+    t.run(0.2, spots=slots(p4=(1, False)))
+    t.take("p5")  # the arm over slot 5
+    t.run(0.2, spots=slots(p4=(1, False), p5=(1, False)))
+    t.put("new", "card", "seat7", x=680, y=110)
+    out = t.run(0.3, spots=slots(p4=(1, False), p5=(1, False)))
+    assert "pile_delivered" not in types(out)  # which slot is empty is not known yet
+    out = t.run(0.3, spots=slots(p4=(0, True), p5=(1, True)))  # bare felt at 4; 5 as it was
+    assert [(e.pile, e.seat) for e in out if e.type == "pile_delivered"] == [(4, 7)]
 
 
 def test_a_hand_hidden_by_an_arm_and_back_under_a_new_track_was_not_collected() -> None:
@@ -452,8 +474,8 @@ def test_a_bet_changed_after_the_close_where_something_touched_the_spot_is_repor
     assert [(e.type, e.seat, e.before, e.after) for e in out] == [("bet_changed", 4, 10000, 50000)]
 
 
-def _spot(version: int, settled: bool = True) -> dict[int, SpotView]:
-    return {4: SpotView(version, settled, 0.0)}
+def _spot(version: int, settled: bool = True) -> dict[str, SpotView]:
+    return {"seat4.bet": SpotView(version, settled, 0.0)}
 
 
 def test_a_watched_spot_that_looks_as_it_did_keeps_its_bet_whatever_the_readings() -> None:

@@ -34,17 +34,14 @@ class TableChain:
         self.last_seen: list[Seen] = []
         self.watcher = SpotWatcher(
             {name: [(float(x), float(y)) for x, y in calibration.table_to_image(poly.array)]
-             for name, poly in calibration.zones.items() if zone_kind(name) == "bet"},
+             for name, poly in calibration.zones.items() if zone_kind(name) in ("bet", "pile")},
             calibration.image_size)
 
     def step(self, index: int, media_time: float, detections: Detections,
              tracks: Sequence[str] | None = None, image: np.ndarray | None = None) -> list[EventBase]:
         """Events confirmed by this frame. ``tracks``: one id per detection (oracle), else ByteTrack;
         ``image``: the frame, for watching the betting spots."""
-        spots = None
-        if image is not None:
-            spots = {seat: view for name, view in self.watcher.look(image).items()
-                     if (seat := zone_number(name)) is not None}
+        spots = None if image is None else self.watcher.look(image)
         placed = place(detections, self.calibration)
         if tracks is not None:
             if len(tracks) != len(placed):

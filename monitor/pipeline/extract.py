@@ -48,6 +48,7 @@ from monitor.pipeline.observe import Seen
 EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
 GONE_ZONES = frozenset({"tray", "off_table"})
 HAND_CARDS = 7  # a Pai Gow hand: the two-card front and the five-card back (seed 000 rule 1)
+WAIT = -1  # a judgement that waits for more frames
 BANKER_SHOWN = 4  # face-up cards resting in the banker's place: its hand is exposed (rule 11), read or not
 
 
@@ -73,6 +74,10 @@ class ExtractorSettings:
     # its chips: a hand resting on the spot, or cards passing, leave within 0.7 s (rendered rounds).
     spot_hold_s: float = 1.0
     move_s: float = 2.0  # a pile slot emptied this recently is the pile a new stack at a seat came from
+    # A pile is carried from its slot to a seat in 0.3 s or more (300-600 mm): a slot whose cards went
+    # out of sight less than this before the pile showed at a seat is the next one (the arm over it).
+    carry_s: float = 0.33
+    slot_wait_s: float = 2.5  # a pile at a seat waits this long for a slot's picture to say it is empty
     land_mm: float = 60.0  # a card that vanishes this close to a card resting on a pile landed on it
     visit_gap_s: float = 0.12  # a hand away from a pile slot this long has left it (dropouts are shorter)
     visit_read_s: float = 0.15  # after a hand left a pile slot, read the card it put there this much later
@@ -161,6 +166,12 @@ class _Deal:
     visits: list[_Visit] = field(default_factory=list)  # hands over pile slots during the deal
     removed: list[int] = field(default_factory=list)  # piles whose exposed card was taken off
     emptied: dict[int, float] = field(default_factory=dict)  # pile slot -> when its cards left it
+    # Watched slots (their pictures): pile slot -> when its cards went out of sight, until its picture
+    # shows it still and not as it was with the pile (an arm over it hides a pile that stays); the
+    # version it showed holding its pile; seat cards waiting for the slot their pile left to be known.
+    vanished: dict[int, float] = field(default_factory=dict)
+    slot_version: dict[int, int] = field(default_factory=dict)
+    waiting: dict[str, float] = field(default_factory=dict)  # card track -> when it came to rest
     occupied: set[int] = field(default_factory=set)  # pile slots holding cards (after the deal)
     stub_n: int | None = None
     stub_seen: dict[str, float] = field(default_factory=dict)  # stub card track -> last seen resting
@@ -210,9 +221,9 @@ class EventExtractor:
         self.spot_missing: dict[int, float] = {}
         # With the cameras' pictures of the betting spots (``spots`` given to :meth:`frame`): each
         # spot's picture version now, and the one it showed when its reported bet was read.
-        self.spots: Mapping[int, SpotView] = {}
+        self.spots: Mapping[str, SpotView] = {}  # zone name -> its picture (betting spots, pile slots)
         self.bet_version: dict[int, int] = {}
-        self.spot_since: dict[int, tuple[int, float]] = {}  # seat -> (version, settled in it since)
+        self.spot_since: dict[str, tuple[int, float]] = {}  # zone -> (version, settled in it since)
         self.rereads = 0  # bet readings that changed with nothing touching the spot (not reported)
         self.stacks: dict[str, tuple[int, int, float]] = {}  # chip track -> (seat, cents, last seen)
         # chip track or "seatN" -> recent readings (t, frame, cents, confidence)
@@ -245,14 +256,18 @@ class EventExtractor:
             self.deal.action_pile = getattr(event, "pile", None)
 
     def frame(self, index: int, media_time: float, objects: Iterable[Seen],
-              spots: Mapping[int, SpotView] | None = None) -> list[EventBase]:
+              spots: Mapping[str, SpotView] | None = None) -> list[EventBase]:
         """One frame's tracked objects; returns the vision events it confirmed (in order).
 
-        ``spots``: each seat's betting spot as the frame's picture shows it
-        (:class:`monitor.perception.spot_watch.SpotWatcher`), where the frame was watched: a bet read
-        differently after the close is then a change only if the spot's picture changed too."""
+        ``spots``: zones (betting spots ``seatN.bet``, pile slots ``pileN``) as the frame's picture
+        shows them (:class:`monitor.perception.spot_watch.SpotWatcher`), where the frame was watched:
+        a bet read differently after the close is then a change only if the spot's picture changed
+        too, and a pile slot is empty only once its picture shows it still, without the pile."""
         self._frame, self._now = index, media_time
         self.spots = spots or {}
+        for zone, spot in self.spots.items():
+            if spot.settled and self.spot_since.get(zone, (None, 0.0))[0] != spot.version:
+                self.spot_since[zone] = (spot.version, self._now)
         self.frames_seen += 1
         visible: dict[str, Seen] = {}
         settled: list[tuple[Seen, str | None]] = []
@@ -463,7 +478,15 @@ class EventExtractor:
             d.seats[seat].tracks.add(o.track)  # a card never seen on its pile (always covered there)
         pile = d.pile_of.get(o.track)
         if pile is None and seat is not None and kind == "seat":
-            pile = self._pile_just_moved()
+            # judged as of when it came there: the next pile's slot may go out of sight (the arm
+            # reaching for it) while this one settles
+            rested = d.waiting.pop(o.track, min(self._now, self.tracks[o.track].entered))
+            pile = self._pile_just_moved(rested)
+            if pile == WAIT:
+                if self._now - rested < self.s.slot_wait_s:
+                    d.waiting[o.track] = rested
+                    return
+                pile = self._pile_just_moved(rested, judged=False)
             if pile is not None:
                 d.pile_of[o.track] = pile
         if o.track in d.exposed and seat is None and o.zone != "banker" and not d.delivered:
@@ -622,15 +645,26 @@ class EventExtractor:
                    and (v.read_at is None or entered < v.read_at - 1e-9)
                    for v in self.deal.visits)
 
-    def _pile_just_moved(self) -> int | None:
-        """The pile slot emptied last (within ``move_s``) and not yet delivered.
+    def _pile_just_moved(self, at: float, judged: bool = True) -> int | None:
+        """The pile slot emptied last (within ``move_s`` before ``at``) and not yet delivered, or
+        ``WAIT``: a slot whose cards went out of sight later is not yet known to be empty.
 
         A pile crosses the table in a few frames; a tracker matching boxes frame to frame loses it on
-        the way and starts a new track at the seat. The slot it left says which pile it was.
+        the way and starts a new track at the seat. The slot it left says which pile it was. Where
+        the slots' pictures are watched, a slot is empty once its picture says so: the dealer's arm
+        over the next slot hides that pile for a moment, and taking it for the slot emptied last
+        delivered the wrong pile. ``judged=False``: every slot out of sight counts (waited too long).
         """
         d = self.deal
-        left = [(t, p) for p, t in d.emptied.items()
-                if p not in d.delivered and self._now - t <= self.s.move_s]
+        # (a slot whose cards left after the pile came to rest at the seat is the next pile's)
+        lo, hi = at - self.s.move_s, at - self.s.carry_s
+        left = [(t, p) for p, t in d.emptied.items() if p not in d.delivered and lo <= t <= hi]
+        out_of_sight = [(t, p) for p, t in d.vanished.items() if p not in d.delivered and lo <= t <= hi]
+        pending = [t for t, _ in out_of_sight]
+        if not judged:
+            left += out_of_sight
+        elif pending and (not left or max(pending) > max(left)[0]):
+            return WAIT
         return max(left)[1] if left else None
 
     def _pile_slots(self, present: dict[str, Seen]) -> None:
@@ -641,10 +675,27 @@ class EventExtractor:
         now_occupied = {n for o in present.values() if o.kind == "card" and zone_kind(o.zone) == "pile"
                         and (n := zone_number(o.zone)) is not None}
         for p in d.occupied - now_occupied:
-            d.emptied[p] = self._now
+            d.vanished[p] = self._now
         for p in now_occupied:
             d.emptied.pop(p, None)
+            d.vanished.pop(p, None)
+            view = self.spots.get(f"pile{p}")
+            if view is not None and view.settled:
+                d.slot_version[p] = view.version
         d.occupied = now_occupied
+        for p, t in list(d.vanished.items()):
+            view = self.spots.get(f"pile{p}")
+            if view is None or (view.settled and view.version != d.slot_version.get(p, -1)):
+                d.emptied[p] = t  # dated when its cards were last known there
+                del d.vanished[p]
+            elif view.settled:
+                d.vanished[p] = self._now  # still as it was with its pile: there, though not detected
+        for track in list(d.waiting):  # in the order they came to rest, as the piles were delivered
+            tr = self.tracks.get(track)
+            if tr is None or tr.last is None or not self._at_rest(tr.last) or track in d.pile_of:
+                del d.waiting[track]
+            else:
+                self._card_rests(tr.last, None)
 
     def _complete_deal(self, stub: int | None) -> None:
         d = self.deal
@@ -796,12 +847,12 @@ class EventExtractor:
     def _chips(self, visible: dict[str, Seen]) -> None:
         if self.deal.banker_exposed or (self.bets_closed and self.deal.banker_face_up):
             return  # settlement moves chips on purpose (rules 13, 23): not a bet change
-        for seat, spot in self.spots.items():
+        for zone, spot in self.spots.items():
             # the picture a bet is judged against: the spot's as the bets closed (settled)
-            if spot.settled and (self.closed_at is None or seat not in self.bet_version):
+            seat = zone_number(zone)
+            if (zone_kind(zone) == "bet" and seat is not None and spot.settled
+                    and (self.closed_at is None or seat not in self.bet_version)):
                 self.bet_version[seat] = spot.version
-            if spot.settled and self.spot_since.get(seat, (None, 0.0))[0] != spot.version:
-                self.spot_since[seat] = (spot.version, self._now)
         totals: dict[int, int] = {}
         conf: dict[int, float] = {}
         fresh: set[int] = set()
@@ -838,14 +889,14 @@ class EventExtractor:
             before = self.bets_reported.get(seat, 0)
             if c.value == before:
                 continue
-            spot = self.spots.get(seat)
+            spot = self.spots.get(f"seat{seat}.bet")
             # a watched spot is judged even when its chips were read as none: from overhead a
             # stack can drop out of the detector's sight for seconds while it lies untouched
             after_close = (self.closed_at is not None and c.since >= self.closed_at
                            and (before != 0 or (spot is not None and seat in self.bets_reported)))
             if spot is not None and after_close and (not spot.settled or (
                     spot.version != self.bet_version.get(seat, spot.version)
-                    and self._now - self.spot_since[seat][1] < self.s.spot_hold_s - 1e-9)):
+                    and self._now - self.spot_since[f"seat{seat}.bet"][1] < self.s.spot_hold_s - 1e-9)):
                 # something is moving over the spot, or has just stopped there (a hand resting a
                 # moment, cards slid past): judge when it is still, as it was or changed for good
                 continue
