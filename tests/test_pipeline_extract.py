@@ -164,7 +164,7 @@ def test_a_pile_that_arrives_at_a_seat_under_a_new_track_is_the_pile_whose_slot_
         t.put(f"p{pile}", "card", f"pile{pile}")
     t.run(0.5)
     t.take("p4")
-    t.run(0.4)  # in flight, unseen
+    t.run(0.6)  # in flight, unseen (a pile takes 0.3 s or more to cross; carry_s)
     t.put("new", "card", "seat7", x=680, y=110)
     out = t.run(0.3)
     assert [(e.type, getattr(e, "pile", None)) for e in out] == [
@@ -184,9 +184,9 @@ def test_a_pile_is_the_slot_whose_picture_shows_it_empty_not_the_one_the_arm_hid
         t.put(f"p{pile}", "card", f"pile{pile}")
     t.run(0.5, spots=slots())
     t.take("p4")
-    t.run(0.2, spots=slots(p4=(1, False)))
+    t.run(0.3, spots=slots(p4=(1, False)))
     t.take("p5")  # the arm over slot 5
-    t.run(0.2, spots=slots(p4=(1, False), p5=(1, False)))
+    t.run(0.6, spots=slots(p4=(1, False), p5=(1, False)))
     t.put("new", "card", "seat7", x=680, y=110)
     out = t.run(0.3, spots=slots(p4=(1, False), p5=(1, False)))
     assert "pile_delivered" not in types(out)  # which slot is empty is not known yet
