@@ -58,7 +58,6 @@ class _Spot:
     last: npt.NDArray[np.float32] | None = None
     still: int = 0
     version: int = 0
-    difference: float = 0.0
 
 
 class SpotWatcher:
@@ -114,18 +113,18 @@ class SpotWatcher:
             if settled:
                 spot.refs[0] = pic.copy()
             return SpotView(spot.version, settled, 0.0)
-        spot.difference = self._diff(spot, pic, spot.refs[spot.version])
+        difference = self._diff(spot, pic, spot.refs[spot.version])
         if settled:
-            if spot.difference > self.s.changed:
+            if difference > self.s.changed:
                 diffs = {v: self._diff(spot, pic, r) for v, r in spot.refs.items()}
                 best = min(diffs, key=lambda v: diffs[v])
                 if diffs[best] <= self.s.changed:
-                    spot.version, spot.difference = best, diffs[best]  # as it was (an arm rested, left)
+                    spot.version, difference = best, diffs[best]  # as it was (an arm rested, left)
                 else:
-                    spot.version, spot.difference = max(spot.refs) + 1, 0.0
+                    spot.version, difference = max(spot.refs) + 1, 0.0
                     spot.refs[spot.version] = pic.copy()
                     if len(spot.refs) > KEEP:
                         del spot.refs[min(spot.refs)]
             ref = spot.refs[spot.version]
             ref += self.s.follow * (pic - ref)
-        return SpotView(spot.version, settled, spot.difference)
+        return SpotView(spot.version, settled, difference)

@@ -660,10 +660,9 @@ class EventExtractor:
         lo, hi = at - self.s.move_s, at - self.s.carry_s
         left = [(t, p) for p, t in d.emptied.items() if p not in d.delivered and lo <= t <= hi]
         out_of_sight = [(t, p) for p, t in d.vanished.items() if p not in d.delivered and lo <= t <= hi]
-        pending = [t for t, _ in out_of_sight]
         if not judged:
             left += out_of_sight
-        elif pending and (not left or max(pending) > max(left)[0]):
+        elif out_of_sight and (not left or max(out_of_sight)[0] > max(left)[0]):
             return WAIT
         return max(left)[1] if left else None
 
