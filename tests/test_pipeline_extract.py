@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from monitor.perception.spot_watch import SpotView
+from monitor.perception.stub_spread import Spread
 from monitor.pipeline.extract import EventExtractor, ExtractorSettings
 from monitor.pipeline.observe import Seen
 
@@ -27,11 +28,11 @@ class Table:
         self.objects.pop(track, None)
 
     def run(self, seconds: float, hide: tuple[str, ...] = (),
-            spots: dict[str, SpotView] | None = None) -> list:
+            spots: dict[str, SpotView] | None = None, stub: Spread | None = None) -> list:
         out = []
         for _ in range(round(seconds * FPS)):
             seen = [o for t, o in self.objects.items() if t not in hide]
-            out += self.x.frame(self.frame, self.frame / FPS, seen, spots)
+            out += self.x.frame(self.frame, self.frame / FPS, seen, spots, stub)
             self.frame += 1
         self.events += out
         return out
@@ -128,6 +129,30 @@ def test_without_the_dealers_hand_the_piles_are_not_counted_but_the_stub_and_exp
     out = t.run(1.0)
     assert types(out) == ["stub_counted"] and out[0].n == 4
     assert not any(e.type in ("card_dealt", "piles_complete") for e in t.events)
+
+
+def test_a_watched_stub_is_counted_from_its_picture_not_from_the_boxes_over_it() -> None:
+    t = Table(count_deal=False)
+    t.put("c1", "card", "pile1")
+    t.run(0.3)
+    watched = {"stub": SpotView(2, True, 0.0)}
+    t.put("s0", "card", "stub", x=520)  # a spread of four boxed as two cards
+    t.put("s1", "card", "stub", x=580)
+    not_countable = Spread(None, "uneven strips: an edge may be missed or made up")
+    assert t.run(2.0, spots=watched, stub=not_countable) == []  # no count is better than a wrong one
+    assert t.run(2.0, spots=watched, stub=None) == []  # the stub's picture not settled
+    out = t.run(1.0, spots=watched, stub=Spread(4, "counted", 137.0, (26.0, 50.0, 75.0)))
+    assert [(e.type, e.n) for e in out] == [("stub_counted", 4)]
+    # a stub card taken off after the count changes the picture and its count, not the deal's count
+    assert t.run(1.0, spots=watched, stub=Spread(3, "counted", 113.0, (26.0, 50.0))) == []
+
+
+def test_a_watched_stub_of_five_is_counted_five() -> None:
+    t = Table(count_deal=False)
+    t.put("c1", "card", "pile1")
+    t.run(0.3)
+    out = t.run(1.5, spots={"stub": SpotView(1, True, 0.0)}, stub=Spread(5, "counted", 159.0))
+    assert [(e.type, e.n) for e in out] == [("stub_counted", 5)]
 
 
 def test_the_shipped_models_say_whether_they_see_the_dealers_hand() -> None:

@@ -18,9 +18,12 @@ from monitor.calibration.zones import zone_kind, zone_number
 from monitor.events.schema import EventBase
 from monitor.perception.detections import Detections
 from monitor.perception.spot_watch import SpotWatcher
+from monitor.perception.stub_spread import Spread, StubSpreadCounter
 from monitor.pipeline.extract import EventExtractor
 from monitor.pipeline.observe import Seen, seen
 from monitor.tablestate.placement import place
+
+RECOUNT_S = 0.5
 
 
 class TableChain:
@@ -34,14 +37,18 @@ class TableChain:
         self.last_seen: list[Seen] = []
         self.watcher = SpotWatcher(
             {name: [(float(x), float(y)) for x, y in calibration.table_to_image(poly.array)]
-             for name, poly in calibration.zones.items() if zone_kind(name) in ("bet", "pile")},
+             for name, poly in calibration.zones.items() if zone_kind(name) in ("bet", "pile", "stub")},
             calibration.image_size)
+        stub = calibration.zones.get("stub")
+        self.spread_counter = None if stub is None else StubSpreadCounter(calibration, stub)
+        self._spreads: dict[int, tuple[Spread, float]] = {}  # the stub's picture version -> its count, when
 
     def step(self, index: int, media_time: float, detections: Detections,
              tracks: Sequence[str] | None = None, image: np.ndarray | None = None) -> list[EventBase]:
         """Events confirmed by this frame. ``tracks``: one id per detection (oracle), else ByteTrack;
-        ``image``: the frame, for watching the betting spots."""
+        ``image``: the frame, for watching the betting spots and counting the stub spread."""
         spots = None if image is None else self.watcher.look(image)
+        spread = None if image is None else self._spread(image, spots, media_time)
         placed = place(detections, self.calibration)
         if tracks is not None:
             if len(tracks) != len(placed):
@@ -56,7 +63,20 @@ class TableChain:
                 [p for p in placed if p.detection.kind != "hand"], media_time)
                 if t.placed.detection.kind != "pile"] + hands
         self.last_seen = objects
-        return self.extractor.frame(index, media_time, objects, spots)
+        return self.extractor.frame(index, media_time, objects, spots, spread)
+
+    def _spread(self, image: np.ndarray, spots: dict | None, now: float) -> Spread | None:  # type: ignore[type-arg]
+        """The stub spread's count: once per settled picture of the stub zone (~10 ms each), again
+        every ``RECOUNT_S`` while that picture is not countable (codec noise can hide an edge)."""
+        view = (spots or {}).get("stub")
+        if self.spread_counter is None or view is None or not view.settled:
+            return None
+        known = self._spreads.get(view.version)
+        if known is None or (known[0].n is None and now - known[1] >= RECOUNT_S):
+            if known is None and len(self._spreads) >= 32:  # bounded, as the watcher's memory
+                del self._spreads[next(iter(self._spreads))]
+            known = self._spreads[view.version] = (self.spread_counter.count(image), now)
+        return known[0]
 
     def warm_up(self) -> None:
         """Load the tracker now (importing it takes seconds), not on the first frame of a live run."""

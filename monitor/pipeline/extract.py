@@ -43,6 +43,7 @@ from typing import Any
 from monitor.calibration.zones import zone_kind, zone_number
 from monitor.events.schema import EVENT_TYPES, EventBase, Source
 from monitor.perception.spot_watch import SpotView
+from monitor.perception.stub_spread import Spread
 from monitor.pipeline.observe import Seen
 
 EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
@@ -222,6 +223,7 @@ class EventExtractor:
         # With the cameras' pictures of the betting spots (``spots`` given to :meth:`frame`): each
         # spot's picture version now, and the one it showed when its reported bet was read.
         self.spots: Mapping[str, SpotView] = {}  # zone name -> its picture (betting spots, pile slots)
+        self.stub_spread: Spread | None = None  # the stub spread counted from its picture, if watched
         self.bet_version: dict[int, int] = {}
         self.spot_since: dict[str, tuple[int, float]] = {}  # zone -> (version, settled in it since)
         self.rereads = 0  # bet readings that changed with nothing touching the spot (not reported)
@@ -256,15 +258,18 @@ class EventExtractor:
             self.deal.action_pile = getattr(event, "pile", None)
 
     def frame(self, index: int, media_time: float, objects: Iterable[Seen],
-              spots: Mapping[str, SpotView] | None = None) -> list[EventBase]:
+              spots: Mapping[str, SpotView] | None = None, stub: Spread | None = None) -> list[EventBase]:
         """One frame's tracked objects; returns the vision events it confirmed (in order).
 
         ``spots``: zones (betting spots ``seatN.bet``, pile slots ``pileN``) as the frame's picture
         shows them (:class:`monitor.perception.spot_watch.SpotWatcher`), where the frame was watched:
         a bet read differently after the close is then a change only if the spot's picture changed
-        too, and a pile slot is empty only once its picture shows it still, without the pile."""
+        too, and a pile slot is empty only once its picture shows it still, without the pile.
+        ``stub``: the stub spread counted from the picture (:mod:`monitor.perception.stub_spread`), where
+        the stub zone is watched: it then counts the stub, not the tracks (a spread is one or two boxes)."""
         self._frame, self._now = index, media_time
         self.spots = spots or {}
+        self.stub_spread = stub
         for zone, spot in self.spots.items():
             if spot.settled and self.spot_since.get(zone, (None, 0.0))[0] != spot.version:
                 self.spot_since[zone] = (spot.version, self._now)
@@ -710,12 +715,21 @@ class EventExtractor:
         d = self.deal
         if d.last_card is None or self._now - d.last_card < self.s.deal_idle_s:
             return
-        for o in visible.values():
-            if o.kind == "card" and o.zone == "stub" and self._at_rest(o):
-                d.stub_seen[o.track] = self._now
-        # a card missing from a frame or two (a detector's dropout) is still in the stub
-        n = sum(1 for t in d.stub_seen.values() if self._now - t <= self.s.missing_s)
+        n: int | None
+        if "stub" in self.spots:
+            # the stub's picture is watched: its cards are counted edge by edge there, not by tracks,
+            # which cannot separate cards fanned under one box; not countable (an arm over it, the
+            # cards squared) is no count at all
+            n = None if self.stub_spread is None else self.stub_spread.n
+        else:
+            for o in visible.values():
+                if o.kind == "card" and o.zone == "stub" and self._at_rest(o):
+                    d.stub_seen[o.track] = self._now
+            # a card missing from a frame or two (a detector's dropout) is still in the stub
+            n = sum(1 for t in d.stub_seen.values() if self._now - t <= self.s.missing_s)
         d.stub.update(n, self._now)
+        if n is None:
+            return
         if d.done:
             # After the count, the first stub card going into a pile whose exposed card was taken off
             # is the replacement of rule 51, even where it slides in under other cards unseen.

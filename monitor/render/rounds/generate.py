@@ -91,7 +91,8 @@ def random_script(seed: int, fault: str | None = None, banker: int | None = None
     actions += [{"shuffle": shuffle}, {"deal": deal}]
     if fault in STOP_AFTER_DEAL:
         if fault in ("stub_three", "stub_five"):
-            actions.append("count_stub")
+            # the spread lies counted while the floor is called: the misdeal is not the same instant
+            actions += ["count_stub", {"wait": {"duration": 2.0}}]
         actions += [{"misdeal": {"reason": fault.replace("_", " ")}}, "round_end"]
         return _script(seed, fault, actions)
     actions.append("count_stub")

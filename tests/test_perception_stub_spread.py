@@ -1,0 +1,93 @@
+"""The stub spread counted from the frame: synthetic spreads drawn through the default camera, and the
+spreads of the committed sample recording (rendered, 720p, H.264)."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from monitor.calibration.table_file import load_table
+from monitor.perception.stub_spread import StubSpreadCounter
+
+ROOT = Path(__file__).resolve().parents[1]
+TABLE = load_table(ROOT / "calibration" / "default-table.yaml")
+SAMPLE = ROOT / "monitor" / "render" / "rounds" / "sample_recording" / "video.mp4"
+FELT = (70, 100, 20)  # BGR, a green felt
+
+
+def frame_with(cards: list[tuple[float, float, float]], size: tuple[float, float] = (63.0, 88.0),
+               back: tuple[int, int, int] = (235, 235, 240)) -> np.ndarray:
+    """A 1080p frame of felt with cards (centre x, centre y in table mm, turn in degrees) laid in
+    order, each over the ones before, with a thin shadow at its edge."""
+    w, h = TABLE.image_size
+    img = np.full((h, w, 3), FELT, np.uint8)
+    for cx, cy, deg in cards:
+        a = math.radians(deg)
+        ux, uy = np.array([math.cos(a), math.sin(a)]), np.array([-math.sin(a), math.cos(a)])
+        corners = [np.array([cx, cy]) + sx * size[0] / 2 * ux + sy * size[1] / 2 * uy
+                   for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+        px = np.round(TABLE.table_to_image(np.array(corners)) * 8).astype(np.int32)
+        cv2.fillPoly(img, [px], back, cv2.LINE_AA, shift=3)
+        cv2.polylines(img, [px], True, (150, 150, 150), 1, cv2.LINE_AA, shift=3)
+    return img
+
+
+def spread(n: int, step: float = 24.0, deg: float = 0.0, x: float = 560.0, y: float = -200.0,
+           jitter: float = 0.0, seed: int = 0) -> list[tuple[float, float, float]]:
+    rng = np.random.default_rng(seed)
+    a = math.radians(deg)
+    return [(x + (i - (n - 1) / 2) * step * math.cos(a), y + (i - (n - 1) / 2) * step * math.sin(a),
+             deg + float(rng.normal(0, jitter))) for i in range(n)]
+
+
+@pytest.fixture(scope="module")
+def counter() -> StubSpreadCounter:
+    return StubSpreadCounter(TABLE, TABLE.zones["stub"])
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
+def test_a_spread_is_counted_card_by_card(counter: StubSpreadCounter, n: int) -> None:
+    got = counter.count(frame_with(spread(n, step=22.0 if n == 6 else 24.0, jitter=1.5, seed=n)))
+    assert (got.n, got.why) == (n, "counted")
+    assert len(got.edges_mm) == n - 1
+
+
+@pytest.mark.parametrize("deg", [-25.0, 10.0, 90.0])
+def test_a_spread_laid_at_an_angle_is_counted(counter: StubSpreadCounter, deg: float) -> None:
+    got = counter.count(frame_with(spread(4, deg=deg)))
+    assert got.n == 4, got.why
+
+
+def test_a_squared_stub_an_empty_zone_and_a_loose_heap_are_not_counted(counter: StubSpreadCounter) -> None:
+    squared = counter.count(frame_with(spread(4, step=0.0)))
+    assert (squared.n, squared.why) == (None, "squared, not spread")
+    empty = counter.count(frame_with([]))
+    assert (empty.n, empty.why) == (None, "no cards in the stub zone")
+    heap = counter.count(frame_with([(540.0, -220.0, 0.0), (580.0, -180.0, 40.0), (560.0, -170.0, 80.0)]))
+    assert heap.n is None
+
+
+def test_a_spread_with_one_card_pulled_out_of_line_is_not_countable(counter: StubSpreadCounter) -> None:
+    cards = spread(4)
+    cards[2] = (cards[2][0] + 14.0, cards[2][1], 0.0)  # strips of 24, 38, 10: one edge may be missed
+    got = counter.count(frame_with(cards))
+    assert got.n is None and "strip" in got.why
+
+
+@pytest.mark.skipif(not SAMPLE.exists(), reason="the sample recording is committed with the package")
+def test_the_sample_recordings_spreads_count_four_at_720p(counter: StubSpreadCounter) -> None:
+    cap = cv2.VideoCapture(str(SAMPLE))
+    fps = cap.get(cv2.CAP_PROP_FPS)
+    counts = []
+    for t in (24.0, 41.6, 75.2, 92.0):  # the two rounds' stubs after the count, and later on
+        cap.set(cv2.CAP_PROP_POS_FRAMES, round(t * fps))
+        ok, img = cap.read()
+        assert ok and img.shape[:2] == (720, 1280)  # a frame of another size than the table file's
+        got = counter.count(img)
+        counts.append(got.n)
+        assert all(20.0 < b - a < 28.0 for a, b in zip(got.edges_mm, got.edges_mm[1:], strict=False))
+    assert counts == [4, 4, 4, 4]
