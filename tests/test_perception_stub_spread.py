@@ -71,6 +71,19 @@ def test_a_squared_stub_an_empty_zone_and_a_loose_heap_are_not_counted(counter: 
     assert heap.n is None
 
 
+def test_a_spread_lying_against_the_zones_painted_outline_is_counted(counter: StubSpreadCounter) -> None:
+    # the sample recording's hand 2: the first card 2.5 mm from the painted line, blurred together by
+    # the lens and the codec; the line must not join the block (it would make it 113 mm tall)
+    img = frame_with(spread(4, x=485.0 + 2.5 + 31.5 + 36.0))
+    outline = TABLE.table_to_image(TABLE.zones["stub"].array)
+    cv2.polylines(img, [np.round(outline * 8).astype(np.int32)], True, (60, 200, 220), 2, cv2.LINE_AA,
+                  shift=3)
+    img = cv2.GaussianBlur(img, (0, 0), 1.5)
+    got = counter.count(img)
+    assert (got.n, got.why) == (4, "counted")
+    assert 130.0 < got.length_mm < 146.0  # 135 drawn; the blur and the line widen it
+
+
 def test_a_spread_with_one_card_pulled_out_of_line_is_not_countable(counter: StubSpreadCounter) -> None:
     cards = spread(4)
     cards[2] = (cards[2][0] + 14.0, cards[2][1], 0.0)  # strips of 24, 38, 10: one edge may be missed

@@ -418,8 +418,11 @@ def test_a_face_up_box_the_classifier_reads_as_a_back_is_a_face_down_card() -> N
     assert (ace.face_up, ace.card) == (True, "As")
 
 
-def _deliver_and_set(front: int, back: int) -> list:
-    t = Table()
+CARDS = ("As", "Kd", "Qc", "Jh", "Ts", "9d", "8c", "7h")
+
+
+def _deliver_and_set(front: int, back: int, count_face_down: bool = True, up: bool = False) -> list:
+    t = Table(count_face_down=count_face_down)
     t.put("c", "chips", "seat6.bet", value=2500)
     for pile in (3, 4):
         t.put(f"p{pile}", "card", f"pile{pile}")
@@ -427,10 +430,13 @@ def _deliver_and_set(front: int, back: int) -> list:
     t.put("p3", "card", "seat6", x=470, y=220)
     t.run(0.5)
     t.take("p3")  # spread by the player into the two hands
+    face = iter(CARDS)
     for k in range(front):
-        t.put(f"f{k}", "card", "seat6.front", x=440 + 20 * k, y=250)
+        t.put(f"f{k}", "card", "seat6.front", x=440 + 20 * k, y=250,
+              face_up=up, card=next(face) if up else None)
     for k in range(back):
-        t.put(f"b{k}", "card", "seat6.back", x=440 + 20 * k, y=190)
+        t.put(f"b{k}", "card", "seat6.back", x=440 + 20 * k, y=190,
+              face_up=up, card=next(face) if up else None)
     return [e for e in t.run(1.0) if e.type == "hand_set"]
 
 
@@ -441,6 +447,16 @@ def test_a_set_hand_is_reported_when_its_cards_add_up_to_seven() -> None:
     assert [(len(e.front), len(e.back)) for e in got] == [(3, 4)]
     assert _deliver_and_set(3, 5) == []  # eight: a card boxed twice, not what the player did
     assert _deliver_and_set(2, 4) == []  # six: one hidden under another
+
+
+def test_a_detectors_face_down_split_other_than_two_five_waits_for_the_cards_to_show() -> None:
+    # a detector's face-down boxes may merge or split cards: a 3/4 of backs is not a foul yet
+    assert _deliver_and_set(3, 4, count_face_down=False) == []
+    got = _deliver_and_set(2, 5, count_face_down=False)  # the expected split is reported
+    assert [(len(e.front), len(e.back)) for e in got] == [(2, 5)]
+    got = _deliver_and_set(3, 4, count_face_down=False, up=True)  # each card read: the foul is real
+    assert [(len(e.front), len(e.back)) for e in got] == [(3, 4)]
+    assert got[0].front == ["As", "Kd", "Qc"]
 
 
 def test_chips_are_not_judged_once_the_bankers_cards_lie_face_up_even_unread() -> None:

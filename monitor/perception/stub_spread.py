@@ -39,6 +39,8 @@ class SpreadSettings:
     edge_snr: float = 3.0  # and that many times the profile's median (its texture)
     edge_share: float = 0.4  # and that share of the strongest: the cards of one deck edge alike
     uneven: float = 1.6  # the widest strip under the top card over the narrowest: not countable past it
+    outline_mm: float = 5.0  # either side of the zone's boundary, where a layout paints its outline
+    outline_open_mm: float = 15.0  # there only a card survives (a painted line is 2-4 mm)
 
 
 @dataclass(frozen=True)
@@ -77,6 +79,12 @@ class StubSpreadCounter:
         self._zone_small = cv2.resize(inside, half, interpolation=cv2.INTER_NEAREST).astype(bool)
         ring_small = cv2.resize(ring, half, interpolation=cv2.INTER_NEAREST).astype(bool)
         self._around_small = ring_small & ~self._zone_small
+        # the zone's boundary at half scale: a painted outline there bridges a card lying close to it
+        # into the block (a 5 mm opening keeps a bridge of blurred pixels), so there the opening is wider
+        band = np.zeros((half[1], half[0]), np.uint8)
+        cv2.polylines(band, [np.round(poly / 2).astype(np.int32)], True, 1,
+                      thickness=max(1, round(s.outline_mm * s.px_per_mm)))
+        self._outline_small = band.astype(bool)
 
     def crop(self, image: NDArray[np.uint8]) -> NDArray[np.uint8]:
         """The zone and its margin, in table millimetres (a frame of another size than the
@@ -99,7 +107,11 @@ class StubSpreadCounter:
         felt = np.median(lab[self._around_small], axis=0)
         cards = (np.linalg.norm(lab - felt, axis=2) > s.felt_distance).astype(np.uint8)
         k = max(3, round(2.5 * s.px_per_mm) | 1)  # 5 mm: drops the zone's painted outline (2-4 mm seen)
-        cards = cv2.morphologyEx(cards, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+        opened = cv2.morphologyEx(cards, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+        wide = max(3, round(s.outline_open_mm * s.px_per_mm / 2) | 1)
+        on_line = cv2.morphologyEx(cards, cv2.MORPH_OPEN,
+                                   cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (wide, wide)))
+        cards = np.where(self._outline_small, on_line, opened).astype(np.uint8)
         n_comp, labels, _stats, _ = cv2.connectedComponentsWithStats(cards)
         if n_comp < 2:
             return Spread(None, "no cards in the stub zone")

@@ -91,6 +91,11 @@ class ExtractorSettings:
     # count one card and every pile would look short. Without it the stub count and every card seen
     # face up on a pile (card_exposed) are still reported; the piles are not counted.
     count_deal: bool = True
+    # Take a hand set face down as split the way its boxes are. A detector cannot promise one box per
+    # face-down card (a fan of backs is boxed as fewer, a squared pair as more), so without it a face-down
+    # split other than 2/5 waits for the cards to be turned up, where each card is read (seed 000 rule
+    # 49: the count foul is then judged on the cards themselves).
+    count_face_down: bool = True
     banker_seat: int | None = None  # for rounds opened by vision
 
 
@@ -794,6 +799,8 @@ class EventExtractor:
                 continue
             conf = min((o.confidence for o in (*front, *back)), default=1.0)
             all_up = all(c is not None for c in (*key[0], *key[1]))
+            if not all_up and not self.s.count_face_down and (len(key[0]), len(key[1])) != (2, 5):
+                continue
             if all_up and st.reported_set is not None and not st.opened:
                 st.opened = True
                 self._emit("hand_opened", conf, seat=seat, front=list(key[0]), back=list(key[1]))

@@ -32,6 +32,9 @@ class PerceptionError(ValueError):
 class Perception(Protocol):
     label: str
     sees_hands: bool  # the dealer's hand is found: the deal can be counted card by card
+    # one box per face-down card, even fanned or squared under others (the truth's boxes): a hand
+    # set face down can be counted from them. A detector's boxes cannot promise it.
+    counts_face_down: bool
 
     def see(self, index: int, image: np.ndarray) -> tuple[Detections, tuple[str, ...] | None]:
         """Detections of one frame and, for oracle perception, the truth's track id of each."""
@@ -45,6 +48,7 @@ class OraclePerception:
     options: OracleOptions
     label: str = "ORACLE (ground truth replayed; not a model)"
     sees_hands: bool = True
+    counts_face_down: bool = True
 
     @classmethod
     def load(cls, truth: Path, size: tuple[int, int],
@@ -79,6 +83,7 @@ class ModelPerception:
             self.incremental = None
         has_detector = self.perceiver.detector is not None
         self.sees_hands = has_detector and "hand" in self.perceiver.detector.classes  # type: ignore[union-attr]
+        self.counts_face_down = False
         parts = ["detector.onnx" if has_detector else "classical card finder (no detector)"]
         if self.perceiver.classifier is None:
             parts.append("NO card classifier: cards are not read, identity rules (exposed ace, duplicates, "

@@ -124,9 +124,10 @@ def open_session(opts: SessionOptions) -> Session:
             dice_port = simulator.device_path
         if dice_port is not None:
             dice = DiceReader(dice_port)
-        settings_x = opts.extractor or ExtractorSettings(round_from_vision=opts.console_log is None,
-                                                         banker_seat=opts.banker_seat,
-                                                         count_deal=getattr(perception, "sees_hands", True))
+        settings_x = opts.extractor or ExtractorSettings(
+            round_from_vision=opts.console_log is None, banker_seat=opts.banker_seat,
+            count_deal=getattr(perception, "sees_hands", True),
+            count_face_down=getattr(perception, "counts_face_down", True))
         sink = ApiSink(server)
         run = LiveRun(calibration, source, perception, sink, ring,
                       first_seq=server.next_seq(calibration.table), settings=settings_x, dice=dice)

@@ -130,7 +130,8 @@ def review_file(job: FileJob, progress: Progress | None = None,
 
     seq = _Counter(result.next_seq)  # one counter for vision, console and device events
     settings = ExtractorSettings(round_from_vision=not outside,
-                                 count_deal=getattr(perception, "sees_hands", True))
+                                 count_deal=getattr(perception, "sees_hands", True),
+                                 count_face_down=getattr(perception, "counts_face_down", True))
     extractor = EventExtractor(table_id, settings, next_seq=seq)
     stride = max(1, job.gate.stride)
     chain = TableChain(RasterCalibration.of(calibration), extractor, fps=fps / stride)
