@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -67,6 +68,17 @@ def test_another_recording_or_other_models_start_afresh(tmp_path: Path, video: P
     other.see(0, IMAGE)
     other.close()
     assert inner.calls == [0] and other.hits == 0
+
+
+def test_the_same_models_touched_or_copied_keep_the_cache(tmp_path: Path, video: Path) -> None:
+    models = tmp_path / "models"
+    models.mkdir()
+    (models / "detector.onnx").write_bytes(b"weights")
+    before = fingerprint(video, models)
+    os.utime(models / "detector.onnx", ns=(1, 1))  # a fresh checkout: same bytes, another time
+    assert fingerprint(video, models) == before
+    (models / "detector.onnx").write_bytes(b"weightz")  # retrained: same size, other bytes
+    assert fingerprint(video, models) != before
 
 
 def test_a_torn_line_ends_what_is_trusted(tmp_path: Path, video: Path) -> None:
