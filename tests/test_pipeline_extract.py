@@ -233,6 +233,15 @@ def test_a_hand_hidden_by_an_arm_and_back_under_a_new_track_was_not_collected() 
     assert types(t.run(1.0)) == ["dead_hand_collected"]
 
 
+def test_a_bet_with_a_stack_whose_height_is_not_seen_is_a_lower_bound() -> None:
+    t = Table()
+    t.put("a", "chips", "seat2.bet", value=2500)  # an oblique camera counted this stack
+    t.put("b", "chips", "seat3.bet", value=2500)
+    t.put("c", "chips", "seat3.bet", x=42, value=100, exact=False)  # seen from straight above
+    out = t.run(0.6)
+    assert [(e.seat, e.amount, e.at_least) for e in out] == [(2, 2500, False), (3, 2600, True)]
+
+
 def test_chips_placed_changed_and_an_arm_over_them_is_not_a_change() -> None:
     t = Table()
     t.put("a", "chips", "seat2.bet", value=2500)

@@ -367,6 +367,15 @@ def test_rule_18_bet_under_table_minimum() -> None:
     assert "under the $5 minimum" in a.message
 
 
+def test_rule_18_a_lower_bound_under_the_minimum_is_not_judged_but_one_over_the_maximum_is() -> None:
+    # from straight above a stack shows its top chip: "$3" may be three chips or thirty
+    events = clean_round(banker_seat=1, bets={**BETS, 2: 300, 3: 60000})
+    for e in events:
+        if e["type"] == "bet_placed" and e["seat"] in (2, 3):
+            e["at_least"] = True
+    assert codes(run(events)) == ["bet_over_max"]
+
+
 def test_rules_13_23_payout_differs_from_settlement() -> None:
     events = clean_round(banker_seat=1, bets=BETS)
     i = find(events, "payout")

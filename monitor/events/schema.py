@@ -303,6 +303,9 @@ class BetPlaced(EventBase):
     seat: Seat
     amount: Cents
     bettor: Bettor = None
+    # the amount is at least this: a camera straight above sees a stack's top chip, not its height.
+    # Limits are judged only where the bound decides them (over the maximum, never under the minimum).
+    at_least: bool = False
 
 
 class BetChanged(EventBase):
@@ -313,6 +316,7 @@ class BetChanged(EventBase):
     before: Cents
     after: Cents
     bettor: Bettor = None
+    at_least: bool = False  # ``after`` is a lower bound (see BetPlaced)
 
 
 class Payout(EventBase):

@@ -232,7 +232,8 @@ class EventExtractor:
         self.bet_version: dict[int, int] = {}
         self.spot_since: dict[str, tuple[int, float]] = {}  # zone -> (version, settled in it since)
         self.rereads = 0  # bet readings that changed with nothing touching the spot (not reported)
-        self.stacks: dict[str, tuple[int, int, float]] = {}  # chip track -> (seat, cents, last seen)
+        # chip track -> (seat, cents, last seen, cents exact: not a lower bound)
+        self.stacks: dict[str, tuple[int, int, float, bool]] = {}
         # chip track or "seatN" -> recent readings (t, frame, cents, confidence)
         self.chip_reads: dict[str, deque[tuple[float, int, int, float]]] = {}
         self.clear = _Count()
@@ -876,6 +877,7 @@ class EventExtractor:
         totals: dict[int, int] = {}
         conf: dict[int, float] = {}
         fresh: set[int] = set()
+        bound: set[int] = set()  # spots whose total is a lower bound (a stack's height not seen)
         for o in visible.values():
             if o.kind != "chips" or zone_kind(o.zone) != "bet" or not self._at_rest(o):
                 continue
@@ -886,10 +888,12 @@ class EventExtractor:
             conf[seat] = min(conf.get(seat, 1.0), o.confidence)
             if o.track not in self.stacks:
                 fresh.add(seat)
-            self.stacks[o.track] = (seat, value, self._now)
+            if not o.exact:
+                bound.add(seat)
+            self.stacks[o.track] = (seat, value, self._now, o.exact)
         # A stack that vanished where it rested is hidden (an arm over the spot) until new chips come
         # to that spot (the old ones were swapped) or it stays away ``hold_s``.
-        for track, (seat, value, seen_at) in list(self.stacks.items()):
+        for track, (seat, value, seen_at, exact) in list(self.stacks.items()):
             shown = visible.get(track)
             if shown is not None and self._at_rest(shown) and shown.zone == f"seat{seat}.bet":
                 continue
@@ -898,6 +902,8 @@ class EventExtractor:
                 self.chip_reads.pop(track, None)
             else:
                 totals[seat] = totals.get(seat, 0) + value
+                if not exact:
+                    bound.add(seat)
         for seat in sorted(set(totals) | set(self.bets)):
             c = self.bets.setdefault(seat, _Count())
             # the spot's total is voted too: a stack missed or boxed twice for a few frames (or
@@ -941,9 +947,11 @@ class EventExtractor:
             # dated when the chips came to rest: the procedure monitor compares that with the close
             at = (c.since, c.since_frame)
             if before == 0:
-                self._emit("bet_placed", conf.get(seat, 1.0), at=at, seat=seat, amount=c.value)
+                self._emit("bet_placed", conf.get(seat, 1.0), at=at, seat=seat, amount=c.value,
+                           at_least=seat in bound)
             else:
-                self._emit("bet_changed", conf.get(seat, 1.0), at=at, seat=seat, before=before, after=c.value)
+                self._emit("bet_changed", conf.get(seat, 1.0), at=at, seat=seat, before=before, after=c.value,
+                           at_least=seat in bound)
 
     def _spot_touches(self, visible: dict[str, Seen], hands: list[Seen]) -> None:
         """When each betting spot was last touched: a hand on it, chips jumping in it, or all its

@@ -33,6 +33,9 @@ class Seen:
     card: str | None = None
     value: int = 0
     confidence: float = 1.0
+    # ``value`` is the whole worth; False: a lower bound (a stack seen from straight above shows its
+    # top chip, not how many lie under it)
+    exact: bool = True
 
 
 def seen(track: str | int, p: Placed) -> Seen:
@@ -42,8 +45,10 @@ def seen(track: str | int, p: Placed) -> Seen:
     if d.kind == "card_face_up" and d.identity not in (None, UNKNOWN, BACK):
         card = d.identity
     value = 0
+    exact = True
     if kind == "chips":
         value = (d.denomination or 0) * (d.count or 1) * 100
+        exact = d.count is not None
     elif kind == "die":
         value = d.count or 0
     conf = d.confidence if card is None else min(d.confidence, d.identity_confidence)
@@ -51,4 +56,4 @@ def seen(track: str | int, p: Placed) -> Seen:
     # a "face-up" box the classifier reads as a back is a face-down card (the detector's face-up/down
     # call is the weaker of the two on a deck it never saw)
     face_up = d.kind == "card_face_up" and d.identity != BACK
-    return Seen(str(track), kind, p.zone, x, y, face_up, card, value, conf)
+    return Seen(str(track), kind, p.zone, x, y, face_up, card, value, conf, exact)

@@ -261,7 +261,8 @@ class PaiGowRound:
             self._alert("bet_over_max", f"{event.seat}:{event.bettor}:{amount}", [event],
                         seat=event.seat, who=who, amount=money(amount), limit=money(self.profile.table_max),
                         excess=money(amount - self.profile.table_max))
-        elif amount < self.profile.table_min:
+        elif amount < self.profile.table_min and not event.at_least:
+            # a lower bound under the minimum says nothing: the stack may be taller than it looks
             self._alert("bet_under_min", f"{event.seat}:{event.bettor}:{amount}", [event],
                         seat=event.seat, who=who, amount=money(amount), limit=money(self.profile.table_min))
 
