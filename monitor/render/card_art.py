@@ -213,6 +213,46 @@ PIP_LAYOUT: dict[int, list[tuple[float, float]]] = {
 }
 
 
+def _pairs(*rows: float) -> list[tuple[float, float]]:
+    return [pt for y in rows for pt in ((_L, y), (_R, y))]
+
+
+def _between(a: float, b: float, f: float) -> float:
+    return a + (b - a) * f
+
+
+# Pip layouts printed decks use for the 7 to 10, in the same standard frame as PIP_LAYOUT; a generated
+# deck (monitor.render.random_design) picks one per rank. Decks disagree mostly on where the odd
+# centre pips sit: a nine's odd pip at the exact centre or up between the first two rows, a ten's
+# two centre pips near the outer rows or near the middle, an eight as two columns of four.
+_G5 = [_T + i * (_B - _T) / 4 for i in range(5)]
+_ROWS4 = _pairs(_T, _Q1, _Q3, _B)  # four rows of two, as the 9 and 10 have them
+PIP_LAYOUTS: dict[int, dict[str, list[tuple[float, float]]]] = {
+    7: {
+        "standard": PIP_LAYOUT[7],
+        "odd-high": [*_pairs(_T, _M, _B), (_C, _between(_T, _M, 0.4))],
+        "odd-low": [*_pairs(_T, _M, _B), (_C, _between(_T, _M, 0.6))],
+    },
+    8: {
+        "standard": PIP_LAYOUT[8],
+        "columns": _pairs(_T, _Q1, _Q3, _B),  # two columns of four
+        "centres-in": [*_pairs(_T, _M, _B), (_C, _between(_T, _M, 0.6)), (_C, _between(_B, _M, 0.6))],
+    },
+    9: {
+        "centre": PIP_LAYOUT[9],  # the odd pip at the card's centre
+        "upper": [*_ROWS4, (_C, (_T + _Q1) / 2)],  # between the first two rows
+        "grid": [(x, y) for y in (_T, _M, _B) for x in (_L, _C, _R)],  # three by three
+    },
+    10: {
+        "standard": PIP_LAYOUT[10],
+        # the two centre pips nearer the outer rows, or nearer the middle
+        "centres-out": [*_ROWS4, (_C, _between(_T, _Q1, 0.4)), (_C, _between(_B, _Q3, 0.4))],
+        "centres-in": [*_ROWS4, (_C, _between(_T, _Q1, 0.6)), (_C, _between(_B, _Q3, 0.6))],
+        "columns": _pairs(*_G5),  # two columns of five
+    },
+}
+
+
 def _rank_text(rank: int) -> str:
     return "10" if rank == 10 else RANK_CHARS[rank - 2]
 
