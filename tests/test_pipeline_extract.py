@@ -293,6 +293,18 @@ def test_rounds_open_and_close_with_the_table_when_there_is_no_console() -> None
     assert "round_ended" in types(out)
 
 
+def test_the_banker_hand_is_exposed_only_once_every_face_up_card_there_is_read() -> None:
+    t = Table()
+    cards = ["As", "Kd", "Qh", "7c", "7d", "3s", "2h"]
+    for i, c in enumerate(cards):  # face up, but only the last one read so far
+        t.put(f"b{i}", "card", "banker", x=-132 + 44 * i, face_up=True, card=c if i == 6 else None)
+    assert "banker_hand_exposed" not in types(t.run(2.0))  # not "a hand of one card"
+    for i, c in enumerate(cards):
+        t.put(f"b{i}", "card", "banker", x=-132 + 44 * i, face_up=True, card=c)
+    out = [e for e in t.run(1.5) if e.type == "banker_hand_exposed"]  # no pile seen: held 1 s
+    assert [sorted(e.cards) for e in out] == [sorted(cards)]
+
+
 def test_the_banker_hand_exposed_then_set_in_two_groups() -> None:
     t = Table()
     cards = ["As", "Kd", "Qh", "7c", "7d", "3s", "2h"]
@@ -446,7 +458,7 @@ def _deliver_and_set(front: int, back: int, count_face_down: bool = True, up: bo
     for k in range(back):
         t.put(f"b{k}", "card", "seat6.back", x=440 + 20 * k, y=190,
               face_up=up, card=next(face) if up else None)
-    return [e for e in t.run(1.0) if e.type == "hand_set"]
+    return [e for e in t.run(1.5) if e.type == "hand_set"]
 
 
 def test_a_set_hand_is_reported_when_its_cards_add_up_to_seven() -> None:
@@ -459,10 +471,14 @@ def test_a_set_hand_is_reported_when_its_cards_add_up_to_seven() -> None:
 
 
 def test_a_detectors_face_down_split_other_than_two_five_waits_for_the_cards_to_show() -> None:
-    # a detector's face-down boxes may merge or split cards: a 3/4 of backs is not a foul yet
-    assert _deliver_and_set(3, 4, count_face_down=False) == []
-    got = _deliver_and_set(2, 5, count_face_down=False)  # the expected split is reported
-    assert [(len(e.front), len(e.back)) for e in got] == [(2, 5)]
+    # a detector's face-down boxes may merge or split cards: a 3/4 of backs is not a foul yet, only
+    # a hand set (its count is judged when it is opened)
+    got = _deliver_and_set(3, 4, count_face_down=False)
+    assert [(e.counted, e.front, e.back) for e in got] == [(False, [], [])]
+    got = _deliver_and_set(1, 2, count_face_down=False)  # seven cards fanned into three boxes
+    assert [(e.counted, e.front, e.back) for e in got] == [(False, [], [])]
+    got = _deliver_and_set(2, 5, count_face_down=False)  # the expected split is reported, counted
+    assert [(len(e.front), len(e.back), e.counted) for e in got] == [(2, 5, True)]
     got = _deliver_and_set(3, 4, count_face_down=False, up=True)  # each card read: the foul is real
     assert [(len(e.front), len(e.back)) for e in got] == [(3, 4)]
     assert got[0].front == ["As", "Kd", "Qc"]

@@ -376,6 +376,25 @@ def test_rule_18_a_lower_bound_under_the_minimum_is_not_judged_but_one_over_the_
     assert codes(run(events)) == ["bet_over_max"]
 
 
+def test_rules_35_49_a_hand_set_uncounted_is_set_and_its_count_is_judged_when_opened() -> None:
+    events = clean_round(banker_seat=1, bets=BETS)
+    cards = {}
+    for e in events:  # the camera saw every player's cards set, not how many in each hand
+        if e["type"] == "hand_set":
+            cards[e["seat"]] = (e["front"], e["back"])
+            e.update(front=[], back=[], counted=False)
+    assert codes(run(events)) == []  # set before the banker's hand was exposed; nothing to judge yet
+    for i, e in enumerate(events):  # the cards are read as each hand is opened
+        if e["type"] == "hand_opened":
+            front, back = cards[e["seat"]]
+            events[i] = {**e, "front": front, "back": back}
+    assert codes(run(events)) == []
+    i = next(k for k, e in enumerate(events) if e["type"] == "hand_opened")
+    opened = events[i]
+    events[i] = {**opened, "front": [*opened["front"], opened["back"][0]], "back": opened["back"][1:]}
+    assert "player_foul" in codes(run(events))  # three cards in front, seen once turned up
+
+
 def test_rules_13_23_payout_differs_from_settlement() -> None:
     events = clean_round(banker_seat=1, bets=BETS)
     i = find(events, "payout")

@@ -253,6 +253,10 @@ class HandSet(EventBase):
     back: list[MaybeCard] = Field(max_length=7)
     # Set by the dealer at the player's request (seed 000 rule 52; seed 001).
     house_way: bool = False
+    # False: the cards lie set in both hands, but how many in each was not seen (face down, fanned
+    # under one another; ``front`` and ``back`` empty): the seat is set, its count is judged when the
+    # hand is opened (rule 49).
+    counted: bool = True
 
 
 class BankerHandExposed(EventBase):

@@ -96,6 +96,7 @@ class ExtractorSettings:
     # split other than 2/5 waits for the cards to be turned up, where each card is read (seed 000 rule
     # 49: the count foul is then judged on the cards themselves).
     count_face_down: bool = True
+    uncounted_s: float = 1.0  # without it: cards resting in both hands this long are a hand set, uncounted
     banker_seat: int | None = None  # for rounds opened by vision
 
 
@@ -153,6 +154,7 @@ class _Seat:
     absent_since: float | None = None
     collected: bool = False
     set_counts: _Count = field(default_factory=_Count)
+    set_rest: _Count = field(default_factory=_Count)  # cards resting in both hands, uncounted
     reported_set: tuple[tuple[str | None, ...], tuple[str | None, ...]] | None = None
     opened: bool = False
 
@@ -782,6 +784,7 @@ class EventExtractor:
                     loose += 1
                 elif t not in visible and zone_kind(tr.last.zone) == "pile":
                     hidden += 1  # never seen since its pile: carried and set under the others
+            st.set_rest.update(bool(front and back) and not loose, self._now)
             if not front and not back:
                 continue
             seen_n = len(front) + len(back)
@@ -789,6 +792,7 @@ class EventExtractor:
                 # Each seat got seven cards (seed 000 rule 1); a count other than seven is the
                 # tracker's (a fanned card boxed twice, a card hidden under another), not the player's.
                 # A foul of too many cards in front still adds up to seven.
+                self._uncounted_set(seat, st, front, back)
                 continue
             # cards hidden since the pile lie under the others: in the five-card hand, unless it is full
             to_back = min(max(0, 5 - len(back)), HAND_CARDS - seen_n) if seen_n < HAND_CARDS else 0
@@ -801,6 +805,7 @@ class EventExtractor:
             conf = min((o.confidence for o in (*front, *back)), default=1.0)
             all_up = all(c is not None for c in (*key[0], *key[1]))
             if not all_up and not self.s.count_face_down and (len(key[0]), len(key[1])) != (2, 5):
+                self._uncounted_set(seat, st, front, back)
                 continue
             if all_up and st.reported_set is not None and not st.opened:
                 st.opened = True
@@ -812,6 +817,20 @@ class EventExtractor:
                 # vision cannot tell whose hand moved the cards, so it says what the rule says.
                 self._emit("hand_set", conf, seat=seat, front=list(key[0]), back=list(key[1]),
                            house_way=d.banker_exposed)
+
+    def _uncounted_set(self, seat: int, st: _Seat, front: list[Seen], back: list[Seen]) -> None:
+        """A detector's face-down boxes that cannot be counted (a fan of backs is fewer boxes than
+        cards): cards resting in both hands, none loose at the seat, for ``uncounted_s``, is a hand
+        set all the same (the banker may not open before it, rules 35, 37); its count waits for the
+        cards to be turned up."""
+        if self.s.count_face_down or st.reported_set is not None or st.opened:
+            return
+        if not st.set_rest.value or not st.set_rest.held(self._now, self.s.uncounted_s):
+            return
+        st.reported_set = ((), ())
+        conf = min(o.confidence for o in (*front, *back))
+        self._emit("hand_set", conf, seat=seat, front=[], back=[], counted=False,
+                   house_way=self.deal.banker_exposed)
 
     def _hand_here(self, seat: int, st: _Seat, visible: dict[str, Seen]) -> bool:
         """The seat's delivered hand is still at the table (on its way to the banker's place or being
@@ -834,6 +853,10 @@ class EventExtractor:
               if o.kind == "card" and o.zone == "banker" and o.face_up and o.card is not None
               and self._at_rest(o)]
         if not up:
+            return
+        if len(up) < shown:
+            # a face-up card there is not read (yet): the row's count and cards would both be short
+            # (one card of seven read is no "hand of one card"); wait until every card is named
             return
         row = sorted(up, key=lambda o: o.x)
         cards = tuple(o.card for o in row if o.card is not None)

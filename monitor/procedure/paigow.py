@@ -514,7 +514,8 @@ class PaiGowRound:
 
     def _hand_set(self, event: HandSet) -> None:
         if event.seat == self.banker_seat:
-            self._banker_setting(list(event.front), list(event.back), event)
+            if event.counted:
+                self._banker_setting(list(event.front), list(event.back), event)
             return
         d = self.deal
         s = self._seat(event.seat)
@@ -523,12 +524,15 @@ class PaiGowRound:
                         when="a hand was set there")
         if event.seat in d.early_unset and not event.house_way and d.banker_exposed is not None:
             self._alert("house_way_unset", self._dk(event.seat), [d.banker_exposed, event], seat=event.seat)
-        s.front, s.back = list(event.front), list(event.back)
         s.house_way = event.house_way
         s.set_event = event
         s.judged = False
         s.foul = None
         s.scores = None
+        if not event.counted:
+            s.front = s.back = None  # set, not counted: judged when the hand is opened (rule 49)
+            return
+        s.front, s.back = list(event.front), list(event.back)
         self._judge_seat(s, event)
 
     def _judge_seat(self, s: SeatState, event: EventBase) -> None:
