@@ -497,6 +497,27 @@ def test_chips_are_not_judged_once_the_bankers_cards_lie_face_up_even_unread() -
     assert "bet_changed" not in types(out) and "banker_hand_exposed" not in types(out)
 
 
+@pytest.mark.parametrize("opened", [True, False])
+def test_chips_are_not_judged_once_a_players_hand_lies_face_up(opened: bool) -> None:
+    # the banker's row unseen (an arm over it); a player's hand turned over is the showdown (rule 56)
+    t = Table()
+    t.put("c", "chips", "seat6.bet", value=2500)
+    for pile in (3, 4):
+        t.put(f"p{pile}", "card", f"pile{pile}")
+    t.run(0.6)
+    t.x.note(_closed())
+    t.put("p3", "card", "seat6", x=470, y=220)
+    t.run(0.5)
+    t.take("p3")
+    for k in range(7):
+        t.put(f"h{k}", "card", "seat6.front" if k < 2 else "seat6.back", x=440 + 20 * k,
+              y=250 if k < 2 else 190, face_up=opened)
+    t.run(0.5)
+    t.take("c")  # a losing bet collected at settlement
+    out = t.run(2.5)
+    assert ("bet_changed" in types(out)) is not opened
+
+
 def test_a_bet_taken_away_after_the_close_is_a_change() -> None:
     t = Table()
     t.put("c", "chips", "seat2.bet", value=2500)

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -50,6 +50,7 @@ EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
 GONE_ZONES = frozenset({"tray", "off_table"})
 HAND_CARDS = 7  # a Pai Gow hand: the two-card front and the five-card back (seed 000 rule 1)
 WAIT = -1  # a judgement that waits for more frames
+HAND_SHOWN = 3  # a player's set cards face up, read or not: that hand is opened (rule 56)
 BANKER_SHOWN = 4  # face-up cards resting in the banker's place: its hand is exposed (rule 11), read or not
 
 
@@ -190,6 +191,9 @@ class _Deal:
     # the banker's cards seen face up, read or not: settlement has begun (no event: the contract's
     # banker_hand_exposed names the cards, and unread ones cannot be named)
     banker_face_up: bool = False
+    # a player's set cards seen face up (rule 56: hands are opened after the banker's is exposed):
+    # the showdown has begun though the banker's row was not seen (an arm over it, its cards stacked)
+    hands_face_up: bool = False
     banker_count: int = 0
     banker_set: tuple[tuple[str, ...], tuple[str, ...]] | None = None
     dice: _Count = field(default_factory=_Count)
@@ -849,6 +853,11 @@ class EventExtractor:
                     if o.kind == "card" and o.zone == "banker" and o.face_up and self._at_rest(o))
         if shown >= BANKER_SHOWN:
             d.banker_face_up = True
+        if self.bets_closed and d.delivered and not d.hands_face_up:
+            opened = Counter(zone_number(o.zone) for o in visible.values()
+                             if o.kind == "card" and o.face_up and zone_kind(o.zone) in ("front", "back")
+                             and self._at_rest(o))
+            d.hands_face_up = any(n >= HAND_SHOWN for n in opened.values())
         up = [o for o in visible.values()
               if o.kind == "card" and o.zone == "banker" and o.face_up and o.card is not None
               and self._at_rest(o)]
@@ -889,7 +898,8 @@ class EventExtractor:
     # ---- chips -----------------------------------------------------------------------------------
 
     def _chips(self, visible: dict[str, Seen]) -> None:
-        if self.deal.banker_exposed or (self.bets_closed and self.deal.banker_face_up):
+        d = self.deal
+        if d.banker_exposed or (self.bets_closed and (d.banker_face_up or d.hands_face_up)):
             return  # settlement moves chips on purpose (rules 13, 23): not a bet change
         for zone, spot in self.spots.items():
             # the picture a bet is judged against: the spot's as the bets closed (settled)
