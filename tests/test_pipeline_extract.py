@@ -27,12 +27,12 @@ class Table:
     def take(self, track: str) -> None:
         self.objects.pop(track, None)
 
-    def run(self, seconds: float, hide: tuple[str, ...] = (),
-            spots: dict[str, SpotView] | None = None, stub: Spread | None = None) -> list:
+    def run(self, seconds: float, hide: tuple[str, ...] = (), spots: dict[str, SpotView] | None = None,
+            stub: Spread | None = None, still: tuple[float, int] | None = None) -> list:
         out = []
         for _ in range(round(seconds * FPS)):
             seen = [o for t, o in self.objects.items() if t not in hide]
-            out += self.x.frame(self.frame, self.frame / FPS, seen, spots, stub)
+            out += self.x.frame(self.frame, self.frame / FPS, seen, spots, stub, still)
             self.frame += 1
         self.events += out
         return out
@@ -153,6 +153,22 @@ def test_a_watched_stub_of_five_is_counted_five() -> None:
     t.run(0.3)
     out = t.run(1.5, spots={"stub": SpotView(1, True, 0.0)}, stub=Spread(5, "counted", 159.0))
     assert [(e.type, e.n) for e in out] == [("stub_counted", 5)]
+
+
+def test_a_watched_stub_is_counted_when_its_picture_came_to_lie_still_though_piles_churn() -> None:
+    # a detector re-boxing the piles keeps making "new" card tracks there after the deal: the
+    # stub's still picture is counted all the same, and dated when it came to lie still
+    t = Table(count_deal=False)
+    t.put("c0", "card", "pile1")
+    t.run(0.3)
+    watched = {"stub": SpotView(1, True, 0.0)}
+    still = (t.frame / FPS, t.frame)
+    out = []
+    for k in range(1, 8):
+        t.put(f"c{k}", "card", f"pile{k}")  # a new track on a pile every 0.2 s
+        out += t.run(0.2, spots=watched, stub=Spread(4, "counted", 137.0, (26.0, 50.0, 75.0)), still=still)
+    got = [e for e in out if e.type == "stub_counted"]
+    assert [(e.n, e.media_time, e.frame) for e in got] == [(4, still[0], still[1])]
 
 
 def test_the_shipped_models_say_whether_they_see_the_dealers_hand() -> None:
@@ -516,6 +532,19 @@ def test_chips_are_not_judged_once_a_players_hand_lies_face_up(opened: bool) -> 
     t.take("c")  # a losing bet collected at settlement
     out = t.run(2.5)
     assert ("bet_changed" in types(out)) is not opened
+
+
+def test_a_bet_read_late_is_dated_when_its_spots_picture_settled_with_the_chips() -> None:
+    from monitor.events.schema import parse_event
+
+    t = Table()
+    t.run(0.5, spots={"seat5.bet": SpotView(1, True, 0.0)})  # the empty spot
+    t.run(1.0, spots={"seat5.bet": SpotView(2, True, 0.0)})  # chips put down; the detector misses them
+    t.x.note(parse_event({"type": "bets_closed", "table_id": "T1", "seq": 0, "media_time": t.frame / FPS,
+                          "wall_time": "2026-01-01T00:00:01.5Z", "source": "operator"}))
+    t.put("c", "chips", "seat5.bet", value=10000)  # read at last, after the close
+    out = [e for e in t.run(1.0, spots={"seat5.bet": SpotView(2, True, 0.0)}) if e.type == "bet_placed"]
+    assert [(e.amount, e.media_time) for e in out] == [(10000, round(15 / FPS, 6))]  # before the close
 
 
 def test_a_bet_taken_away_after_the_close_is_a_change() -> None:

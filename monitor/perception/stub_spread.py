@@ -34,7 +34,10 @@ class SpreadSettings:
     margin_mm: float = 25.0  # a spread may overhang its zone (five cards are wider than four)
     felt_distance: float = 28.0  # Lab units from the felt's colour: a card, not felt
     size_tol_mm: float = 10.0  # the block's height, the top card's width
-    min_strip_mm: float = 10.0  # the least of a card seen under the next one
+    # the least of a card seen under the next one: a deck's side seen at an angle shows as a strip of
+    # up to ~11 mm beside its top card (the sample recording at 720p), and a stub spread for counting
+    # shows more of each card
+    min_strip_mm: float = 13.0
     edge_min: float = 1.5  # grey levels: the least edge, in a profile averaged over a band
     edge_snr: float = 3.0  # and that many times the profile's median (its texture)
     edge_share: float = 0.4  # and that share of the strongest: the cards of one deck edge alike

@@ -24,6 +24,11 @@ from monitor.pipeline.observe import Seen, seen
 from monitor.tablestate.placement import place
 
 RECOUNT_S = 0.5
+# The stub's picture must lie still this long (after the spot watcher's three still looks) before
+# its count is believed: while dealing, the dealer's hand rests the deck in the stub zone between
+# cards for 0.1-0.35 s at a time; a spread lies still 0.8 s or more before the dealer reaches for a
+# replacement card (rule 51). A deck left there longer is "squared, not spread".
+SPREAD_STILL_S = 0.5
 
 
 class TableChain:
@@ -42,13 +47,15 @@ class TableChain:
         stub = calibration.zones.get("stub")
         self.spread_counter = None if stub is None else StubSpreadCounter(calibration, stub)
         self._spreads: dict[int, tuple[Spread, float]] = {}  # the stub's picture version -> its count, when
+        self._still_since: tuple[float, int] | None = None  # the stub's picture settled, unbroken, since
 
     def step(self, index: int, media_time: float, detections: Detections,
              tracks: Sequence[str] | None = None, image: np.ndarray | None = None) -> list[EventBase]:
         """Events confirmed by this frame. ``tracks``: one id per detection (oracle), else ByteTrack;
         ``image``: the frame, for watching the betting spots and counting the stub spread."""
         spots = None if image is None else self.watcher.look(image)
-        spread = None if image is None else self._spread(image, spots, media_time)
+        spread = None if image is None else self._spread(image, spots, media_time, index)
+        still = self._still_since if spread is not None else None
         placed = place(detections, self.calibration)
         if tracks is not None:
             if len(tracks) != len(placed):
@@ -63,14 +70,21 @@ class TableChain:
                 [p for p in placed if p.detection.kind != "hand"], media_time)
                 if t.placed.detection.kind != "pile"] + hands
         self.last_seen = objects
-        return self.extractor.frame(index, media_time, objects, spots, spread)
+        return self.extractor.frame(index, media_time, objects, spots, spread, still)
 
-    def _spread(self, image: np.ndarray, spots: dict | None, now: float) -> Spread | None:  # type: ignore[type-arg]
+    def _spread(self, image: np.ndarray, spots: dict | None, now: float,  # type: ignore[type-arg]
+                index: int) -> Spread | None:
         """The stub spread's count: once per settled picture of the stub zone (~10 ms each), again
         every ``RECOUNT_S`` while that picture is not countable (codec noise can hide an edge)."""
         view = (spots or {}).get("stub")
+        if view is None or not view.settled:
+            self._still_since = None
+        elif self._still_since is None:
+            self._still_since = (now, index)
         if self.spread_counter is None or view is None or not view.settled:
             return None
+        if self._still_since is None or now - self._still_since[0] < SPREAD_STILL_S - 1e-9:
+            return Spread(None, "the stub zone has not lain still long enough")
         known = self._spreads.get(view.version)
         if known is None or (known[0].n is None and now - known[1] >= RECOUNT_S):
             if known is None and len(self._spreads) >= 32:  # bounded, as the watcher's memory

@@ -235,8 +235,9 @@ class EventExtractor:
         # spot's picture version now, and the one it showed when its reported bet was read.
         self.spots: Mapping[str, SpotView] = {}  # zone name -> its picture (betting spots, pile slots)
         self.stub_spread: Spread | None = None  # the stub spread counted from its picture, if watched
+        self.stub_still: tuple[float, int] | None = None  # since when (time, frame) it has lain still
         self.bet_version: dict[int, int] = {}
-        self.spot_since: dict[str, tuple[int, float]] = {}  # zone -> (version, settled in it since)
+        self.spot_since: dict[str, tuple[int, float, int]] = {}  # zone -> (version, settled since, frame)
         self.rereads = 0  # bet readings that changed with nothing touching the spot (not reported)
         # chip track -> (seat, cents, last seen, cents exact: not a lower bound)
         self.stacks: dict[str, tuple[int, int, float, bool]] = {}
@@ -270,7 +271,8 @@ class EventExtractor:
             self.deal.action_pile = getattr(event, "pile", None)
 
     def frame(self, index: int, media_time: float, objects: Iterable[Seen],
-              spots: Mapping[str, SpotView] | None = None, stub: Spread | None = None) -> list[EventBase]:
+              spots: Mapping[str, SpotView] | None = None, stub: Spread | None = None,
+              stub_still: tuple[float, int] | None = None) -> list[EventBase]:
         """One frame's tracked objects; returns the vision events it confirmed (in order).
 
         ``spots``: zones (betting spots ``seatN.bet``, pile slots ``pileN``) as the frame's picture
@@ -278,13 +280,15 @@ class EventExtractor:
         a bet read differently after the close is then a change only if the spot's picture changed
         too, and a pile slot is empty only once its picture shows it still, without the pile.
         ``stub``: the stub spread counted from the picture (:mod:`monitor.perception.stub_spread`), where
-        the stub zone is watched: it then counts the stub, not the tracks (a spread is one or two boxes)."""
+        the stub zone is watched: it then counts the stub, not the tracks (a spread is one or two boxes);
+        ``stub_still``: since when the stub's picture has lain still (the count is dated there)."""
         self._frame, self._now = index, media_time
         self.spots = spots or {}
         self.stub_spread = stub
+        self.stub_still = stub_still
         for zone, spot in self.spots.items():
-            if spot.settled and self.spot_since.get(zone, (None, 0.0))[0] != spot.version:
-                self.spot_since[zone] = (spot.version, self._now)
+            if spot.settled and self.spot_since.get(zone, (None, 0.0, 0))[0] != spot.version:
+                self.spot_since[zone] = (spot.version, self._now, self._frame)
         self.frames_seen += 1
         visible: dict[str, Seen] = {}
         settled: list[tuple[Seen, str | None]] = []
@@ -713,26 +717,32 @@ class EventExtractor:
             else:
                 self._card_rests(tr.last, None)
 
-    def _complete_deal(self, stub: int | None) -> None:
+    def _complete_deal(self, stub: int | None, at: tuple[float, int] | None = None) -> None:
         d = self.deal
         if d.done or d.last_card is None:
             return
         d.done = True
         if self.s.count_deal:
-            self._emit("piles_complete", counts=d.counts[1:8])
+            self._emit("piles_complete", at=at, counts=d.counts[1:8])
         if stub is not None:
-            self._emit("stub_counted", n=stub)
+            self._emit("stub_counted", at=at, n=stub)
 
     def _deal_end(self, visible: dict[str, Seen]) -> None:
         d = self.deal
-        if d.last_card is None or self._now - d.last_card < self.s.deal_idle_s:
+        watched = "stub" in self.spots
+        # Tracks count the stub only once no card has landed for a moment. A watched stub's picture
+        # must lie still for a second (the chain), which it never does while the dealer's hand goes
+        # between the deck and the piles; there the idle wait is not asked for, as a detector's
+        # re-boxing of the piles keeps making "new" card tracks after the deal, for seconds.
+        if d.last_card is None or (not watched and self._now - d.last_card < self.s.deal_idle_s):
             return
         n: int | None
-        if "stub" in self.spots:
-            # the stub's picture is watched: its cards are counted edge by edge there, not by tracks,
-            # which cannot separate cards fanned under one box; not countable (an arm over it, the
-            # cards squared) is no count at all
+        at: tuple[float, int] | None = None
+        if watched:
+            # its cards are counted edge by edge there, not by tracks, which cannot separate cards
+            # fanned under one box; not countable (an arm over it, the cards squared) is no count
             n = None if self.stub_spread is None else self.stub_spread.n
+            at = self.stub_still if n is not None else None  # dated when it came to lie still
         else:
             for o in visible.values():
                 if o.kind == "card" and o.zone == "stub" and self._at_rest(o):
@@ -752,9 +762,9 @@ class EventExtractor:
                 self._emit("exposed_card_replaced", pile=pile)
             return
         # the stub spread for counting: several cards resting side by side, for a while
-        if n >= 2 and d.stub.held(self._now, self.s.stable_s):
+        if n >= 2 and (at is not None or d.stub.held(self._now, self.s.stable_s)):
             d.stub_n = n
-            self._complete_deal(stub=n)
+            self._complete_deal(stub=n, at=at)
 
     # ---- seats: collection, setting, opening -----------------------------------------------------
 
@@ -977,8 +987,14 @@ class EventExtractor:
             if untouched:
                 self.rereads += 1
                 continue
-            # dated when the chips came to rest: the procedure monitor compares that with the close
+            # dated when the chips came to rest: the procedure monitor compares that with the close.
+            # Where the spot is watched, that is when its picture settled as it is now, if earlier
+            # than the reading (a stack the detector missed for a second or two: rule 32 asks when
+            # the chips were put down, not when they were first read)
             at = (c.since, c.since_frame)
+            since = self.spot_since.get(f"seat{seat}.bet")
+            if spot is not None and spot.settled and since is not None and since[0] == spot.version:
+                at = min(at, (since[1], since[2]))
             if before == 0:
                 self._emit("bet_placed", conf.get(seat, 1.0), at=at, seat=seat, amount=c.value,
                            at_least=seat in bound)

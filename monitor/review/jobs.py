@@ -22,7 +22,9 @@ class GateSettings:
 
     enabled: bool = True
     min_changed: float = 0.0005
-    settle_s: float = 0.5
+    # frames kept this long after the last motion: the stub's picture must lie still 0.5 s before it is
+    # counted (monitor.pipeline.chain.SPREAD_STILL_S), after the spot watcher's three still looks
+    settle_s: float = 1.0
     keepalive_s: float = 2.0
     stride: int = 1  # perceive every n-th frame at most (2: 15 of 30 fps, the rate the live chain sustains)
 

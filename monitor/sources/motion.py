@@ -24,7 +24,7 @@ class MotionGate:
     width: int = 320  # analysis width: a card over a 2.4 m table is still ~8 x 10 pixels
     threshold: int = 18  # grey-level change that counts a pixel as changed (above sensor noise)
     min_changed: float = 0.0005  # share of changed pixels that counts as motion (~30 px: a card is ~80)
-    settle_s: float = 0.5  # keep frames this long after the last motion
+    settle_s: float = 1.0  # keep frames this long after the last motion (GateSettings.settle_s)
     keepalive_s: float = 2.0  # keep a frame at least this often
     kept: int = field(default=0, init=False)
     skipped: int = field(default=0, init=False)
