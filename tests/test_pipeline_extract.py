@@ -321,6 +321,12 @@ def test_the_banker_hand_is_exposed_only_once_every_face_up_card_there_is_read()
     assert [sorted(e.cards) for e in out] == [sorted(cards)]
 
 
+def test_one_card_face_up_at_the_bankers_place_is_no_hand_exposed() -> None:
+    t = Table()
+    t.put("b0", "card", "banker", x=-132, face_up=True, card="Jk")  # a back read as the joker
+    assert "banker_hand_exposed" not in types(t.run(3.0))
+
+
 def test_the_banker_hand_exposed_then_set_in_two_groups() -> None:
     t = Table()
     cards = ["As", "Kd", "Qh", "7c", "7d", "3s", "2h"]

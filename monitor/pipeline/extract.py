@@ -873,9 +873,10 @@ class EventExtractor:
               and self._at_rest(o)]
         if not up:
             return
-        if len(up) < shown:
+        if len(up) < max(shown, BANKER_SHOWN):
             # a face-up card there is not read (yet): the row's count and cards would both be short
-            # (one card of seven read is no "hand of one card"); wait until every card is named
+            # (one card of seven read is no "hand of one card"); wait until every card is named. Fewer
+            # than BANKER_SHOWN face up is no exposure at all (one back read as the joker is not a hand)
             return
         row = sorted(up, key=lambda o: o.x)
         cards = tuple(o.card for o in row if o.card is not None)
