@@ -846,6 +846,11 @@ class _Painter:
             c,
         )
 
+    def _band(self, hx: float, base: float, w: float, height: float, color: Color) -> None:
+        """A crown's band: ``w`` wide, from just below ``base`` to ``height`` above it."""
+        self.poly([(hx - w / 2, base + 1), (hx + w / 2, base + 1), (hx + w / 2, base - height),
+                   (hx - w / 2, base - height)], color)
+
     def headwear(self, rank: int, hx: float, base: float, w: float, c: Color, ink: Color) -> None:
         """What tells the courts apart besides the index: each rank's headwear, in the deck's style
         (HEADWEAR), ``base`` the top of the head."""
@@ -862,30 +867,14 @@ class _Painter:
                 self.ellipse(hx - w / 2 + i * w / 8, base - 8.0, 0.8, 0.8, jewel, outline=False)
         elif kind == "closed":  # band, a dome under gold arches, an orb and cross on top
             self.ellipse(hx, base - 2.0, w * 0.45, 5.0, jewel, arc=(180, 360))
-            self.poly(
-                [
-                    (hx - w / 2, base + 1),
-                    (hx + w / 2, base + 1),
-                    (hx + w / 2, base - 2),
-                    (hx - w / 2, base - 2),
-                ],
-                gold,
-            )
+            self._band(hx, base, w, 2, gold)
             for sx in (hx - w * 0.45, hx + w * 0.45):
                 self.stroke(_bez((sx, base - 2), ((sx + hx) / 2, base - 7.5), (hx, base - 7)), gold, 0.6)
             self.ellipse(hx, base - 8.0, 1.3, 1.3, gold)
             self.stroke([(hx, base - 9.2), (hx, base - 12.0)], gold, 0.6)
             self.stroke([(hx - 1.2, base - 11.0), (hx + 1.2, base - 11.0)], gold, 0.6)
         elif kind == "fleurs":  # three fleurons on a band
-            self.poly(
-                [
-                    (hx - w / 2, base + 1),
-                    (hx + w / 2, base + 1),
-                    (hx + w / 2, base - 2.5),
-                    (hx - w / 2, base - 2.5),
-                ],
-                gold,
-            )
+            self._band(hx, base, w, 2.5, gold)
             for f in (-0.35, 0.0, 0.35):
                 fx = hx + f * w
                 self.poly([(fx - 1.4, base - 2.5), (fx, base - 6.5), (fx + 1.4, base - 2.5)], gold)
@@ -906,15 +895,7 @@ class _Painter:
                 self.ellipse(hx - w * 0.4 + i * w * 0.8 / 6, base - 2.6, 0.85, 0.85, (235, 235, 240))
             self.ellipse(hx, base - 0.5, 1.0, 1.0, jewel, outline=False)
         elif kind == "arches":  # rounded arches with balls, lower than a king's crown
-            self.poly(
-                [
-                    (hx - w / 2, base + 1),
-                    (hx + w / 2, base + 1),
-                    (hx + w / 2, base - 2),
-                    (hx - w / 2, base - 2),
-                ],
-                gold,
-            )
+            self._band(hx, base, w, 2, gold)
             for i in range(3):
                 ax = hx - w / 3 + i * w / 3
                 self.ellipse(ax, base - 2, w / 6, 3.2, gold, arc=(180, 360))
