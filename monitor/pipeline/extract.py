@@ -349,6 +349,7 @@ class EventExtractor:
             self._pile_slots(present)
             self._seats(present)
             self._banker(present)
+            self._showdown(present)
             self._spot_touches(visible, hands)
             self._chips(visible)  # chips have their own memory of hidden stacks (``hold_s``)
             self._dice(present)
@@ -863,11 +864,6 @@ class EventExtractor:
                     if o.kind == "card" and o.zone == "banker" and o.face_up and self._at_rest(o))
         if shown >= BANKER_SHOWN:
             d.banker_face_up = True
-        if self.bets_closed and d.delivered and not d.hands_face_up:
-            opened = Counter(zone_number(o.zone) for o in visible.values()
-                             if o.kind == "card" and o.face_up and zone_kind(o.zone) in ("front", "back")
-                             and self._at_rest(o))
-            d.hands_face_up = any(n >= HAND_SHOWN for n in opened.values())
         up = [o for o in visible.values()
               if o.kind == "card" and o.zone == "banker" and o.face_up and o.card is not None
               and self._at_rest(o)]
@@ -905,6 +901,15 @@ class EventExtractor:
         if (front, back) != d.banker_set:
             d.banker_set = (front, back)
             self._emit("banker_hand_set", conf, front=list(front), back=list(back))
+
+    def _showdown(self, visible: dict[str, Seen]) -> None:
+        """A player's set cards face up after the piles went out: the hands are being opened."""
+        d = self.deal
+        if self.bets_closed and d.delivered and not d.hands_face_up:
+            opened = Counter(zone_number(o.zone) for o in visible.values()
+                             if o.kind == "card" and o.face_up and zone_kind(o.zone) in ("front", "back")
+                             and self._at_rest(o))
+            d.hands_face_up = any(n >= HAND_SHOWN for n in opened.values())
 
     # ---- chips -----------------------------------------------------------------------------------
 
