@@ -154,6 +154,15 @@ def test_detection_validation_and_json() -> None:
         Detection("card_face_up", 0.9, d.corners, identity="1s")
     with pytest.raises(ValueError, match="outside"):
         Detection("chip", 1.5, d.corners)
+    # an unread face keeps its rank and how likely it is a back, through JSON and back
+    u = Detection("card_face_up", 0.9, d.corners, identity="unknown", identity_confidence=0.66, rank="A",
+                  back_probability=0.001)
+    again = Detections.from_dict(json.loads(Detections(100, 100, (u,)).to_json())).items[0]
+    assert (again.rank, again.back_probability, again.is_known_card) == ("A", 0.001, False)
+    with pytest.raises(ValueError, match="unknown card rank 'Z'"):
+        Detection("card_face_up", 0.9, d.corners, rank="Z")
+    with pytest.raises(ValueError, match="back probability"):
+        Detection("card_face_up", 0.9, d.corners, back_probability=1.2)
 
 
 def _constant_obb_model(path: Path, raw: np.ndarray, input_hw: tuple[int, int]) -> None:

@@ -432,6 +432,38 @@ def test_a_named_face_up_card_on_a_pile_is_exposed_once_though_no_hand_was_seen(
     assert [e for e in t.run(1.0) if e.type == "card_exposed"] == []
 
 
+def test_a_face_read_to_its_rank_only_is_exposed_at_once_with_its_rank() -> None:
+    # the ace of spades of an unseen deck read as "an ace" (As 0.33, Ac 0.66): rule 48a needs no suit
+    t = Table(count_deal=False)
+    t.put("top", "card", "pile3")
+    t.run(0.5)
+    t.put("top", "card", "pile3", face_up=True, rank="A", face_sure=True)
+    shown_at = t.frame
+    out = [e for e in t.run(0.3) if e.type == "card_exposed"]
+    assert [(e.card, e.rank, e.zone, e.frame) for e in out] == [(None, "A", "pile:3", shown_at)]
+    # read better later (its suit now): the same exposure, not a second one (that would be a misdeal)
+    t.put("top2", "card", "pile3", face_up=True, card="As", face_sure=True)
+    t.take("top")
+    assert [e for e in t.run(1.0) if e.type == "card_exposed"] == []
+
+
+def test_an_unread_face_is_exposed_once_it_has_surely_been_a_face_for_a_while() -> None:
+    t = Table(count_deal=False)
+    t.put("top", "card", "pile5")
+    t.run(0.5)
+    # one frame of a sure face, then the classifier doubts it again: glare, not an exposure
+    t.put("top", "card", "pile5", face_up=True, face_sure=True)
+    t.run(1 / FPS)
+    t.put("top", "card", "pile5", face_up=True)
+    assert [e for e in t.run(1.0) if e.type == "card_exposed"] == []
+    t.put("top", "card", "pile5", face_up=True, face_sure=True)
+    shown_at = t.frame
+    assert [e for e in t.run(0.5) if e.type == "card_exposed"] == []  # not yet unread_face_s
+    out = [e for e in t.run(0.3) if e.type == "card_exposed"]
+    assert [(e.card, e.rank, e.zone, e.frame) for e in out] == [(None, None, "pile:5", shown_at)]
+    assert [e for e in t.run(1.0) if e.type == "card_exposed"] == []
+
+
 def test_a_card_flying_over_a_slot_where_the_hand_just_was_is_not_on_that_pile() -> None:
     t = Table()
     deal_by_hand(t, 7, "p7", hand_frames=2)

@@ -114,6 +114,32 @@ def test_rule_48a_ace_or_joker_exposed_on_the_deal() -> None:
     assert "one_card_exposed" not in codes(m)
 
 
+def test_rule_48a_an_ace_read_to_its_rank_only_is_an_exposed_ace() -> None:
+    events = clean_round()
+    i = _first_dealt(events, want_ace=True)
+    events[i]["face_up"] = True
+    events[i]["rank"] = "A"
+    events[i]["card"] = None  # the suit unread: the rank is all rule 48a asks
+    m = run(events)
+    a = only(m, "ace_or_joker_exposed")
+    assert "an ace (suit unread)" in a.message and "one_card_exposed" not in codes(m)
+
+
+def test_rule_51_an_unread_exposed_card_is_one_exposed_card_named_as_far_as_it_was_read() -> None:
+    events = clean_round()
+    i = _first_dealt(events, want_ace=False)
+    j = find(events, "card_dealt", lambda e: e is not events[i] and not parse_cards(str(e["card"]))[0].is_ace
+             and not parse_cards(str(e["card"]))[0].is_joker)
+    rank = str(events[i]["card"])[0]
+    events[i].update(face_up=True, card=None, rank=rank)
+    m = run(events)
+    assert f"a card of rank {rank} (suit unread)" in only(m, "one_card_exposed").message
+    events[j].update(face_up=True, card=None)  # a second face, not read at all
+    m = run(events)
+    a = only(m, "two_or_more_exposed")
+    assert f"rank {rank} (suit unread), unread card" in a.message
+
+
 def test_rule_48b_two_cards_exposed_is_a_misdeal() -> None:
     events = clean_round()
     i = _first_dealt(events, want_ace=False)

@@ -97,6 +97,8 @@ def _canonical_card(text: str) -> str:
 
 # A card on the wire: text, normalised ('10d' -> 'Td', 'joker' -> 'Jk'); a bad card names itself.
 CardText = Annotated[str, AfterValidator(_canonical_card)]
+# A card's rank alone, when vision read the rank but not the suit ('A', 'K', ..., 'T', '9', ..., '2').
+RankText = Annotated[str, Field(pattern=r"^[2-9TJQKA]$", description="rank character, suit unread")]
 Seat = Annotated[int, Field(ge=1, le=MAX_SEATS, description="seat number 1..10")]
 Pile = Annotated[int, Field(ge=1, le=PILES, description="pile slot 1..7, left to right from the dealer")]
 Cents = Annotated[int, Field(ge=0, description="money in integer cents")]
@@ -170,13 +172,15 @@ class CardDealt(EventBase):
     pile: Pile
     face_up: bool = False
     card: CardText | None = None
+    rank: RankText | None = None  # face up, ``card`` unread: its rank when that was read
 
 
 class CardExposed(EventBase):
     """A card boxed (face up in the deck) or exposed during the deal (seed 000 rules 48, 51)."""
 
     type: Literal["card_exposed"] = "card_exposed"
-    card: CardText | None = None
+    card: CardText | None = None  # None: a face nobody could read (not a back)
+    rank: RankText | None = None  # ``card`` unread: its rank when that was read (an ace: rule 48a)
     zone: Zone
 
 

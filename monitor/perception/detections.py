@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from monitor.perception.labels import DETECTOR_CLASSES, IDENTITY_CLASSES, UNKNOWN
+from monitor.rules.cards import RANK_CHARS
 
 Corners = tuple[tuple[float, float], tuple[float, float], tuple[float, float], tuple[float, float]]
 
@@ -35,7 +36,10 @@ class Detection:
     ``identity`` is set for cards only: a card text (``As``, ``Td``, ``Jk``), ``back``, or ``unknown``
     when the classifier's calibrated confidence is below the threshold (an unread card is safer than a
     misread one). ``identity_confidence`` is the calibrated probability of the top class even when the
-    identity is ``unknown``, so a reviewer sees how close it was. Chips carry ``denomination`` (from
+    identity is ``unknown``, so a reviewer sees how close it was; then ``rank`` may still say the
+    rank (its suits' summed probability cleared the threshold: monitor.perception.ranks).
+    ``back_probability`` is the classifier's probability that the crop shows a back (None: no
+    classifier looked), which tells a face nobody could read from a back. Chips carry ``denomination`` (from
     color) and ``count`` when a stack or spread shows it.
     """
 
@@ -47,6 +51,8 @@ class Detection:
     denomination: int | None = None
     count: int | None = None
     source: str = "detector"  # "detector", "contour" (classical) or "both"
+    rank: str | None = None
+    back_probability: float | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in DETECTOR_CLASSES:
@@ -55,6 +61,10 @@ class Detection:
             raise ValueError(f"confidence {self.confidence} outside [0, 1]")
         if self.identity is not None and self.identity != UNKNOWN and self.identity not in IDENTITY_CLASSES:
             raise ValueError(f"unknown card identity {self.identity!r}")
+        if self.rank is not None and (len(self.rank) != 1 or self.rank not in RANK_CHARS):
+            raise ValueError(f"unknown card rank {self.rank!r} (ranks: {RANK_CHARS})")
+        if self.back_probability is not None and not 0.0 <= self.back_probability <= 1.0:
+            raise ValueError(f"back probability {self.back_probability} outside [0, 1]")
 
     @property
     def box(self) -> tuple[float, float, float, float]:
@@ -81,6 +91,10 @@ class Detection:
         if self.identity is not None:
             d["identity"] = self.identity
             d["identity_confidence"] = round(self.identity_confidence, 4)
+        if self.rank is not None:
+            d["rank"] = self.rank
+        if self.back_probability is not None:
+            d["back_p"] = round(self.back_probability, 4)
         if self.denomination is not None:
             d["denomination"] = self.denomination
         if self.count is not None:
@@ -129,6 +143,8 @@ class Detections:
                     denomination=None if x.get("denomination") is None else int(x["denomination"]),
                     count=None if x.get("count") is None else int(x["count"]),
                     source=str(x.get("source", "detector")),
+                    rank=x.get("rank"),
+                    back_probability=None if x.get("back_p") is None else float(x["back_p"]),
                 )
                 for x in d["detections"]
             )

@@ -19,6 +19,7 @@ from monitor.perception.backends import DEFAULT_BACKEND, Backend, load_backend
 from monitor.perception.calibration import log_probs, softmax_t
 from monitor.perception.errors import ModelFileError
 from monitor.perception.labels import UNKNOWN, is_identity_class
+from monitor.perception.ranks import back_probabilities, read_ranks
 from monitor.perception.rectify import CORNER_SHARE, crops_to_tensor, index_corner
 
 TTA_MODES = ("none", "rot180")
@@ -74,6 +75,10 @@ class Identity:
     label: str  # card text, "back", or "unknown"
     confidence: float  # calibrated probability of the top class
     top_class: str  # the top class even when it was not trusted
+    # the rank when the card is not named but its suits' summed probability clears the threshold
+    # (monitor.perception.ranks); None when the card is named, or the rank is in doubt too
+    rank: str | None = None
+    back_probability: float = 0.0  # calibrated probability that the crop shows a back
 
 
 class _Reads(ABC):
@@ -96,12 +101,15 @@ class _Reads(ABC):
 
     def classify(self, crops: list[npt.NDArray[np.uint8]]) -> list[Identity]:
         p = self.calibrated_probabilities(crops)
+        ranks = read_ranks(p, self.classes, self.threshold)
+        backs = back_probabilities(p, self.classes)
         out = []
-        for row in p:
+        for row, rank, back in zip(p, ranks, backs, strict=True):
             k = int(np.argmax(row))
             conf = float(row[k])
             top = self.classes[k]
-            out.append(Identity(top if conf >= self.threshold else UNKNOWN, conf, top))
+            named = conf >= self.threshold
+            out.append(Identity(top if named else UNKNOWN, conf, top, None if named else rank, float(back)))
         return out
 
 

@@ -204,7 +204,8 @@ class Perceiver:
             elif ident.label != UNKNOWN:
                 kind = CARD_FACE_UP
             out.append(Detection(kind, c.confidence, corners_from_array(order_card_corners(c.corners)),
-                                 identity=ident.label, identity_confidence=ident.confidence, source=c.source))
+                                 identity=ident.label, identity_confidence=ident.confidence, source=c.source,
+                                 rank=ident.rank, back_probability=ident.back_probability))
         return out
 
 

@@ -98,6 +98,9 @@ class ExtractorSettings:
     # 49: the count foul is then judged on the cards themselves).
     count_face_down: bool = True
     uncounted_s: float = 1.0  # without it: cards resting in both hands this long are a hand set, uncounted
+    # A face on a pile that could not be read, not even its rank, is reported as exposed once it has
+    # shown as surely a face (not a back) this long: one frame's glare must not call a misdeal.
+    unread_face_s: float = 0.6
     banker_seat: int | None = None  # for rounds opened by vision
 
 
@@ -114,6 +117,7 @@ class _Track:
     entered: float = 0.0  # when it came into its zone (a card landing under a hand: the hand's visit)
     moved_at: float = -1.0  # when it last jumped from where it rested (not set when first seen)
     named_at: tuple[float, int] | None = None  # (time, frame) its face was first read, this showing
+    face_at: tuple[float, int] | None = None  # (time, frame) it began to show surely a face, this showing
 
 
 @dataclass(slots=True)
@@ -172,6 +176,7 @@ class _Deal:
     delivered: dict[int, int] = field(default_factory=dict)  # pile -> seat
     exposed: dict[str, int] = field(default_factory=dict)  # face-up card track -> its pile
     exposed_cards: set[str] = field(default_factory=set)  # the exposed cards' names (tracks may switch)
+    unread_exposed: dict[int, str | None] = field(default_factory=dict)  # pile -> rank, of unnamed ones
     visits: list[_Visit] = field(default_factory=list)  # hands over pile slots during the deal
     removed: list[int] = field(default_factory=list)  # piles whose exposed card was taken off
     emptied: dict[int, float] = field(default_factory=dict)  # pile slot -> when its cards left it
@@ -319,11 +324,15 @@ class EventExtractor:
                 tr.still, tr.moved, tr.zone, tr.x, tr.y = 1, 0, o.zone, o.x, o.y
             tr.last, tr.seen_at = o, media_time
             if o.kind == "card":
-                named = o.face_up and o.card is not None
+                named = o.face_up and (o.card is not None or o.rank is not None)
                 if not named:
                     tr.named_at = None
                 elif tr.named_at is None:
                     tr.named_at = (media_time, index)
+                if not o.face_sure:
+                    tr.face_at = None
+                elif tr.face_at is None:
+                    tr.face_at = (media_time, index)
             if tr.still >= self.s.settle_frames and tr.resting != o.zone:
                 before = tr.resting
                 tr.resting = o.zone
@@ -488,7 +497,7 @@ class EventExtractor:
                     d.exposed[o.track] = pile
                     if o.card is not None:
                         d.exposed_cards.add(o.card)
-                self._emit("card_dealt", o.confidence, pile=pile, face_up=o.face_up, card=o.card)
+                self._emit("card_dealt", o.confidence, pile=pile, face_up=o.face_up, card=o.card, rank=o.rank)
             elif d.removed:
                 d.removed.remove(pile) if pile in d.removed else d.removed.pop(0)
                 d.stub_n = None if d.stub_n is None else d.stub_n - 1
@@ -527,26 +536,42 @@ class EventExtractor:
             self._emit("pile_delivered", o.confidence, pile=pile, seat=seat)
 
     def _pile_faces(self, present: dict[str, Seen]) -> None:
-        """A named card lying face up on a pile before the piles are delivered is exposed (rules 48,
-        51), however it came there: the deal's count may not have seen it land (the dealer's hand
-        not found, or a tracker that gave the landing card the covered card's id), but its face is
-        in view. Named only: an unread face-up box may be a pale back the detector took for a face."""
+        """A face lying up on a pile before the piles are delivered is exposed (rules 48, 51), however it
+        came there: the deal's count may not have seen it land (the dealer's hand not found, or a
+        tracker that gave the landing card the covered card's id), but its face is in view.
+
+        Named, or its rank read, at once. A face read not even to its rank only once it has shown as
+        surely a face for ``unread_face_s``: a pale back the detector took for a face is read as a
+        back by the classifier, and one frame of glare is not an exposure.
+        """
         d = self.deal
         if d.delivered:
             return
         for o in present.values():
-            if (o.kind != "card" or not o.face_up or o.card is None or zone_kind(o.zone) != "pile"
-                    or o.track in d.exposed or o.card in d.exposed_cards or not self._at_rest(o)):
+            if (o.kind != "card" or not o.face_up or zone_kind(o.zone) != "pile" or o.track in d.exposed
+                    or (o.card is not None and o.card in d.exposed_cards) or not self._at_rest(o)):
                 continue
+            tr = self.tracks[o.track]
+            at = tr.named_at
+            if at is None:
+                if tr.face_at is None or self._now - tr.face_at[0] < self.s.unread_face_s - 1e-9:
+                    continue
+                at = tr.face_at
             pile = zone_number(o.zone)
             assert pile is not None
             if any(not v.read and (v.pile == pile or pile in v.closest) for v in d.visits):
                 continue  # a hand's visit to this slot is still to be read: it reports the card
+            if o.card is None and pile in d.exposed.values():
+                continue  # this pile's exposed card, its track renewed: reported once
+            if pile in d.unread_exposed and d.unread_exposed[pile] in (None, (o.card or "?")[0]):
+                continue  # the unnamed exposed card of this pile, read better now: reported once
             d.exposed[o.track] = pile
-            d.exposed_cards.add(o.card)
-            # dated when the face was first read (the track may be the covered card's, older)
-            self._emit("card_exposed", o.confidence, at=self.tracks[o.track].named_at, card=o.card,
-                       zone=f"pile:{pile}")
+            if o.card is not None:
+                d.exposed_cards.add(o.card)
+            else:
+                d.unread_exposed[pile] = o.rank
+            # dated when the face was first seen (the track may be the covered card's, older)
+            self._emit("card_exposed", o.confidence, at=at, card=o.card, rank=o.rank, zone=f"pile:{pile}")
 
     # ---- the deal: hands over pile slots -------------------------------------------------------
 
@@ -648,7 +673,7 @@ class EventExtractor:
             if up[0].card is not None:
                 d.exposed_cards.add(up[0].card)
             self._emit("card_dealt", up[0].confidence, at=(v.start, v.frame), pile=v.pile, face_up=True,
-                       card=up[0].card)
+                       card=up[0].card, rank=up[0].rank)
         else:
             self._emit("card_dealt", at=(v.start, v.frame), pile=v.pile, face_up=False, card=None)
         return True

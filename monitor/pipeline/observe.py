@@ -12,6 +12,9 @@ from dataclasses import dataclass
 from monitor.perception.labels import BACK, UNKNOWN
 from monitor.tablestate.placement import Placed
 
+# A face-up box the classifier gives at most this chance of being a back shows a face, read or not
+# (a back is the reader's most certain class: 0.97-0.99 on the held-out deck's backs).
+FACE_SURE_BACK_P = 0.05
 KINDS = {"card_face_up": "card", "card_face_down": "card", "chip": "chips", "dice": "die", "pile": "pile",
          "hand": "hand"}
 
@@ -36,6 +39,9 @@ class Seen:
     # ``value`` is the whole worth; False: a lower bound (a stack seen from straight above shows its
     # top chip, not how many lie under it)
     exact: bool = True
+    rank: str | None = None  # face up and unread: its rank when that was read (monitor.perception.ranks)
+    # face up and surely a face: named, or the classifier all but rules out a back (an unread face)
+    face_sure: bool = False
 
 
 def seen(track: str | int, p: Placed) -> Seen:
@@ -56,4 +62,7 @@ def seen(track: str | int, p: Placed) -> Seen:
     # a "face-up" box the classifier reads as a back is a face-down card (the detector's face-up/down
     # call is the weaker of the two on a deck it never saw)
     face_up = d.kind == "card_face_up" and d.identity != BACK
-    return Seen(str(track), kind, p.zone, x, y, face_up, card, value, conf, exact)
+    rank = d.rank if face_up and card is None else None
+    face_sure = face_up and (card is not None or rank is not None or (
+        d.back_probability is not None and d.back_probability <= FACE_SURE_BACK_P))
+    return Seen(str(track), kind, p.zone, x, y, face_up, card, value, conf, exact, rank, face_sure)

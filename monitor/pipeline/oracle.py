@@ -124,10 +124,10 @@ def oracle_frame(row: TruthRow, size: tuple[int, int], options: OracleOptions | 
             det = Detection("hand", 1.0, corners, source="oracle")
         elif label == "card_face_up":
             det = Detection("card_face_up", 1.0, corners, identity=o["identity"], identity_confidence=1.0,
-                            source="oracle")
+                            source="oracle", back_probability=0.0)
         else:
             det = Detection("card_face_down", 1.0, corners, identity=BACK, identity_confidence=1.0,
-                            source="oracle")
+                            source="oracle", back_probability=1.0)
         items.append(det)
         tracks.append(str(o["track"]))
     w, h = size

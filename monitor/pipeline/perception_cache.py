@@ -28,7 +28,7 @@ from monitor.perception.detections import Detections
 from monitor.pipeline.perceive import Perception
 
 log = logging.getLogger(__name__)
-VERSION = 2
+VERSION = 3  # 3: card detections carry rank and back_p
 
 
 @lru_cache(maxsize=16)

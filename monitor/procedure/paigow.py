@@ -120,6 +120,7 @@ class Exposure:
     zone: str
     event: EventBase
     replaced: bool = False
+    shown: str | None = None  # how alerts name it: the card, its rank alone, or None (unread)
 
 
 @dataclass(slots=True)
@@ -355,7 +356,7 @@ class PaiGowRound:
             d.order_alerted = True
             self._alert("deal_order", self._dk(), [event], n=n, pile=pile, expected=SERPENTINE[n])
         if event.face_up:
-            self._exposed(text, f"pile:{pile}", event)
+            self._exposed(text, f"pile:{pile}", event, event.rank)
         if text is not None:
             homes = d.homes
             if text in homes:
@@ -365,27 +366,31 @@ class PaiGowRound:
                 d.home_events[text] = event
 
     def _card_exposed(self, event: CardExposed) -> None:
-        self._exposed(event.card, event.zone, event)
+        self._exposed(event.card, event.zone, event, event.rank)
         zone = event.zone
         home = f"pile {zone[5:]}" if zone.startswith("pile:") else zone.replace(":", " ")
         if zone.startswith("seat:"):
             home = self._home_of_seat(int(zone[5:]))
         self._see(event.card, home, event)
 
-    def _exposed(self, text: str | None, zone: str, event: EventBase) -> None:
+    def _exposed(self, text: str | None, zone: str, event: EventBase, rank: str | None = None) -> None:
+        """``rank``: an unread card's rank when vision read that much (the ace of rule 48a is a rank)."""
         d = self.deal
         if d.deliveries:
             return  # after the deal, an exposed card is no longer a deal fault (rules 48, 51 are the deal)
-        d.exposures.append(Exposure(text, zone, event))
+        shown = text if text is not None else (f"a card of rank {rank} (suit unread)" if rank else None)
+        d.exposures.append(Exposure(text, zone, event, shown=shown))
         where = zone.replace(":", " ")
-        if text is not None and (card(text).is_ace or card(text).is_joker):
-            self._alert("ace_or_joker_exposed", self._dk(text), [event], card=text, zone=where)
+        ace_or_joker = (card(text).is_ace or card(text).is_joker) if text is not None else rank == "A"
+        if ace_or_joker:
+            self._alert("ace_or_joker_exposed", self._dk(text or zone), [event],
+                        card=text or "an ace (suit unread)", zone=where)
         if len(d.exposures) >= 2:
-            shown = ", ".join(e.card or "unread card" for e in d.exposures)
+            cards = ", ".join(e.shown or "unread card" for e in d.exposures)
             self._alert("two_or_more_exposed", self._dk(), [e.event for e in d.exposures],
-                        count=len(d.exposures), cards=shown)
-        elif text is None or not (card(text).is_ace or card(text).is_joker):
-            self._alert("one_card_exposed", self._dk(text or zone), [event], card=text or "a card",
+                        count=len(d.exposures), cards=cards)
+        elif not ace_or_joker:
+            self._alert("one_card_exposed", self._dk(text or zone), [event], card=shown or "an unread card",
                         zone=where)
 
     def _replaced(self, event: ExposedCardReplaced) -> None:
