@@ -249,6 +249,44 @@ def test_a_hand_hidden_by_an_arm_and_back_under_a_new_track_was_not_collected() 
     assert types(t.run(1.0)) == ["dead_hand_collected"]
 
 
+def test_a_hand_lost_longer_than_gone_s_and_back_where_it_lay_is_no_new_delivery() -> None:
+    # the detector lost seat 2's pile for a second while pile 2 was on its way to seat 5: seen again
+    # at the same place under a new track, it is seat 2's hand, not pile 2 delivered to seat 2
+    t = Table(gone_s=0.6)
+    for pile in (2, 6):
+        t.put(f"p{pile}", "card", f"pile{pile}")
+    t.run(0.5)
+    t.put("p6", "card", "seat2", x=-472, y=225)
+    t.run(0.3)
+    t.take("p6")
+    t.take("p2")  # pile 2 leaves its slot
+    t.run(0.9)
+    t.put("again", "card", "seat2", x=-470, y=226)
+    out = t.run(0.3)
+    assert "pile_delivered" not in types(out)
+    t.put("p2", "card", "seat5", x=239, y=287)
+    out = t.run(0.5)
+    assert [(e.pile, e.seat) for e in out if e.type == "pile_delivered"] == [(2, 5)]
+
+
+def test_an_exposed_card_taken_off_its_pile_under_a_new_track_is_known_by_its_name() -> None:
+    # rule 51: the 9h lies face up in pile 3, covered by later cards; after the deal the dealer takes
+    # it out (the hand hides it, the tracker loses it) and lays it aside; the first stub card goes in
+    t = Table(count_deal=False)
+    t.put("c3", "card", "pile3", face_up=True, card="9h")
+    t.run(0.3)
+    t.put("c3", "card", "pile3")  # covered by the next card of the pile
+    t.run(0.3)
+    for i in range(4):
+        t.put(f"s{i}", "card", "stub", x=500 + 24 * i)
+    assert types(t.run(1.0)) == ["stub_counted"]
+    t.put("aside", "card", "felt", x=360, y=-250, face_up=True, card="9h", face_sure=True)
+    t.run(0.3)
+    t.take("s0")  # the first stub card, into pile 3 (unseen: it slides under the pile's top box)
+    out = t.run(1.0)
+    assert [(e.type, e.pile) for e in out] == [("exposed_card_replaced", 3)]
+
+
 def test_a_bet_with_a_stack_whose_height_is_not_seen_is_a_lower_bound() -> None:
     t = Table()
     t.put("a", "chips", "seat2.bet", value=2500)  # an oblique camera counted this stack

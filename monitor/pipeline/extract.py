@@ -64,7 +64,10 @@ class ExtractorSettings:
     stable_s: float = 0.3  # a count must hold this long before it is reported
     row_stable_s: float = 0.1  # face-up cards read in a row: the dealer may move them again soon
     deal_idle_s: float = 0.4  # no card for this long after the last one: the deal may be over
-    gone_s: float = 0.6  # a delivered hand not seen at its seat this long: collected
+    # A delivered hand not seen at its seat this long: collected. The detector can lose a resting
+    # pile for most of a second while an arm passes near it.
+    gone_s: float = 1.2
+    rebox_mm: float = 25.0  # a card resting this near where a seat's hand rests is that hand
     hold_s: float = 1.5  # chips that vanish at rest are taken as hidden (an arm) this long
     # A resting stack's worth is the reading most believed over this long: a colour read one frame
     # in four as the next denomination must not look like a changed bet.
@@ -177,6 +180,7 @@ class _Deal:
     exposed: dict[str, int] = field(default_factory=dict)  # face-up card track -> its pile
     exposed_cards: set[str] = field(default_factory=set)  # the exposed cards' names (tracks may switch)
     unread_exposed: dict[int, str | None] = field(default_factory=dict)  # pile -> rank, of unnamed ones
+    exposed_as: dict[str, str | None] = field(default_factory=dict)  # track -> its card, rank, or None
     visits: list[_Visit] = field(default_factory=list)  # hands over pile slots during the deal
     removed: list[int] = field(default_factory=list)  # piles whose exposed card was taken off
     emptied: dict[int, float] = field(default_factory=dict)  # pile slot -> when its cards left it
@@ -495,6 +499,7 @@ class EventExtractor:
             if not d.done:
                 if o.face_up:
                     d.exposed[o.track] = pile
+                    d.exposed_as[o.track] = o.card or o.rank
                     if o.card is not None:
                         d.exposed_cards.add(o.card)
                 self._emit("card_dealt", o.confidence, pile=pile, face_up=o.face_up, card=o.card, rank=o.rank)
@@ -507,6 +512,11 @@ class EventExtractor:
         if seat in d.seats and kind in ("front", "back") and not any(o.track in st.tracks
                                                                        for st in d.seats.values()):
             d.seats[seat].tracks.add(o.track)  # a card never seen on its pile (always covered there)
+        if (seat in d.seats and kind == "seat" and o.track not in d.pile_of
+                and not any(o.track in st.tracks for st in d.seats.values())
+                and self._where_hand_lies(d.seats[seat], o)):
+            d.seats[seat].tracks.add(o.track)  # the seat's hand boxed anew after a dropout: no delivery
+            return
         pile = d.pile_of.get(o.track)
         if pile is None and seat is not None and kind == "seat":
             # judged as of when it came there: the next pile's slot may go out of sight (the arm
@@ -520,11 +530,13 @@ class EventExtractor:
                 pile = self._pile_just_moved(rested, judged=False)
             if pile is not None:
                 d.pile_of[o.track] = pile
-        if o.track in d.exposed and seat is None and o.zone != "banker" and not d.delivered:
-            # the exposed card taken off its pile (rule 51): it is no longer part of that hand
-            d.removed.append(d.exposed.pop(o.track))
-            d.pile_of.pop(o.track, None)
-            return
+        if seat is None and o.zone != "banker" and not d.delivered:
+            gone = o.track if o.track in d.exposed else self._exposed_card(o)
+            if gone is not None:
+                # the exposed card taken off its pile (rule 51): it is no longer part of that hand
+                d.removed.append(d.exposed.pop(gone))
+                d.pile_of.pop(gone, None)
+                return
         if seat is not None and pile is not None and pile not in d.delivered:
             self._complete_deal(stub=None)
             if d.action_pile is None and not d.delivered:
@@ -534,6 +546,22 @@ class EventExtractor:
             tracks = {t for t, p in d.pile_of.items() if p == pile}
             d.seats[seat] = _Seat(pile, tracks)
             self._emit("pile_delivered", o.confidence, pile=pile, seat=seat)
+
+    def _exposed_card(self, o: Seen) -> str | None:
+        """The exposure (its track) a face-up card come to rest off the piles is, by what was read of
+        both: the dealer's hand hides the card on its way, and the tracker gives it a new id."""
+        if o.kind != "card" or not o.face_up:
+            return None
+        d = self.deal
+        for track, read in d.exposed_as.items():
+            if track not in d.exposed:
+                continue
+            if read is None:  # an unread face: any sure face is the best witness there is
+                if o.face_sure:
+                    return track
+            elif read == o.card or (len(read) == 1 and read == (o.card or o.rank or "?")[0]):
+                return track
+        return None
 
     def _pile_faces(self, present: dict[str, Seen]) -> None:
         """A face lying up on a pile before the piles are delivered is exposed (rules 48, 51), however it
@@ -566,6 +594,7 @@ class EventExtractor:
             if pile in d.unread_exposed and d.unread_exposed[pile] in (None, (o.card or "?")[0]):
                 continue  # the unnamed exposed card of this pile, read better now: reported once
             d.exposed[o.track] = pile
+            d.exposed_as[o.track] = o.card or o.rank
             if o.card is not None:
                 d.exposed_cards.add(o.card)
             else:
@@ -670,6 +699,7 @@ class EventExtractor:
               and (o.card is None or o.card not in d.exposed_cards)]
         if up:
             d.exposed[up[0].track] = v.pile
+            d.exposed_as[up[0].track] = up[0].card or up[0].rank
             if up[0].card is not None:
                 d.exposed_cards.add(up[0].card)
             self._emit("card_dealt", up[0].confidence, at=(v.start, v.frame), pile=v.pile, face_up=True,
@@ -871,6 +901,13 @@ class EventExtractor:
         conf = min(o.confidence for o in (*front, *back))
         self._emit("hand_set", conf, seat=seat, front=[], back=[], counted=False,
                    house_way=self.deal.banker_exposed)
+
+    def _where_hand_lies(self, st: _Seat, o: Seen) -> bool:
+        """``o`` rests where one of the seat's cards came to rest: the same hand, under a new track id
+        (a detector that lost the pile for a second), not a second pile delivered there."""
+        r2 = self.s.rebox_mm ** 2
+        return any((tr := self.tracks.get(t)) is not None and tr.resting is not None
+                   and (tr.x - o.x) ** 2 + (tr.y - o.y) ** 2 <= r2 for t in st.tracks)
 
     def _hand_here(self, seat: int, st: _Seat, visible: dict[str, Seen]) -> bool:
         """The seat's delivered hand is still at the table (on its way to the banker's place or being

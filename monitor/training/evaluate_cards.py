@@ -24,6 +24,7 @@ from monitor.perception.calibration import (
 )
 from monitor.perception.identity import CardClassifier, CardEnsemble
 from monitor.perception.labels import CRITICAL_RANK_PAIRS
+from monitor.perception.ranks import rank_of, read_ranks
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
 
@@ -78,6 +79,10 @@ class CardMetrics:
     false_identity_rate: float  # accepted and wrong, over all samples
     accuracy_when_accepted: float
     ece: float
+    # cards not named whose rank was read (their suits' summed probability over the threshold), of
+    # all crops; and those whose rank was wrong, of all (monitor.perception.ranks)
+    rank_read_share: float
+    false_rank_rate: float
     per_class: dict[str, dict[str, float]]
     critical: dict[str, int]
     worst_confusions: list[tuple[str, str, int]]
@@ -118,12 +123,19 @@ def card_metrics(probs: npt.NDArray[np.float64], labels: npt.NDArray[np.int64], 
     rows, cols = np.unravel_index(np.argsort(-off, axis=None)[:10], off.shape)
     worst = [(classes[i], classes[j], int(off[i, j])) for i, j in zip(rows, cols, strict=True) if off[i, j]]
     n = len(labels)
+    read = read_ranks(probs, tuple(classes), threshold)
+    truth = [rank_of(classes[int(k)]) for k in labels]
+    by_rank = [r is not None and not a for r, a in zip(read, acc, strict=True)]
+    rank_read = float(np.mean(by_rank)) if n else float("nan")
+    rank_false = float(np.mean([b and r != t for b, r, t in zip(by_rank, read, truth, strict=True)])) if n \
+        else float("nan")
     return CardMetrics(
         n=n, top1=float(ok.mean()) if n else float("nan"),
         accepted_share=float(acc.mean()) if n else float("nan"),
         false_identity_rate=float((acc & ~ok).mean()) if n else float("nan"),
         accuracy_when_accepted=float(ok[acc].mean()) if acc.any() else float("nan"),
-        ece=expected_calibration_error(conf, ok), per_class=per_class, critical=critical,
+        ece=expected_calibration_error(conf, ok), rank_read_share=rank_read, false_rank_rate=rank_false,
+        per_class=per_class, critical=critical,
         worst_confusions=worst, confusion=cm.tolist(),
     )
 

@@ -18,15 +18,17 @@ def cards_report(result: dict[str, Any], splits: tuple[str, ...]) -> str:
         "(both fitted on val).",
         "",
         "| split | crops | top-1 | accepted (not unknown) | false identity (accepted and wrong, of all) "
-        "| accuracy when accepted | ECE |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| accuracy when accepted | ECE | rank only (not named, rank read) | false rank (of all) |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for s in ("val", *splits):
         if s not in result:
             continue
         m = result[s]
         lines.append(f"| {s} | {m['n']} | {_f(m['top1'])} | {_f(m['accepted_share'])} | "
-                     f"{_f(m['false_identity_rate'])} | {_f(m['accuracy_when_accepted'])} | {_f(m['ece'])} |")
+                     f"{_f(m['false_identity_rate'])} | {_f(m['accuracy_when_accepted'])} | {_f(m['ece'])} | "
+                     f"{_f(m.get('rank_read_share', float('nan')))} | "
+                     f"{_f(m.get('false_rank_rate', float('nan')))} |")
     for s in splits:
         if s not in result:
             continue
