@@ -470,11 +470,15 @@ def test_a_named_face_up_card_on_a_pile_is_exposed_once_though_no_hand_was_seen(
     assert [e for e in t.run(1.0) if e.type == "card_exposed"] == []
 
 
-def test_a_face_read_to_its_rank_only_is_exposed_at_once_with_its_rank() -> None:
+def test_a_face_read_to_its_rank_only_is_exposed_with_its_rank_once_it_stays() -> None:
     # the ace of spades of an unseen deck read as "an ace" (As 0.33, Ac 0.66): rule 48a needs no suit
     t = Table(count_deal=False)
     t.put("top", "card", "pile3")
     t.run(0.5)
+    t.put("top", "card", "pile3", face_up=True, rank="A", face_sure=True)  # one frame: the pile lifted
+    t.run(1 / FPS)
+    t.put("top", "card", "pile3")
+    assert [e for e in t.run(0.5) if e.type == "card_exposed"] == []
     t.put("top", "card", "pile3", face_up=True, rank="A", face_sure=True)
     shown_at = t.frame
     out = [e for e in t.run(0.3) if e.type == "card_exposed"]

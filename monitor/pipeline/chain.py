@@ -11,13 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import cv2
 import numpy as np
 
 from monitor.calibration import TableCalibration
 from monitor.calibration.zones import zone_kind, zone_number
 from monitor.events.schema import EventBase
-from monitor.perception.detections import Detections
-from monitor.perception.spot_watch import SpotWatcher
+from monitor.perception.chips import CHIP_DIAMETER_MM
+from monitor.perception.detections import Detection, Detections
+from monitor.perception.spot_chips import SpotChipFinder
+from monitor.perception.spot_watch import SpotView, SpotWatcher
 from monitor.perception.stub_spread import Spread, StubSpreadCounter
 from monitor.pipeline.extract import EventExtractor
 from monitor.pipeline.observe import Seen, seen
@@ -44,6 +47,14 @@ class TableChain:
             {name: [(float(x), float(y)) for x, y in calibration.table_to_image(poly.array)]
              for name, poly in calibration.zones.items() if zone_kind(name) in ("bet", "pile", "stub")},
             calibration.image_size)
+        bets = {name: poly for name, poly in calibration.zones.items() if zone_kind(name) == "bet"}
+        self.chip_finder = SpotChipFinder(
+            {name: [(float(x), float(y)) for x, y in calibration.table_to_image(poly.array)]
+             for name, poly in bets.items()},
+            {name: _chip_radius_px(calibration, poly.center) for name, poly in bets.items()},
+            calibration.image_size)
+        self._spot_chips: dict[tuple[str, int], list[Detection]] = {}  # (spot, picture version) -> chips
+        self._spot_now: dict[str, list[Detection]] = {}  # spot -> the chips of its last settled picture
         stub = calibration.zones.get("stub")
         self.spread_counter = None if stub is None else StubSpreadCounter(calibration, stub)
         self._spreads: dict[int, tuple[Spread, float]] = {}  # the stub's picture version -> its count, when
@@ -56,6 +67,8 @@ class TableChain:
         spots = None if image is None else self.watcher.look(image)
         spread = None if image is None else self._spread(image, spots, media_time, index)
         still = self._still_since if spread is not None else None
+        if image is not None and spots is not None and tracks is None:
+            detections = self._chips_in_spots(image, spots, detections)
         placed = place(detections, self.calibration)
         if tracks is not None:
             if len(tracks) != len(placed):
@@ -92,6 +105,37 @@ class TableChain:
             known = self._spreads[view.version] = (self.spread_counter.count(image), now)
         return known[0]
 
+    def _chips_in_spots(self, image: np.ndarray, spots: dict[str, SpotView],  # type: ignore[type-arg]
+                        detections: Detections) -> Detections:
+        """The betting spots' chips as found in their full-resolution pictures
+        (:mod:`monitor.perception.spot_chips`), in place of the detector's chips there: once per settled
+        picture of a spot; while an arm is over it, what it held when it last lay still."""
+        if (image.shape[1], image.shape[0]) != self.chip_finder.size:
+            return detections  # a frame of another size: the spots' pixels are not where they were
+        for name in self.chip_finder.spots:
+            view = spots.get(name)
+            if view is None or not view.settled:
+                continue
+            key = (name, view.version)
+            chips = self._spot_chips.get(key)
+            if chips is None:
+                if len(self._spot_chips) >= 256:  # bounded: a live run goes on for days
+                    del self._spot_chips[next(iter(self._spot_chips))]
+                chips = self._spot_chips[key] = self.chip_finder.find(image, name)
+            self._spot_now[name] = chips
+        if not self._spot_now:
+            return detections
+        polygons = {name: self.chip_finder.spots[name].polygon for name in self._spot_now}
+
+        def in_read_spot(d: Detection) -> bool:
+            c = d.center
+            return any(cv2.pointPolygonTest(p, (float(c[0]), float(c[1])), False) >= 0
+                       for p in polygons.values())
+
+        kept = tuple(d for d in detections.items if d.kind != "chip" or not in_read_spot(d))
+        found = tuple(d for chips in self._spot_now.values() for d in chips)
+        return Detections(detections.width, detections.height, kept + found, detections.timings_ms)
+
     def warm_up(self) -> None:
         """Load the tracker now (importing it takes seconds), not on the first frame of a live run."""
         from monitor.tablestate.tracking import ObjectTracker
@@ -108,3 +152,11 @@ class TableChain:
         self.warm_up()
         assert isinstance(self._tracker, ObjectTracker)
         return self._tracker.update(placed, media_time)
+
+
+def _chip_radius_px(calibration: TableCalibration, at_mm: tuple[float, float]) -> float:
+    """A chip's radius in frame pixels at a place on the table (the mean of two directions)."""
+    x, y = at_mm
+    r = CHIP_DIAMETER_MM / 2
+    p = calibration.table_to_image(np.array([[x, y], [x + r, y], [x, y + r]], dtype=np.float64))
+    return float((np.linalg.norm(p[1] - p[0]) + np.linalg.norm(p[2] - p[0])) / 2)

@@ -104,6 +104,7 @@ class ExtractorSettings:
     # A face on a pile that could not be read, not even its rank, is reported as exposed once it has
     # shown as surely a face (not a back) this long: one frame's glare must not call a misdeal.
     unread_face_s: float = 0.6
+    rank_face_s: float = 0.2  # the same for a face whose rank alone was read
     banker_seat: int | None = None  # for rounds opened by vision
 
 
@@ -580,9 +581,12 @@ class EventExtractor:
                     or (o.card is not None and o.card in d.exposed_cards) or not self._at_rest(o)):
                 continue
             tr = self.tracks[o.track]
-            at = tr.named_at
+            at = tr.named_at if o.card is not None else None
             if at is None:
-                if tr.face_at is None or self._now - tr.face_at[0] < self.s.unread_face_s - 1e-9:
+                # unnamed: a face for a while (its rank read: a little while; one frame of a pile
+                # being lifted can read as "an ace" at rank level)
+                wait = self.s.rank_face_s if o.rank is not None else self.s.unread_face_s
+                if tr.face_at is None or self._now - tr.face_at[0] < wait - 1e-9:
                     continue
                 at = tr.face_at
             pile = zone_number(o.zone)

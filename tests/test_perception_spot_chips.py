@@ -1,0 +1,72 @@
+"""Chips in betting spots found as circles in the full-resolution picture (monitor.perception.spot_chips)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from monitor.calibration.table_file import load_table
+from monitor.calibration.zones import zone_kind
+from monitor.perception.detections import Detection, Detections
+from monitor.perception.spot_chips import SpotChipFinder
+from monitor.pipeline.chain import TableChain, _chip_radius_px
+from monitor.pipeline.extract import EventExtractor
+
+TABLE = Path(__file__).resolve().parents[1] / "calibration" / "default-table.yaml"
+
+
+def _render(stacks: list[tuple[str, float, int]], table: str = "teal") -> np.ndarray:
+    from monitor.render.camera import default_camera
+    from monitor.render.renderer import Renderer
+    from monitor.render.scene import ChipStack, Scene
+
+    cal = load_table(TABLE)
+    scene = Scene(table_style=table)
+    for spot, dx, denomination in stacks:
+        x, y = cal.zones[spot].center
+        scene.add(ChipStack(x + dx, y, denomination, count=2, angle_deg=11.0 * dx))
+    return Renderer().render(scene, default_camera(1920, 1080), None).image
+
+
+def _finder() -> SpotChipFinder:
+    cal = load_table(TABLE)
+    bets = {n: p for n, p in cal.zones.items() if zone_kind(n) == "bet"}
+    return SpotChipFinder({n: [tuple(map(float, q)) for q in cal.table_to_image(p.array)] for n, p in bets.items()},
+                          {n: _chip_radius_px(cal, p.center) for n, p in bets.items()}, cal.image_size)
+
+
+@pytest.mark.parametrize("table", ["green", "teal"])
+def test_every_stack_of_a_spread_is_found_with_its_denomination_and_the_felt_is_no_chip(table: str) -> None:
+    image = _render([("seat2.bet", -40.0, 100), ("seat2.bet", 0.0, 25), ("seat2.bet", 40.0, 5),
+                     ("seat5.bet", 0.0, 1000)], table)
+    finder = _finder()
+    found = {n: sorted(d.denomination or 0 for d in finder.find(image, n)) for n in finder.spots}
+    assert found["seat2.bet"] == [5, 25, 100]
+    assert found["seat5.bet"] == [1000]
+    assert all(found[n] == [] for n in finder.spots if n not in ("seat2.bet", "seat5.bet"))
+    d = finder.find(image, "seat5.bet")[0]
+    assert d.kind == "chip" and d.count is None and d.source == "spot" and d.confidence >= 0.5
+
+
+def test_a_frame_of_another_size_is_refused_with_both_sizes() -> None:
+    with pytest.raises(ValueError, match="1280x720.*1920x1080"):
+        _finder().find(np.zeros((720, 1280, 3), np.uint8), "seat2.bet")
+
+
+def test_the_chain_takes_a_spots_chips_from_its_picture_not_the_detectors_box() -> None:
+    # the detector boxed two of the three stacks as one $25 chip: the spot's picture shows all three
+    image = _render([("seat2.bet", -40.0, 100), ("seat2.bet", 0.0, 25), ("seat2.bet", 40.0, 5)])
+    cal = load_table(TABLE)
+    chain = TableChain(cal, EventExtractor("T1"))
+    x, y = cal.table_to_image(np.array([cal.zones["seat2.bet"].center]))[0]
+    box = Detection("chip", 0.8, ((x - 25, y - 14), (x + 25, y - 14), (x + 25, y + 14), (x - 25, y + 14)),
+                    denomination=25)
+    dets = Detections(1920, 1080, (box,))
+    spots = chain.watcher.look(image)
+    for _ in range(3):  # the spot's picture settles
+        spots = chain.watcher.look(image)
+    got = chain._chips_in_spots(image, spots, dets)
+    assert sorted(d.denomination or 0 for d in got.items) == [5, 25, 100]
+    assert all(d.source == "spot" for d in got.items)
