@@ -33,8 +33,9 @@ def _render(stacks: list[tuple[str, float, int]], table: str = "teal") -> np.nda
 def _finder() -> SpotChipFinder:
     cal = load_table(TABLE)
     bets = {n: p for n, p in cal.zones.items() if zone_kind(n) == "bet"}
-    return SpotChipFinder({n: [tuple(map(float, q)) for q in cal.table_to_image(p.array)] for n, p in bets.items()},
-                          {n: _chip_radius_px(cal, p.center) for n, p in bets.items()}, cal.image_size)
+    polygons = {n: [(float(x), float(y)) for x, y in cal.table_to_image(p.array)] for n, p in bets.items()}
+    radii = {n: _chip_radius_px(cal, p.center) for n, p in bets.items()}
+    return SpotChipFinder(polygons, radii, cal.image_size)
 
 
 @pytest.mark.parametrize("table", ["green", "teal"])
@@ -50,9 +51,19 @@ def test_every_stack_of_a_spread_is_found_with_its_denomination_and_the_felt_is_
     assert d.kind == "chip" and d.count is None and d.source == "spot" and d.confidence >= 0.5
 
 
-def test_a_frame_of_another_size_is_refused_with_both_sizes() -> None:
-    with pytest.raises(ValueError, match="1280x720.*1920x1080"):
-        _finder().find(np.zeros((720, 1280, 3), np.uint8), "seat2.bet")
+def test_a_frame_of_another_size_is_read_at_the_calibrations_size_if_its_chips_are_large_enough() -> None:
+    import cv2
+
+    image = _render([("seat2.bet", -40.0, 100), ("seat2.bet", 0.0, 25), ("seat2.bet", 40.0, 5)])
+    big = cv2.resize(image, (3840, 2160), interpolation=cv2.INTER_CUBIC)  # a 4K camera, same view
+    finder = _finder()
+    found = finder.find(big, "seat2.bet")
+    assert finder.readable(big) and sorted(d.denomination or 0 for d in found) == [5, 25, 100]
+    assert all(1000 < d.center[0] < 1300 for d in found)  # in the 4K frame's pixels
+    small = cv2.resize(image, (1280, 720), interpolation=cv2.INTER_AREA)  # 20-pixel chips: too small
+    assert not finder.readable(small)
+    with pytest.raises(ValueError, match=r"1280x960.*1920x1080"):
+        finder.find(np.zeros((960, 1280, 3), np.uint8), "seat2.bet")
 
 
 def test_the_chain_takes_a_spots_chips_from_its_picture_not_the_detectors_box() -> None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -44,6 +44,7 @@ class SpotChipSettings:
     # weighted Lab distance of the ring's voters to their palette colour: chips match within ~25,
     # the teal felt read as the nearest (green, $25) colour lies at 35-50
     max_distance: float = 32.0
+    min_radius_px: float = 12.0  # a chip's radius in the frame below which it is not looked for
 
 
 @dataclass(slots=True)
@@ -55,6 +56,7 @@ class _Spot:
 
 class SpotChipFinder:
     """Finds the chip stacks in named spots of frames of one camera."""
+
 
     def __init__(self, polygons: Mapping[str, Sequence[tuple[float, float]]], radii: Mapping[str, float],
                  size: tuple[int, int], settings: SpotChipSettings | None = None) -> None:
@@ -74,15 +76,32 @@ class SpotChipFinder:
             if box[2] - box[0] > 2 * r and box[3] - box[1] > 2 * r:
                 self.spots[name] = _Spot(p, box, r)
 
+    def readable(self, image: npt.NDArray[np.uint8]) -> bool:
+        """Chips in this frame are large enough to be found: a chip 20 pixels across (a 720p view of
+        the whole table) has a ring two pixels wide between its inlay and its edge spots, too thin to
+        read its colour (on the 720p sample, $5 and $25 chips read as $1, a $25 on green felt was
+        not found). There the detector's chips stand."""
+        k = image.shape[1] / self.size[0]
+        return bool(self.spots) and min(sp.radius for sp in self.spots.values()) * k >= self.s.min_radius_px
+
     def find(self, image: npt.NDArray[np.uint8], name: str) -> list[Detection]:
-        """The chip stacks whose centres lie in spot ``name`` of ``image`` (a frame of ``size``), each a
-        square box round the circle, with its denomination and no count."""
+        """The chip stacks whose centres lie in spot ``name`` of ``image``, each a square box round the
+        circle, with its denomination and no count. A frame of another size than ``size`` (a camera
+        recording at 720p on a 1080p calibration) has the spots scaled to it."""
+        h, w = image.shape[:2]
+        if (w, h) != self.size:
+            # found on the frame brought to the calibration's size (where the settings were measured)
+            sw, sh = self.size
+            if abs(w / sw - h / sh) > 0.01:
+                raise ValueError(f"frame is {w}x{h}, the spots were placed on a {sw}x{sh} frame of "
+                                 "another shape")
+            k = w / sw
+            native = cv2.resize(image, self.size, interpolation=cv2.INTER_AREA if k > 1 else cv2.INTER_CUBIC)
+            return [replace(d, corners=tuple((x * k, y * k) for x, y in d.corners))  # type: ignore[arg-type]
+                    for d in self.find(native, name)]
         spot = self.spots.get(name)
         if spot is None:
             return []
-        if (image.shape[1], image.shape[0]) != self.size:
-            raise ValueError(f"frame is {image.shape[1]}x{image.shape[0]}, the spots were placed on a "
-                             f"{self.size[0]}x{self.size[1]} frame")
         x0, y0, x1, y1 = spot.box
         gray = cv2.cvtColor(np.ascontiguousarray(image[y0:y1, x0:x1]), cv2.COLOR_BGR2GRAY)
         gray = cv2.GaussianBlur(gray, (3, 3), 0.8)  # the codec's blocks are no edges

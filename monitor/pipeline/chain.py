@@ -109,9 +109,10 @@ class TableChain:
                         detections: Detections) -> Detections:
         """The betting spots' chips as found in their full-resolution pictures
         (:mod:`monitor.perception.spot_chips`), in place of the detector's chips there: once per settled
-        picture of a spot; while an arm is over it, what it held when it last lay still."""
-        if (image.shape[1], image.shape[0]) != self.chip_finder.size:
-            return detections  # a frame of another size: the spots' pixels are not where they were
+        picture of a spot; while an arm is over it, what it held when it last lay still. Chips too
+        small in this frame to be read that way: the detector's."""
+        if not self.chip_finder.readable(image):
+            return detections
         for name in self.chip_finder.spots:
             view = spots.get(name)
             if view is None or not view.settled:
@@ -125,7 +126,8 @@ class TableChain:
             self._spot_now[name] = chips
         if not self._spot_now:
             return detections
-        polygons = {name: self.chip_finder.spots[name].polygon for name in self._spot_now}
+        k = image.shape[1] / self.chip_finder.size[0]  # the spots' pixels on a frame of another size
+        polygons = {name: self.chip_finder.spots[name].polygon * k for name in self._spot_now}
 
         def in_read_spot(d: Detection) -> bool:
             c = d.center
