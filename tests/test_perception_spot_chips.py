@@ -81,3 +81,23 @@ def test_the_chain_takes_a_spots_chips_from_its_picture_not_the_detectors_box() 
     got = chain._chips_in_spots(image, spots, dets)
     assert sorted(d.denomination or 0 for d in got.items) == [5, 25, 100]
     assert all(d.source == "spot" for d in got.items)
+
+
+def test_the_bench_scores_found_chips_against_truth_stacks_and_skips_hidden_spots() -> None:
+    from monitor.perception.spot_chips_eval import score_frame
+
+    image = _render([("seat2.bet", -40.0, 100), ("seat2.bet", 0.0, 25), ("seat5.bet", 0.0, 1000)])
+    cal = load_table(TABLE)
+
+    def stack(spot: str, dx: float, identity: str, visible: float = 1.0) -> dict[str, object]:
+        x, y = cal.zones[spot].center
+        cx, cy = cal.table_to_image(np.array([[x + dx, y]]))[0]
+        ring = [[cx + 14 * np.cos(a), cy + 14 * np.sin(a)] for a in np.linspace(0, 6.28, 12)]
+        return {"kind": "chips", "zone": spot, "identity": identity, "polygon": ring,
+                "visible_share": visible}
+
+    truth = [stack("seat2.bet", -40.0, "100"), stack("seat2.bet", 0.0, "5"),  # the second one misnamed
+             stack("seat5.bet", 0.0, "1000", visible=0.5)]  # under an arm: its spot is not scored
+    score = score_frame(_finder(), image, truth)
+    assert (score.stacks, score.found, score.matched, score.right) == (2, 2, 2, 1)
+    assert score.confusions == {"5->25": 1} and score.recall == 1.0 and score.denomination_right == 0.5
