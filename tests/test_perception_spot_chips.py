@@ -101,3 +101,16 @@ def test_the_bench_scores_found_chips_against_truth_stacks_and_skips_hidden_spot
     score = score_frame(_finder(), image, truth)
     assert (score.stacks, score.found, score.matched, score.right) == (2, 2, 2, 1)
     assert score.confusions == {"5->25": 1} and score.recall == 1.0 and score.denomination_right == 0.5
+
+
+def test_a_spot_where_no_circle_passed_keeps_the_detectors_chips() -> None:
+    image = _render([])  # nothing the finder would take for a chip (a stack in deep shadow, say)
+    cal = load_table(TABLE)
+    chain = TableChain(cal, EventExtractor("T1"))
+    x, y = cal.table_to_image(np.array([cal.zones["seat2.bet"].center]))[0]
+    box = Detection("chip", 0.8, ((x - 14, y - 14), (x + 14, y - 14), (x + 14, y + 14), (x - 14, y + 14)),
+                    denomination=5)
+    for _ in range(4):  # the spot's picture settles
+        spots = chain.watcher.look(image)
+    got = chain._chips_in_spots(image, spots, Detections(1920, 1080, (box,)))
+    assert got.items == (box,)

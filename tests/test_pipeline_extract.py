@@ -489,8 +489,15 @@ def test_a_face_read_to_its_rank_only_is_exposed_with_its_rank_once_it_stays() -
     assert [e for e in t.run(1.0) if e.type == "card_exposed"] == []
 
 
-def test_an_unread_face_is_exposed_once_it_has_surely_been_a_face_for_a_while() -> None:
+def test_an_unread_face_is_not_exposed_by_default() -> None:
+    # a pale back can read as a face with little chance of a back: only a rank read calls it a face
     t = Table(count_deal=False)
+    t.put("top", "card", "pile5", face_up=True, face_sure=True)
+    assert [e for e in t.run(2.0) if e.type == "card_exposed"] == []
+
+
+def test_an_unread_face_is_exposed_once_it_has_surely_been_a_face_for_a_while_where_asked() -> None:
+    t = Table(count_deal=False, unread_face_s=0.6)
     t.put("top", "card", "pile5")
     t.run(0.5)
     # one frame of a sure face, then the classifier doubts it again: glare, not an exposure

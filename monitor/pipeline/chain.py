@@ -110,7 +110,7 @@ class TableChain:
         """The betting spots' chips as found in their full-resolution pictures
         (:mod:`monitor.perception.spot_chips`), in place of the detector's chips there: once per settled
         picture of a spot; while an arm is over it, what it held when it last lay still. Chips too
-        small in this frame to be read that way: the detector's."""
+        small in this frame to be read that way, or a spot where none was found: the detector's."""
         if not self.chip_finder.readable(image):
             return detections
         for name in self.chip_finder.spots:
@@ -127,7 +127,10 @@ class TableChain:
         if not self._spot_now:
             return detections
         k = image.shape[1] / self.chip_finder.size[0]  # the spots' pixels on a frame of another size
-        polygons = {name: self.chip_finder.spots[name].polygon * k for name in self._spot_now}
+        # a spot where no circle passed keeps the detector's chips: a stack in deep shadow, or of a
+        # colour the ring reader doubts, is better counted by the detector than not at all
+        polygons = {name: self.chip_finder.spots[name].polygon * k for name, chips in self._spot_now.items()
+                    if chips}
 
         def in_read_spot(d: Detection) -> bool:
             c = d.center

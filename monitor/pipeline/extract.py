@@ -102,8 +102,10 @@ class ExtractorSettings:
     count_face_down: bool = True
     uncounted_s: float = 1.0  # without it: cards resting in both hands this long are a hand set, uncounted
     # A face on a pile that could not be read, not even its rank, is reported as exposed once it has
-    # shown as surely a face (not a back) this long: one frame's glare must not call a misdeal.
-    unread_face_s: float = 0.6
+    # shown as surely a face (not a back) this long; None: not reported. Off by default: the held-out
+    # deck's pale back, lying on a pile, reads as an ace at 0.51 with a back's chance at 0.03 (2 false
+    # exposures in 17 random clean rounds), so "surely not a back" is not sure enough to call a misdeal.
+    unread_face_s: float | None = None
     rank_face_s: float = 0.2  # the same for a face whose rank alone was read
     banker_seat: int | None = None  # for rounds opened by vision
 
@@ -586,7 +588,7 @@ class EventExtractor:
                 # unnamed: a face for a while (its rank read: a little while; one frame of a pile
                 # being lifted can read as "an ace" at rank level)
                 wait = self.s.rank_face_s if o.rank is not None else self.s.unread_face_s
-                if tr.face_at is None or self._now - tr.face_at[0] < wait - 1e-9:
+                if wait is None or tr.face_at is None or self._now - tr.face_at[0] < wait - 1e-9:
                     continue
                 at = tr.face_at
             pile = zone_number(o.zone)

@@ -39,7 +39,7 @@ class ObjectTracker:
         self,
         lost_after_s: float = 1.0,
         frame_rate: float = 30.0,
-        activation_confidence: float = 0.5,
+        activation_confidence: float = 0.4,
         confirm_frames: int = 2,
         min_iou: float = 0.1,
     ) -> None:
