@@ -8,10 +8,9 @@ import numpy as np
 import pytest
 
 from monitor.calibration.table_file import load_table
-from monitor.calibration.zones import zone_kind
 from monitor.perception.detections import Detection, Detections
 from monitor.perception.spot_chips import SpotChipFinder
-from monitor.pipeline.chain import TableChain, _chip_radius_px
+from monitor.pipeline.chain import TableChain
 from monitor.pipeline.extract import EventExtractor
 
 TABLE = Path(__file__).resolve().parents[1] / "calibration" / "default-table.yaml"
@@ -31,11 +30,7 @@ def _render(stacks: list[tuple[str, float, int]], table: str = "teal") -> np.nda
 
 
 def _finder() -> SpotChipFinder:
-    cal = load_table(TABLE)
-    bets = {n: p for n, p in cal.zones.items() if zone_kind(n) == "bet"}
-    polygons = {n: [(float(x), float(y)) for x, y in cal.table_to_image(p.array)] for n, p in bets.items()}
-    radii = {n: _chip_radius_px(cal, p.center) for n, p in bets.items()}
-    return SpotChipFinder(polygons, radii, cal.image_size)
+    return SpotChipFinder.for_table(load_table(TABLE))
 
 
 @pytest.mark.parametrize("table", ["green", "teal"])

@@ -20,9 +20,10 @@ def register(app: typer.Typer) -> None:
 
         from monitor.calibration.table_file import load_table
         from monitor.commands.demo import TABLE
-        from monitor.perception.spot_chips_eval import SpotChipScore, finder_for, score_round
+        from monitor.perception.spot_chips import SpotChipFinder
+        from monitor.perception.spot_chips_eval import SpotChipScore, score_round
 
-        finder = finder_for(load_table(table or TABLE))
+        finder = SpotChipFinder.for_table(load_table(table or TABLE))
         total = SpotChipScore()
         for folder in track(rounds, description="rounds"):
             total.add(score_round(finder, folder, every))

@@ -24,7 +24,9 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from monitor.perception.chips import _lab, chip_denomination
+from monitor.calibration import TableCalibration
+from monitor.calibration.zones import zone_kind
+from monitor.perception.chips import CHIP_DIAMETER_MM, _lab, chip_denomination
 from monitor.perception.detections import Detection
 
 
@@ -78,6 +80,16 @@ class SpotChipFinder:
             if box[2] - box[0] > 2 * r and box[3] - box[1] > 2 * r:
                 self.spots[name] = _Spot(p, box, r)
 
+    @classmethod
+    def for_table(cls, calibration: TableCalibration, settings: SpotChipSettings | None = None
+                  ) -> SpotChipFinder:
+        """The betting spots of a table file, in its camera's pixels, with a chip's size at each."""
+        bets = {name: poly for name, poly in calibration.zones.items() if zone_kind(name) == "bet"}
+        return cls({name: [(float(x), float(y)) for x, y in calibration.table_to_image(poly.array)]
+                    for name, poly in bets.items()},
+                   {name: chip_radius_px(calibration, poly.center) for name, poly in bets.items()},
+                   calibration.image_size, settings)
+
     def readable(self, image: npt.NDArray[np.uint8]) -> bool:
         """Chips in this frame are large enough to be found: a chip 20 pixels across (a 720p view of
         the whole table) has a ring two pixels wide between its inlay and its edge spots, too thin to
@@ -116,11 +128,11 @@ class SpotChipFinder:
         if circles is None:
             return out
         crop = np.ascontiguousarray(image[y0:y1, x0:x1])
-        crop_lab = _lab(crop).reshape(y1 - y0, x1 - x0, 3)
         # most of a spot is felt, even with four stacks on it: what would the felt read as?
         felt = np.median(crop.reshape(-1, 3), axis=0).astype(np.uint8)
         felt_reads = chip_denomination(np.full((9, 9, 3), felt, np.uint8),
                                        ((0, 0), (8, 0), (8, 8), (0, 8))).denomination
+        lightness: npt.NDArray[np.float64] | None = None  # the crop's L*, when an inlay is looked for
         yy, xx = np.mgrid[y0:y1, x0:x1]
         for cx, cy, cr in circles[0]:
             x, y = float(cx) + x0, float(cy) + y0
@@ -132,9 +144,11 @@ class SpotChipFinder:
             if reading.distance > self.s.max_distance:
                 continue  # no chip colour there: felt, a painted line, a card's edge
             if reading.denomination == felt_reads:
+                if lightness is None:
+                    lightness = _lab(crop)[:, 0].reshape(y1 - y0, x1 - x0)
                 d2 = (xx - x) ** 2 + (yy - y) ** 2
-                ring = np.median(crop_lab[(d2 <= (0.92 * rr) ** 2) & (d2 >= (0.68 * rr) ** 2), 0])
-                inlay = np.median(crop_lab[d2 <= (0.4 * rr) ** 2, 0])
+                ring = np.median(lightness[(d2 <= (0.92 * rr) ** 2) & (d2 >= (0.68 * rr) ** 2)])
+                inlay = np.median(lightness[d2 <= (0.4 * rr) ** 2])
                 if inlay - ring < self.s.inlay_lighter:
                     continue  # the felt's colour and no inlay: a painted mark, not a chip
             # how sure: 0.99 at the palette colour, 0.6 at the cut-off (each found circle passed the
@@ -142,3 +156,11 @@ class SpotChipFinder:
             conf = 0.99 - 0.39 * min(1.0, reading.distance / self.s.max_distance)
             out.append(Detection("chip", conf, corners, denomination=reading.denomination, source="spot"))
         return out
+
+
+def chip_radius_px(calibration: TableCalibration, at_mm: tuple[float, float]) -> float:
+    """A chip's radius in frame pixels at a place on the table (the mean of two directions)."""
+    x, y = at_mm
+    r = CHIP_DIAMETER_MM / 2
+    p = calibration.table_to_image(np.array([[x, y], [x + r, y], [x, y + r]], dtype=np.float64))
+    return float((np.linalg.norm(p[1] - p[0]) + np.linalg.norm(p[2] - p[0])) / 2)

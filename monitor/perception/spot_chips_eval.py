@@ -18,8 +18,6 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from monitor.calibration.table_file import TableCalibration
-from monitor.calibration.zones import zone_kind
 from monitor.perception.spot_chips import SpotChipFinder
 
 MATCH_PX = 12.0
@@ -53,15 +51,6 @@ class SpotChipScore:
         self.right += other.right
         for k, v in other.confusions.items():
             self.confusions[k] = self.confusions.get(k, 0) + v
-
-
-def finder_for(calibration: TableCalibration) -> SpotChipFinder:
-    from monitor.pipeline.chain import _chip_radius_px
-
-    bets = {n: p for n, p in calibration.zones.items() if zone_kind(n) == "bet"}
-    return SpotChipFinder(
-        {n: [(float(x), float(y)) for x, y in calibration.table_to_image(p.array)] for n, p in bets.items()},
-        {n: _chip_radius_px(calibration, p.center) for n, p in bets.items()}, calibration.image_size)
 
 
 def score_frame(finder: SpotChipFinder, image: npt.NDArray[np.uint8], objects: Sequence[dict[str, Any]]

@@ -17,7 +17,6 @@ import numpy as np
 from monitor.calibration import TableCalibration
 from monitor.calibration.zones import zone_kind, zone_number
 from monitor.events.schema import EventBase
-from monitor.perception.chips import CHIP_DIAMETER_MM
 from monitor.perception.detections import Detection, Detections
 from monitor.perception.spot_chips import SpotChipFinder
 from monitor.perception.spot_watch import SpotView, SpotWatcher
@@ -47,12 +46,7 @@ class TableChain:
             {name: [(float(x), float(y)) for x, y in calibration.table_to_image(poly.array)]
              for name, poly in calibration.zones.items() if zone_kind(name) in ("bet", "pile", "stub")},
             calibration.image_size)
-        bets = {name: poly for name, poly in calibration.zones.items() if zone_kind(name) == "bet"}
-        self.chip_finder = SpotChipFinder(
-            {name: [(float(x), float(y)) for x, y in calibration.table_to_image(poly.array)]
-             for name, poly in bets.items()},
-            {name: _chip_radius_px(calibration, poly.center) for name, poly in bets.items()},
-            calibration.image_size)
+        self.chip_finder = SpotChipFinder.for_table(calibration)
         self._spot_chips: dict[tuple[str, int], list[Detection]] = {}  # (spot, picture version) -> chips
         self._spot_now: dict[str, list[Detection]] = {}  # spot -> the chips of its last settled picture
         stub = calibration.zones.get("stub")
@@ -158,10 +152,3 @@ class TableChain:
         assert isinstance(self._tracker, ObjectTracker)
         return self._tracker.update(placed, media_time)
 
-
-def _chip_radius_px(calibration: TableCalibration, at_mm: tuple[float, float]) -> float:
-    """A chip's radius in frame pixels at a place on the table (the mean of two directions)."""
-    x, y = at_mm
-    r = CHIP_DIAMETER_MM / 2
-    p = calibration.table_to_image(np.array([[x, y], [x + r, y], [x, y + r]], dtype=np.float64))
-    return float((np.linalg.norm(p[1] - p[0]) + np.linalg.norm(p[2] - p[0])) / 2)
