@@ -50,6 +50,7 @@ EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
 GONE_ZONES = frozenset({"tray", "off_table"})
 HAND_CARDS = 7  # a Pai Gow hand: the two-card front and the five-card back (seed 000 rule 1)
 WAIT = -1  # a judgement that waits for more frames
+AMBIGUOUS = -2  # two slots emptied before a pile showed at a seat: the next pile to show says which
 HAND_SHOWN = 3  # a player's set cards face up, read or not: that hand is opened (rule 56)
 BANKER_SHOWN = 4  # face-up cards resting in the banker's place: its hand is exposed (rule 11), read or not
 
@@ -193,6 +194,7 @@ class _Deal:
     vanished: dict[int, float] = field(default_factory=dict)
     slot_version: dict[int, int] = field(default_factory=dict)
     waiting: dict[str, float] = field(default_factory=dict)  # card track -> when it came to rest
+    carried: dict[int, float] = field(default_factory=dict)  # delivered pile -> when its slot emptied
     occupied: set[int] = field(default_factory=set)  # pile slots holding cards (after the deal)
     stub_n: int | None = None
     stub_seen: dict[str, float] = field(default_factory=dict)  # stub card track -> last seen resting
@@ -525,8 +527,8 @@ class EventExtractor:
             # judged as of when it came there: the next pile's slot may go out of sight (the arm
             # reaching for it) while this one settles
             rested = d.waiting.pop(o.track, min(self._now, self.tracks[o.track].entered))
-            pile = self._pile_just_moved(rested)
-            if pile == WAIT:
+            pile = self._arrived_from(o, seat, rested)
+            if pile in (WAIT, AMBIGUOUS):
                 if self._now - rested < self.s.slot_wait_s:
                     d.waiting[o.track] = rested
                     return
@@ -543,9 +545,10 @@ class EventExtractor:
         if seat is not None and pile is not None and pile not in d.delivered:
             self._complete_deal(stub=None)
             if d.action_pile is None and not d.delivered:
-                d.action_pile = pile  # rule 8: the action pile is the one delivered first
-                self._emit("action_pile_chosen", o.confidence, pile=pile)
+                d.action_pile = self._moved_first(pile, self.tracks[o.track].entered)
+                self._emit("action_pile_chosen", o.confidence, pile=d.action_pile)
             d.delivered[pile] = seat
+            d.carried[pile] = d.emptied.get(pile, d.vanished.get(pile, self._now))
             tracks = {t for t, p in d.pile_of.items() if p == pile}
             d.seats[seat] = _Seat(pile, tracks)
             self._emit("pile_delivered", o.confidence, pile=pile, seat=seat)
@@ -728,34 +731,86 @@ class EventExtractor:
                    and (v.read_at is None or entered < v.read_at - 1e-9)
                    for v in self.deal.visits)
 
-    def _pile_just_moved(self, at: float, judged: bool = True) -> int | None:
+    def _moved_first(self, pile: int, at: float) -> int:
+        """The action pile, the one delivered first (rule 8): ``pile``, seen first at a seat at ``at``,
+        unless another slot emptied before its own (within ``move_s``): that pile's arrival went unseen
+        (a stack the detector never boxed), and taking ``pile`` for the action pile would judge every
+        delivery after it against the wrong seat."""
+        d = self.deal
+        own = d.emptied.get(pile, d.vanished.get(pile, at))
+        earlier = [(t, p) for p, t in d.emptied.items() if p != pile and at - self.s.move_s <= t < own]
+        return min(earlier)[1] if earlier else pile
+
+    def _arrived_from(self, o: Seen, seat: int, rested: float) -> int | None:
+        """The pile slot a pile come to rest at ``seat`` at ``rested`` left, ``WAIT`` or ``AMBIGUOUS``.
+
+        Piles are carried one at a time, so they show at the seats in the order their slots emptied.
+        An arrival seen late (its track started after the next slot emptied) finds two slots emptied
+        before it: the next arrival, at another seat, takes the later one, and this one the earlier.
+        """
+        d = self.deal
+        if any(r < rested for t, r in d.waiting.items() if t != o.track):
+            return WAIT  # an earlier arrival is still undecided: judged in the order they came
+        pile = self._pile_just_moved(rested)
+        if pile != AMBIGUOUS:
+            return pile
+        later = sorted((r, t) for t, r in d.waiting.items()
+                       if r > rested and (tr := self.tracks.get(t)) is not None
+                       and zone_number(tr.zone) != seat)
+        if not later:
+            return AMBIGUOUS
+        nxt = self._pile_just_moved(later[0][0], resolve=True)
+        if nxt is None or nxt < 0:
+            return AMBIGUOUS
+        return self._pile_just_moved(rested, before=d.emptied[nxt])
+
+    def _pile_just_moved(self, at: float, judged: bool = True, before: float | None = None,
+                         resolve: bool = False) -> int | None:
         """The pile slot emptied last (within ``move_s`` before ``at``) and not yet delivered, or
-        ``WAIT``: a slot whose cards went out of sight later is not yet known to be empty.
+        ``WAIT``: a slot whose cards went out of sight later is not yet known to be empty;
+        ``AMBIGUOUS``: two slots emptied (unless ``resolve``: the later one, or ``before``: the last
+        one emptied before that time).
 
         A pile crosses the table in a few frames; a tracker matching boxes frame to frame loses it on
         the way and starts a new track at the seat. The slot it left says which pile it was. Where
         the slots' pictures are watched, a slot is empty once its picture says so: the dealer's arm
         over the next slot hides that pile for a moment, and taking it for the slot emptied last
         delivered the wrong pile. ``judged=False``: every slot out of sight counts (waited too long).
+        A slot emptied before the slot of a pile already delivered is not this pile's: piles are
+        carried one at a time, and its own arrival was missed.
         """
         d = self.deal
-        # (a slot whose cards left after the pile came to rest at the seat is the next pile's)
-        lo, hi = at - self.s.move_s, at - self.s.carry_s
-        left = [(t, p) for p, t in d.emptied.items() if p not in d.delivered and lo <= t <= hi]
-        out_of_sight = [(t, p) for p, t in d.vanished.items() if p not in d.delivered and lo <= t <= hi]
+        after = max(d.carried.values(), default=-math.inf)
+        lo, hi, end = at - self.s.move_s, at - self.s.carry_s, at
+        if before is not None:
+            hi, end = min(hi, before - 1e-6), min(end, before - 1e-6)
+        def fresh(slots: dict[int, float]) -> list[tuple[float, int]]:
+            return [(t, p) for p, t in slots.items() if p not in d.delivered and after < t and lo <= t <= end]
+
+        left, hidden = fresh(d.emptied), fresh(d.vanished)
         if not judged:
-            left += out_of_sight
-        elif out_of_sight and (not left or max(out_of_sight)[0] > max(left)[0]):
+            left, hidden = left + hidden, []
+        # (a slot whose cards left after the pile came to rest at the seat is the next pile's)
+        early, early_hidden = [e for e in left if e[0] <= hi], [e for e in hidden if e[0] <= hi]
+        if early_hidden and (not early or max(early_hidden)[0] > max(early)[0]):
             return WAIT
-        return max(left)[1] if left else None
+        if early:
+            if len(early) > 1 and judged and before is None and not resolve:
+                return AMBIGUOUS
+            return max(early)[1]
+        # none emptied carry_s before: a pile carried faster than that left the slot emptied first
+        if hidden and (not left or min(hidden)[0] < min(left)[0]):
+            return WAIT
+        return min(left)[1] if left else None
 
     def _pile_slots(self, present: dict[str, Seen]) -> None:
         """Which pile slots hold cards, and when each was emptied (the deal never empties one)."""
         d = self.deal
         if d.last_card is None:
             return
+        # (a pile carried across other slots on its way to a seat does not fill them)
         now_occupied = {n for o in present.values() if o.kind == "card" and zone_kind(o.zone) == "pile"
-                        and (n := zone_number(o.zone)) is not None}
+                        and self.tracks[o.track].resting == o.zone and (n := zone_number(o.zone)) is not None}
         for p in d.occupied - now_occupied:
             d.vanished[p] = self._now
         for p in now_occupied:
@@ -772,7 +827,7 @@ class EventExtractor:
                 del d.vanished[p]
             elif view.settled:
                 d.vanished[p] = self._now  # still as it was with its pile: there, though not detected
-        for track in list(d.waiting):  # in the order they came to rest, as the piles were delivered
+        for track in sorted(d.waiting, key=d.waiting.__getitem__):  # in the order they came to rest
             tr = self.tracks.get(track)
             if tr is None or tr.last is None or not self._at_rest(tr.last) or track in d.pile_of:
                 del d.waiting[track]
@@ -985,12 +1040,12 @@ class EventExtractor:
         d = self.deal
         if d.banker_exposed or (self.bets_closed and (d.banker_face_up or d.hands_face_up)):
             return  # settlement moves chips on purpose (rules 13, 23): not a bet change
-        for zone, spot in self.spots.items():
+        for zone, spot_view in self.spots.items():
             # the picture a bet is judged against: the spot's as the bets closed (settled)
             seat = zone_number(zone)
-            if (zone_kind(zone) == "bet" and seat is not None and spot.settled
+            if (zone_kind(zone) == "bet" and seat is not None and spot_view.settled
                     and (self.closed_at is None or seat not in self.bet_version)):
-                self.bet_version[seat] = spot.version
+                self.bet_version[seat] = spot_view.version
         totals: dict[int, int] = {}
         conf: dict[int, float] = {}
         fresh: set[int] = set()
@@ -1032,13 +1087,13 @@ class EventExtractor:
             before = self.bets_reported.get(seat, 0)
             if c.value == before:
                 continue
-            spot = self.spots.get(f"seat{seat}.bet")
+            picture = self.spots.get(f"seat{seat}.bet")
             # a watched spot is judged even when its chips were read as none: from overhead a
             # stack can drop out of the detector's sight for seconds while it lies untouched
             after_close = (self.closed_at is not None and c.since >= self.closed_at
-                           and (before != 0 or (spot is not None and seat in self.bets_reported)))
-            if spot is not None and after_close and (not spot.settled or (
-                    spot.version != self.bet_version.get(seat, spot.version)
+                           and (before != 0 or (picture is not None and seat in self.bets_reported)))
+            if picture is not None and after_close and (not picture.settled or (
+                    picture.version != self.bet_version.get(seat, picture.version)
                     and self._now - self.spot_since[f"seat{seat}.bet"][1] < self.s.spot_hold_s - 1e-9)):
                 # something is moving over the spot, or has just stopped there (a hand resting a
                 # moment, cards slid past): judge when it is still, as it was or changed for good
@@ -1049,15 +1104,15 @@ class EventExtractor:
             # read off the neighbouring stack), taken silently. Where the spot's picture is not
             # watched, "touched" is judged from the detections: a hand on it, its chips jumping or
             # all out of sight for a moment.
-            if spot is not None:
-                untouched = after_close and spot.version == self.bet_version.get(seat, spot.version)
+            if picture is not None:
+                untouched = after_close and picture.version == self.bet_version.get(seat, picture.version)
             else:
                 untouched = after_close and (
                     self.spot_touched.get(seat, -math.inf) <= self.bet_since.get(seat, -math.inf))
             self.bets_reported[seat] = c.value
             self.bet_since[seat] = c.since
-            if spot is not None:
-                self.bet_version[seat] = spot.version
+            if picture is not None:
+                self.bet_version[seat] = picture.version
             if untouched:
                 self.rereads += 1
                 continue
@@ -1066,9 +1121,9 @@ class EventExtractor:
             # than the reading (a stack the detector missed for a second or two: rule 32 asks when
             # the chips were put down, not when they were first read)
             at = (c.since, c.since_frame)
-            since = self.spot_since.get(f"seat{seat}.bet")
-            if spot is not None and spot.settled and since is not None and since[0] == spot.version:
-                at = min(at, (since[1], since[2]))
+            still = self.spot_since.get(f"seat{seat}.bet")
+            if picture is not None and picture.settled and still is not None and still[0] == picture.version:
+                at = min(at, (still[1], still[2]))
             if before == 0:
                 self._emit("bet_placed", conf.get(seat, 1.0), at=at, seat=seat, amount=c.value,
                            at_least=seat in bound)
