@@ -239,15 +239,34 @@ def delivered(events: list) -> list[tuple[int, int]]:
     return [(e.pile, e.seat) for e in events if e.type == "pile_delivered"]
 
 
-def test_a_pile_carried_faster_than_carry_s_is_still_the_pile_whose_slot_emptied() -> None:
-    # round 1053: pile 7 crossed to seat 1 between two detections, 0.26 s after its slot was last seen
+SEAT_SPOT = {1: (-664.0, 127.0), 2: (-472.0, 225.0), 3: (-240.0, 290.0), 4: (0.0, 300.0)}
+
+
+def dealt(*piles: int) -> Table:
+    """A table whose piles lie on their slots, settled."""
     t = Table()
-    for pile in (1, 7):
+    for pile in piles:
         t.put(f"p{pile}", "card", f"pile{pile}")
     t.run(0.5)
-    t.take("p7")
-    t.run(0.3)  # its slot is known empty missing_s after its last sighting: 0.1 s before it lands
-    t.put("new", "card", "seat1", x=-664, y=127)
+    return t
+
+
+def lift(t: Table, pile: int, then_s: float) -> None:
+    """The dealer takes a pile off its slot; ``then_s`` pass."""
+    t.take(f"p{pile}")
+    t.run(then_s)
+
+
+def arrive(t: Table, track: str, seat: int) -> None:
+    x, y = SEAT_SPOT[seat]
+    t.put(track, "card", f"seat{seat}", x=x, y=y)
+
+
+def test_a_pile_carried_faster_than_carry_s_is_still_the_pile_whose_slot_emptied() -> None:
+    # round 1053: pile 7 crossed to seat 1 between two detections, 0.26 s after its slot was last seen
+    t = dealt(1, 7)
+    lift(t, 7, 0.3)  # its slot is known empty missing_s after its last sighting: 0.1 s before it lands
+    arrive(t, "new", 1)
     out = t.run(0.5)
     assert [e.pile for e in out if e.type == "action_pile_chosen"] == [7] and delivered(out) == [(7, 1)]
 
@@ -255,71 +274,51 @@ def test_a_pile_carried_faster_than_carry_s_is_still_the_pile_whose_slot_emptied
 def test_a_pile_seen_late_at_its_seat_takes_the_earlier_slot_and_the_next_pile_the_later() -> None:
     # round 1037: pile 2's stack at seat 3 was first boxed after pile 3's slot had emptied too; the
     # slot emptied last would be 3, but piles are carried one at a time: the next arrival takes 3
-    t = Table()
-    for pile in (1, 2, 3, 4):
-        t.put(f"p{pile}", "card", f"pile{pile}")
-    t.run(0.5)
-    t.take("p1")
-    t.run(0.5)
-    t.put("s2", "card", "seat2", x=-472, y=225)
+    t = dealt(1, 2, 3, 4)
+    lift(t, 1, 0.5)
+    arrive(t, "s2", 2)
     assert delivered(t.run(0.3)) == [(1, 2)]
-    t.take("p2")
-    t.run(0.3)
-    t.take("p3")
-    t.run(0.6)
-    t.put("s3", "card", "seat3", x=-240, y=290)  # pile 2, seen late
+    lift(t, 2, 0.3)
+    lift(t, 3, 0.6)
+    arrive(t, "s3", 3)  # pile 2, seen late
     assert delivered(t.run(0.4)) == []  # seat 3 waits: pile 2 or 3?
-    t.put("s4", "card", "seat4", x=0, y=300)
+    arrive(t, "s4", 4)
     out = t.run(0.4)
     assert delivered(out) == [(2, 3), (3, 4)]
 
 
 def test_a_lone_arrival_with_two_slots_emptied_takes_the_later_after_waiting() -> None:
     # the earlier slot's own arrival was never seen: no later arrival comes to say otherwise
-    t = Table()
-    for pile in (1, 2, 5):
-        t.put(f"p{pile}", "card", f"pile{pile}")
-    t.run(0.5)
-    t.take("p1")
-    t.run(0.5)
-    t.take("p2")
-    t.run(0.5)
-    t.put("s3", "card", "seat3", x=-240, y=290)
+    t = dealt(1, 2, 5)
+    lift(t, 1, 0.5)
+    lift(t, 2, 0.5)
+    arrive(t, "s3", 3)
     assert delivered(t.run(1.0)) == []
     out = t.run(2.0)  # slot_wait_s
     assert delivered(out) == [(2, 3)]
 
 
+def seven_unseen_then_one_at_seat_two() -> Table:
+    """Pile 7 taken to seat 1 and never boxed there; then pile 1 at seat 2 (round 1053)."""
+    t = dealt(1, 2, 7)
+    lift(t, 7, 0.7)
+    lift(t, 1, 0.7)
+    arrive(t, "s2", 2)
+    return t
+
+
 def test_a_slot_emptied_before_a_delivered_pile_left_is_not_taken_by_a_later_arrival() -> None:
-    # round 1053: pile 7's arrival at seat 1 was never seen; pile 1 went to seat 2, then pile 2 to
-    # seat 3: slot 7 emptied before slot 1, so its pile is not pile 2
-    t = Table()
-    for pile in (1, 2, 7):
-        t.put(f"p{pile}", "card", f"pile{pile}")
-    t.run(0.5)
-    t.take("p7")
-    t.run(0.7)
-    t.take("p1")
-    t.run(0.7)
-    t.put("s2", "card", "seat2", x=-472, y=225)
+    # pile 1 went to seat 2, then pile 2 to seat 3: slot 7 emptied before slot 1, so its pile is not pile 2
+    t = seven_unseen_then_one_at_seat_two()
     t.run(0.4)
-    t.take("p2")
-    t.run(0.7)  # known empty missing_s after its last sighting, then carried 0.5 s
-    t.put("s3", "card", "seat3", x=-240, y=290)
+    lift(t, 2, 0.7)  # known empty missing_s after its last sighting, then carried 0.5 s
+    arrive(t, "s3", 3)
     t.run(3.0)
     assert delivered(t.events) == [(1, 2), (2, 3)]
 
 
 def test_the_first_slot_emptied_is_the_action_pile_though_its_arrival_went_unseen() -> None:
-    t = Table()
-    for pile in (1, 2, 7):
-        t.put(f"p{pile}", "card", f"pile{pile}")
-    t.run(0.5)
-    t.take("p7")  # to seat 1, never boxed there
-    t.run(0.7)
-    t.take("p1")
-    t.run(0.7)
-    t.put("s2", "card", "seat2", x=-472, y=225)
+    t = seven_unseen_then_one_at_seat_two()
     out = t.run(3.0)  # slots 7 and 1 both emptied before it: no next pile comes to say which (slot_wait_s)
     assert [e.pile for e in out if e.type == "action_pile_chosen"] == [7] and delivered(out) == [(1, 2)]
 
@@ -327,12 +326,8 @@ def test_the_first_slot_emptied_is_the_action_pile_though_its_arrival_went_unsee
 def test_a_pile_carried_over_another_slot_does_not_fill_it() -> None:
     # round 1030: pile 6, carried to seat 2, was boxed over slot 5 (emptied just before): slot 5
     # must stay empty, or pile 5's arrival at seat 1 finds no slot emptied
-    t = Table()
-    for pile in (5, 6):
-        t.put(f"p{pile}", "card", f"pile{pile}")
-    t.run(0.5)
-    t.take("p5")
-    t.run(0.6)
+    t = dealt(5, 6)
+    lift(t, 5, 0.6)
     t.put("p6", "card", "pile5", x=180, y=-17)  # on its way across
     t.run(1 / FPS)
     t.take("p6")

@@ -759,17 +759,16 @@ class EventExtractor:
                        and zone_number(tr.zone) != seat)
         if not later:
             return AMBIGUOUS
-        nxt = self._pile_just_moved(later[0][0], resolve=True)
+        nxt = self._pile_just_moved(later[0][0], before=math.inf)
         if nxt is None or nxt < 0:
             return AMBIGUOUS
         return self._pile_just_moved(rested, before=d.emptied[nxt])
 
-    def _pile_just_moved(self, at: float, judged: bool = True, before: float | None = None,
-                         resolve: bool = False) -> int | None:
+    def _pile_just_moved(self, at: float, judged: bool = True, before: float | None = None) -> int | None:
         """The pile slot emptied last (within ``move_s`` before ``at``) and not yet delivered, or
         ``WAIT``: a slot whose cards went out of sight later is not yet known to be empty;
-        ``AMBIGUOUS``: two slots emptied (unless ``resolve``: the later one, or ``before``: the last
-        one emptied before that time).
+        ``AMBIGUOUS``: two slots emptied (given ``before``: the last one emptied before that time;
+        ``math.inf``: the later one).
 
         A pile crosses the table in a few frames; a tracker matching boxes frame to frame loses it on
         the way and starts a new track at the seat. The slot it left says which pile it was. Where
@@ -784,6 +783,7 @@ class EventExtractor:
         lo, hi, end = at - self.s.move_s, at - self.s.carry_s, at
         if before is not None:
             hi, end = min(hi, before - 1e-6), min(end, before - 1e-6)
+
         def fresh(slots: dict[int, float]) -> list[tuple[float, int]]:
             return [(t, p) for p, t in slots.items() if p not in d.delivered and after < t and lo <= t <= end]
 
@@ -795,7 +795,7 @@ class EventExtractor:
         if early_hidden and (not early or max(early_hidden)[0] > max(early)[0]):
             return WAIT
         if early:
-            if len(early) > 1 and judged and before is None and not resolve:
+            if len(early) > 1 and judged and before is None:
                 return AMBIGUOUS
             return max(early)[1]
         # none emptied carry_s before: a pile carried faster than that left the slot emptied first
