@@ -460,6 +460,27 @@ def test_the_banker_hand_is_exposed_only_once_every_face_up_card_there_is_read()
     assert [sorted(e.cards) for e in out] == [sorted(cards)]
 
 
+def test_the_banker_hand_certainly_face_up_but_not_all_read_is_exposed_with_what_was_read() -> None:
+    # an unseen deck: the banker's seven turned up, the fan boxed as five, one named (rules 11, 35, 37)
+    t = Table()
+    t.put("b0", "card", "banker", x=-132, face_up=True, face_sure=True, back_p=0.03)  # a pale back
+    for i in range(1, 4):
+        t.put(f"b{i}", "card", "banker", x=-132 + 44 * i, face_up=True, face_sure=True, back_p=0.0)
+    assert "banker_hand_exposed" not in types(t.run(2.0))  # three certain faces are no hand
+    t.put("b4", "card", "banker", x=44, face_up=True, card="7c", back_p=0.0)
+    fourth = t.frame
+    assert "banker_hand_exposed" not in types(t.run(0.4))  # not yet banker_unread_s
+    out = [e for e in t.run(0.2) if e.type == "banker_hand_exposed"]
+    assert [(e.cards, e.unread) for e in out] == [(["7c"], 3)]
+    assert out[0].frame == fourth  # dated when the fourth face showed
+    cards = ["As", "Kd", "Qh", "7c", "7d", "3s", "2h"]
+    for i, c in enumerate(cards):  # all named later: the hand's cards follow
+        t.put(f"b{i}", "card", "banker", x=-132 + 44 * i, face_up=True, card=c, back_p=0.0)
+    out = [e for e in t.run(1.5) if e.type == "banker_hand_exposed"]
+    assert [(sorted(e.cards), e.unread) for e in out] == [(sorted(cards), 0)]
+    assert "banker_hand_exposed" not in types(t.run(2.0))
+
+
 def test_one_card_face_up_at_the_bankers_place_is_no_hand_exposed() -> None:
     t = Table()
     t.put("b0", "card", "banker", x=-132, face_up=True, card="Jk")  # a back read as the joker
@@ -590,28 +611,50 @@ def test_a_face_read_to_its_rank_only_is_exposed_with_its_rank_once_it_stays() -
     assert [e for e in t.run(1.0) if e.type == "card_exposed"] == []
 
 
-def test_an_unread_face_is_not_exposed_by_default() -> None:
-    # a pale back can read as a face with little chance of a back: only a rank read calls it a face
+def test_a_face_up_box_only_probably_not_a_back_is_no_exposure() -> None:
+    # the held-out deck's pale back reads as a face with a back's chance of 0.009-0.3: not certain
     t = Table(count_deal=False)
-    t.put("top", "card", "pile5", face_up=True, face_sure=True)
+    t.put("top", "card", "pile5", face_up=True, face_sure=True, back_p=0.03)
+    assert [e for e in t.run(2.0) if e.type == "card_exposed"] == []
+    t = Table(count_deal=False, unread_face_s=None)  # unread faces not reported at all
+    t.put("top", "card", "pile5", face_up=True, face_sure=True, back_p=0.0)
     assert [e for e in t.run(2.0) if e.type == "card_exposed"] == []
 
 
-def test_an_unread_face_is_exposed_once_it_has_surely_been_a_face_for_a_while_where_asked() -> None:
-    t = Table(count_deal=False, unread_face_s=0.6)
+def test_an_unread_face_is_exposed_once_it_has_certainly_been_a_face_for_a_while() -> None:
+    # the jester joker of an unseen deck: never named, but no chance of a back (rule 48 is for review)
+    t = Table(count_deal=False, unread_face_s=0.6, unread_hold_s=1.0)
     t.put("top", "card", "pile5")
     t.run(0.5)
-    # one frame of a sure face, then the classifier doubts it again: glare, not an exposure
-    t.put("top", "card", "pile5", face_up=True, face_sure=True)
+    # one frame certainly a face, then the classifier doubts it again: glare, not an exposure
+    t.put("top", "card", "pile5", face_up=True, face_sure=True, back_p=0.0)
     t.run(1 / FPS)
-    t.put("top", "card", "pile5", face_up=True)
+    t.put("top", "card", "pile5", face_up=True, face_sure=True, back_p=0.02)
     assert [e for e in t.run(1.0) if e.type == "card_exposed"] == []
-    t.put("top", "card", "pile5", face_up=True, face_sure=True)
+    t.put("top", "card", "pile5", face_up=True, face_sure=True, back_p=0.0005)
     shown_at = t.frame
-    assert [e for e in t.run(0.5) if e.type == "card_exposed"] == []  # not yet unread_face_s
-    out = [e for e in t.run(0.3) if e.type == "card_exposed"]
+    assert [e for e in t.run(0.9) if e.type == "card_exposed"] == []  # it may yet be read
+    out = [e for e in t.run(0.2) if e.type == "card_exposed"]  # unread_hold_s: reported unread
     assert [(e.card, e.rank, e.zone, e.frame) for e in out] == [(None, None, "pile:5", shown_at)]
     assert [e for e in t.run(1.0) if e.type == "card_exposed"] == []
+
+
+def test_an_unread_face_covered_is_exposed_at_once_and_one_read_meanwhile_by_its_rank() -> None:
+    t = Table(count_deal=False, unread_face_s=0.2, unread_hold_s=1.0)
+    t.put("top", "card", "pile2", face_up=True, face_sure=True, back_p=0.0)  # the ten of clubs, unread
+    shown_at = t.frame
+    assert [e for e in t.run(0.4) if e.type == "card_exposed"] == []
+    t.put("top", "card", "pile2", back_p=0.98)  # the next card dealt onto it, face down
+    out = [e for e in t.run(1 / FPS) if e.type == "card_exposed"]
+    assert [(e.card, e.rank, e.zone, e.frame) for e in out] == [(None, None, "pile:2", shown_at)]
+    # an ace whose face showed certain before its rank was read: reported as an ace (rule 48a)
+    t.put("ace", "card", "pile4", face_up=True, face_sure=True, back_p=0.0)
+    shown_at = t.frame
+    t.run(0.4)
+    t.put("ace", "card", "pile4", face_up=True, face_sure=True, back_p=0.0, rank="A")
+    out = [e for e in t.run(1.0) if e.type == "card_exposed"]
+    assert [(e.card, e.rank, e.zone, e.frame) for e in out] == [(None, "A", "pile:4", shown_at)]
+    assert [e for e in t.run(2.0) if e.type == "card_exposed"] == []
 
 
 def test_a_card_flying_over_a_slot_where_the_hand_just_was_is_not_on_that_pile() -> None:
@@ -855,3 +898,39 @@ def test_a_card_never_seen_after_its_pile_completes_the_five_card_hand() -> None
         t.put(f"b{k}", "card", "seat6.back", x=440 + 20 * k, y=190)
     got = [e for e in t.run(1.0) if e.type == "hand_set"]
     assert [(len(e.front), len(e.back)) for e in got] == [(2, 5)]
+
+
+def test_the_banker_hand_turned_up_waits_for_a_hand_seen_half_set_to_be_reported_set() -> None:
+    # seat 6's front hand not found (the detector lost it): its hand lies set all the same, and the
+    # banker's hand turned up now is not exposed before it (rules 35, 37), only reported after it
+    t = Table()
+    t.put("c", "chips", "seat6.bet", value=2500)
+    t.put("p3", "card", "pile3")
+    t.run(0.5)
+    t.put("p3", "card", "seat6", x=470, y=220)
+    t.run(0.5)
+    t.take("p3")
+    for k in range(5):
+        t.put(f"b{k}", "card", "seat6.back", x=440 + 20 * k, y=190)
+    t.run(0.5)
+    for k in range(4):
+        t.put(f"k{k}", "card", "banker", x=-132 + 44 * k, face_up=True, face_sure=True, back_p=0.0)
+    turned = t.frame
+    assert [e.type for e in t.run(2.0) if e.type in ("banker_hand_exposed", "hand_set")] == []
+    for k in range(2):
+        t.put(f"f{k}", "card", "seat6.front", x=440 + 20 * k, y=250)
+    out = [e for e in t.run(1.0) if e.type in ("banker_hand_exposed", "hand_set")]
+    assert [e.type for e in out] == ["hand_set", "banker_hand_exposed"]
+    assert out[1].frame == turned and out[1].unread == 4
+    # a hand never seen set is no reason to wait past set_wait_s: the exposure is reported then
+    t = Table(set_wait_s=1.0)
+    t.put("p3", "card", "pile3")
+    t.run(0.5)
+    t.put("p3", "card", "seat6", x=470, y=220)
+    t.run(0.5)
+    t.take("p3")
+    t.put("b0", "card", "seat6.back", x=440, y=190)
+    for k in range(4):
+        t.put(f"k{k}", "card", "banker", x=-132 + 44 * k, face_up=True, face_sure=True, back_p=0.0)
+    assert "banker_hand_exposed" not in types(t.run(0.9))
+    assert "banker_hand_exposed" in types(t.run(0.3))

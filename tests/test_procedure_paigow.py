@@ -138,6 +138,9 @@ def test_rule_51_an_unread_exposed_card_is_one_exposed_card_named_as_far_as_it_w
     m = run(events)
     a = only(m, "two_or_more_exposed")
     assert f"rank {rank} (suit unread), unread card" in a.message
+    events[i].update(face_up=False, rank=None)  # the unread face alone: it may be the ace or joker
+    a = only(run(events), "one_card_exposed")
+    assert "an unread card" in a.message and "ace or the joker is a misdeal, rule 48a" in a.message
 
 
 def test_rule_48b_two_cards_exposed_is_a_misdeal() -> None:
@@ -299,6 +302,24 @@ def test_rules_35_37_banker_hand_opened_before_all_set() -> None:
     assert a.details["unset_seats"] == [late_seat]
     # Rule 37: the unset hand must then be set the house way; this one was not.
     assert only(m, "house_way_unset").message.startswith(f"seat {late_seat}")
+
+
+def test_rules_35_37_banker_hand_opened_early_with_cards_unread_then_named() -> None:
+    # vision saw the hand turned up before it could name its cards: the exposure is judged at once,
+    # and the named hand that follows is the hand (its count judged then), not a second exposure
+    events = clean_round(banker_seat=1, bets=BETS)
+    named = events.pop(find(events, "banker_hand_exposed"))
+    last_set = find_all(events, "hand_set")[-1]
+    events[last_set]["house_way"] = True
+    partial = {**named, "cards": named["cards"][:2], "unread": 3}
+    events.insert(last_set, partial)
+    events.insert(last_set + 2, named)
+    m = run(events)
+    assert codes(m) == ["banker_opened_early"]
+    assert paigow(m.histories).banker.cards == named["cards"]
+    short = {**named, "cards": named["cards"][:6]}  # the named hand is judged: six cards
+    events[last_set + 2] = short
+    assert codes(run(events)) == ["banker_opened_early", "banker_hand_miscounted"]
 
 
 def test_rule_37_unset_hand_set_house_way_after_early_exposure_is_accepted() -> None:

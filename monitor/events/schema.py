@@ -264,10 +264,16 @@ class HandSet(EventBase):
 
 
 class BankerHandExposed(EventBase):
-    """The dealer turned the Player-Dealer's seven cards face up (seed 000 rule 11)."""
+    """The dealer turned the Player-Dealer's seven cards face up (seed 000 rule 11).
+
+    ``unread``: cards seen face up there that vision could not name (they are not in ``cards``). The
+    exposure is then known but not the hand: its count is not judged, and a later event of the round
+    naming every card completes it (rules 35 and 37 need only the moment it was opened).
+    """
 
     type: Literal["banker_hand_exposed"] = "banker_hand_exposed"
     cards: list[CardText] = Field(max_length=10)
+    unread: int = Field(default=0, ge=0, le=10)
 
 
 class BankerHandSet(EventBase):

@@ -103,11 +103,20 @@ class ExtractorSettings:
     count_face_down: bool = True
     uncounted_s: float = 1.0  # without it: cards resting in both hands this long are a hand set, uncounted
     # A face on a pile that could not be read, not even its rank, is reported as exposed once it has
-    # shown as surely a face (not a back) this long; None: not reported. Off by default: the held-out
-    # deck's pale back, lying on a pile, reads as an ace at 0.51 with a back's chance at 0.03 (2 false
-    # exposures in 17 random clean rounds), so "surely not a back" is not sure enough to call a misdeal.
-    unread_face_s: float | None = None
+    # shown as certainly a face this long (None: never): the classifier gives it at most
+    # ``unread_face_back_p`` of being a back. The held-out deck's pale back, lying on a pile, reads as
+    # an ace at 0.51 with a back's chance of 0.009-0.3 (2 false exposures in 17 clean rounds at 0.05);
+    # the faces it cannot name (the jester joker, a ten of clubs) read 0.0005 or less.
+    unread_face_s: float | None = 0.2
+    unread_face_back_p: float = 0.002
+    unread_hold_s: float = 0.6  # ... and reported after this long unread, or when it goes out of sight
     rank_face_s: float = 0.2  # the same for a face whose rank alone was read
+    # The banker's cards certainly faces this long, not all named: exposed with the unread ones counted
+    # (None: only once every card is named)
+    banker_unread_s: float | None = 0.5
+    # A hand partly seen set when the banker's is turned up: the exposure waits this long for it to be
+    # reported set (a card of it the detector lost), lest it look exposed early (rules 35, 37)
+    set_wait_s: float = 4.0
     banker_seat: int | None = None  # for rounds opened by vision
 
 
@@ -125,6 +134,7 @@ class _Track:
     moved_at: float = -1.0  # when it last jumped from where it rested (not set when first seen)
     named_at: tuple[float, int] | None = None  # (time, frame) its face was first read, this showing
     face_at: tuple[float, int] | None = None  # (time, frame) it began to show surely a face, this showing
+    certain_at: tuple[float, int] | None = None  # ... certainly a face (unread_face_back_p), this showing
 
 
 @dataclass(slots=True)
@@ -184,6 +194,8 @@ class _Deal:
     exposed: dict[str, int] = field(default_factory=dict)  # face-up card track -> its pile
     exposed_cards: set[str] = field(default_factory=set)  # the exposed cards' names (tracks may switch)
     unread_exposed: dict[int, str | None] = field(default_factory=dict)  # pile -> rank, of unnamed ones
+    # faces on piles certainly faces but not read: track -> (pile, since, confidence), to be reported
+    unread_pending: dict[str, tuple[int, tuple[float, int], float]] = field(default_factory=dict)
     exposed_as: dict[str, str | None] = field(default_factory=dict)  # track -> its card, rank, or None
     visits: list[_Visit] = field(default_factory=list)  # hands over pile slots during the deal
     removed: list[int] = field(default_factory=list)  # piles whose exposed card was taken off
@@ -202,6 +214,8 @@ class _Deal:
     seats: dict[int, _Seat] = field(default_factory=dict)
     banker_row: _Count = field(default_factory=_Count)
     banker_exposed: bool = False
+    banker_unread: bool = False  # banker_exposed with cards not named: the named event is still due
+    banker_faces_since: tuple[float, int] | None = None  # BANKER_SHOWN cards there certainly faces since
     # the banker's cards seen face up, read or not: settlement has begun (no event: the contract's
     # banker_hand_exposed names the cards, and unread ones cannot be named)
     banker_face_up: bool = False
@@ -342,6 +356,10 @@ class EventExtractor:
                     tr.face_at = None
                 elif tr.face_at is None:
                     tr.face_at = (media_time, index)
+                if not self._certain_face(o):
+                    tr.certain_at = None
+                elif tr.certain_at is None:
+                    tr.certain_at = (media_time, index)
             if tr.still >= self.s.settle_frames and tr.resting != o.zone:
                 before = tr.resting
                 tr.resting = o.zone
@@ -432,6 +450,11 @@ class EventExtractor:
         """Tracks unseen for ``after_s`` are dropped (a live run goes on for days)."""
         for t in [t for t, tr in self.tracks.items() if now - tr.seen_at > after_s]:
             del self.tracks[t]
+
+    def _certain_face(self, o: Seen) -> bool:
+        """Face up and certainly a face: named, its rank read, or all but no chance of a back."""
+        return o.face_up and (o.card is not None or o.rank is not None or (
+            o.back_p is not None and o.back_p <= self.s.unread_face_back_p))
 
     def _at_rest(self, o: Seen) -> bool:
         """Resting now: still, in its zone, for ``settle_frames`` observations."""
@@ -574,26 +597,30 @@ class EventExtractor:
         came there: the deal's count may not have seen it land (the dealer's hand not found, or a
         tracker that gave the landing card the covered card's id), but its face is in view.
 
-        Named, or its rank read, at once. A face read not even to its rank only once it has shown as
-        surely a face for ``unread_face_s``: a pale back the detector took for a face is read as a
-        back by the classifier, and one frame of glare is not an exposure.
+        Named, or its rank read, at once. A face read not even to its rank once it has shown as
+        certainly a face for ``unread_face_s`` (a pale back the detector took for a face is not
+        certainly one, and one frame of glare is not an exposure), and then only when it goes out of
+        sight or ``unread_hold_s`` passed unread: a rank read meanwhile says more (an ace is a
+        misdeal, rule 48a), and the exposure is reported once.
         """
         d = self.deal
         if d.delivered:
+            self._unread_faces(present)  # the piles are going out: what waited is reported now
             return
         for o in present.values():
             if (o.kind != "card" or not o.face_up or zone_kind(o.zone) != "pile" or o.track in d.exposed
-                    or (o.card is not None and o.card in d.exposed_cards) or not self._at_rest(o)):
+                    or (o.card is not None and o.card in d.exposed_cards) or not self._at_rest(o)
+                    or o.track in d.unread_pending):
                 continue
             tr = self.tracks[o.track]
             at = tr.named_at if o.card is not None else None
             if at is None:
                 # unnamed: a face for a while (its rank read: a little while; one frame of a pile
                 # being lifted can read as "an ace" at rank level)
-                wait = self.s.rank_face_s if o.rank is not None else self.s.unread_face_s
-                if wait is None or tr.face_at is None or self._now - tr.face_at[0] < wait - 1e-9:
+                wait, at = ((self.s.rank_face_s, tr.face_at) if o.rank is not None
+                            else (self.s.unread_face_s, tr.certain_at))
+                if wait is None or at is None or self._now - at[0] < wait - 1e-9:
                     continue
-                at = tr.face_at
             pile = zone_number(o.zone)
             assert pile is not None
             if any(not v.read and (v.pile == pile or pile in v.closest) for v in d.visits):
@@ -602,14 +629,38 @@ class EventExtractor:
                 continue  # this pile's exposed card, its track renewed: reported once
             if pile in d.unread_exposed and d.unread_exposed[pile] in (None, (o.card or "?")[0]):
                 continue  # the unnamed exposed card of this pile, read better now: reported once
-            d.exposed[o.track] = pile
-            d.exposed_as[o.track] = o.card or o.rank
-            if o.card is not None:
-                d.exposed_cards.add(o.card)
-            else:
-                d.unread_exposed[pile] = o.rank
-            # dated when the face was first seen (the track may be the covered card's, older)
-            self._emit("card_exposed", o.confidence, at=at, card=o.card, rank=o.rank, zone=f"pile:{pile}")
+            if o.card is None and o.rank is None:
+                d.unread_pending[o.track] = (pile, at, o.confidence)
+                continue
+            self._expose(o.track, pile, o.card, o.rank, at, o.confidence)
+        self._unread_faces(present)
+
+    def _unread_faces(self, present: dict[str, Seen]) -> None:
+        """Report the unread faces waiting to be read, once out of sight or waited for long enough."""
+        d = self.deal
+        for track, (pile, at, conf) in list(d.unread_pending.items()):
+            o = present.get(track)
+            if o is not None and (o.card is not None or o.rank is not None):
+                del d.unread_pending[track]  # read now: reported as read, once it has held
+                continue
+            if (o is not None and self._certain_face(o) and zone_number(o.zone) == pile
+                    and self._now - at[0] < self.s.unread_hold_s - 1e-9):
+                continue
+            del d.unread_pending[track]
+            if pile not in d.exposed.values() and pile not in d.unread_exposed:
+                self._expose(track, pile, None, None, at, conf)
+
+    def _expose(self, track: str, pile: int, card: str | None, rank: str | None, at: tuple[float, int],
+                confidence: float) -> None:
+        d = self.deal
+        d.exposed[track] = pile
+        d.exposed_as[track] = card or rank
+        if card is not None:
+            d.exposed_cards.add(card)
+        else:
+            d.unread_exposed[pile] = rank
+        # dated when the face was first seen (the track may be the covered card's, older)
+        self._emit("card_exposed", confidence, at=at, card=card, rank=rank, zone=f"pile:{pile}")
 
     # ---- the deal: hands over pile slots -------------------------------------------------------
 
@@ -987,6 +1038,7 @@ class EventExtractor:
                     if o.kind == "card" and o.zone == "banker" and o.face_up and self._at_rest(o))
         if shown >= BANKER_SHOWN:
             d.banker_face_up = True
+        self._banker_unread(visible)
         up = [o for o in visible.values()
               if o.kind == "card" and o.zone == "banker" and o.face_up and o.card is not None
               and self._at_rest(o)]
@@ -1003,13 +1055,13 @@ class EventExtractor:
         if not d.banker_row.held(self._now, self.s.row_stable_s):
             return
         conf = min(o.confidence for o in row)
-        if not d.banker_exposed:
+        if not d.banker_exposed or d.banker_unread:
             # all the banker's cards in view, or (a short hand) the row settled for longer
             pile = next((p for p, s in d.delivered.items() if s == self.banker_seat), None)
             full = d.counts[pile] if pile is not None else None
             if len(cards) != full and not d.banker_row.held(self._now, 1.0):
                 return
-            d.banker_exposed = True
+            d.banker_exposed, d.banker_unread = True, False
             d.banker_count = len(cards)
             self._emit("banker_hand_exposed", conf, cards=sorted(cards))
             return
@@ -1024,6 +1076,50 @@ class EventExtractor:
         if (front, back) != d.banker_set:
             d.banker_set = (front, back)
             self._emit("banker_hand_set", conf, front=list(front), back=list(back))
+
+    def _banker_unread(self, visible: dict[str, Seen]) -> None:
+        """The banker's hand face up though not every card is named: exposed all the same (rule 11),
+        and when that happened is what rules 35 and 37 judge. Once ``BANKER_SHOWN`` cards there have
+        certainly been faces for ``banker_unread_s`` (an unseen deck's pale back can pass for a face,
+        but not certainly), reported with the cards read so far, dated when they were first all
+        faces; the event naming every card follows if they are read."""
+        d = self.deal
+        if d.banker_exposed or self.s.banker_unread_s is None:
+            return
+        faces = [o for o in visible.values() if o.kind == "card" and o.zone == "banker" and self._at_rest(o)
+                 and self._certain_face(o) and self.tracks[o.track].certain_at is not None]
+        if len(faces) < BANKER_SHOWN:
+            d.banker_faces_since = None
+            return
+        if d.banker_faces_since is None:
+            # the fourth of them to show: the hand was turned up by then
+            d.banker_faces_since = sorted(self.tracks[o.track].certain_at or (self._now, self._frame)
+                                          for o in faces)[BANKER_SHOWN - 1]
+        if self._now - d.banker_faces_since[0] < self.s.banker_unread_s - 1e-9:
+            return
+        if (self._sets_under_way(visible)
+                and self._now - d.banker_faces_since[0] < self.s.set_wait_s - 1e-9):
+            return
+        if all(o.card is not None for o in faces):
+            return  # all named: the row's own event follows (it waits for the row to hold)
+        d.banker_exposed = d.banker_unread = True
+        named = sorted(o.card for o in faces if o.card is not None)
+        self._emit("banker_hand_exposed", min(o.confidence for o in faces), at=d.banker_faces_since,
+                   cards=named, unread=len(faces) - len(named))
+
+    def _sets_under_way(self, visible: dict[str, Seen]) -> bool:
+        """A player's hand not yet reported set has cards resting in its front or back area: it is
+        being set, or set and not yet seen whole (a card of it not found for a while). The banker's
+        hand turned up now would be judged early against it, so its report waits (``set_wait_s``)."""
+        waiting = {seat for seat, st in self.deal.seats.items()
+                   if seat != self.banker_seat and st.reported_set is None and not st.collected}
+        if not waiting:
+            return False
+        # cards lost from sight for a moment (an arm, a detector's dropout) still lie there
+        recent = self._now - self.s.gone_s
+        return any(tr.resting is not None and tr.seen_at >= recent and tr.last is not None
+                   and tr.last.kind == "card" and zone_number(tr.resting) in waiting
+                   and zone_kind(tr.resting) in ("front", "back") for tr in self.tracks.values())
 
     def _showdown(self, visible: dict[str, Seen]) -> None:
         """A player's set cards face up after the piles went out: the hands are being opened."""

@@ -42,6 +42,7 @@ class Seen:
     rank: str | None = None  # face up and unread: its rank when that was read (monitor.perception.ranks)
     # face up and surely a face: named, or the classifier all but rules out a back (an unread face)
     face_sure: bool = False
+    back_p: float | None = None  # the classifier's chance that it is a back (None: not read)
 
 
 def seen(track: str | int, p: Placed) -> Seen:
@@ -65,4 +66,5 @@ def seen(track: str | int, p: Placed) -> Seen:
     rank = d.rank if face_up and card is None else None
     face_sure = face_up and (card is not None or rank is not None or (
         d.back_probability is not None and d.back_probability <= FACE_SURE_BACK_P))
-    return Seen(str(track), kind, p.zone, x, y, face_up, card, value, conf, exact, rank, face_sure)
+    return Seen(str(track), kind, p.zone, x, y, face_up, card, value, conf, exact, rank, face_sure,
+                d.back_probability)

@@ -92,6 +92,10 @@ def _party(seat: int, bettor: str | None) -> str:
     return f"seat{seat}" if bettor is None else bettor
 
 
+# An exposed face vision could not read may be the ace or the joker (a misdeal): the floor is told to look.
+UNREAD_FACE = "an unread card (look at it: an ace or the joker is a misdeal, rule 48a)"
+
+
 @dataclass(slots=True)
 class SeatState:
     seat: int
@@ -390,7 +394,7 @@ class PaiGowRound:
             self._alert("two_or_more_exposed", self._dk(), [e.event for e in d.exposures],
                         count=len(d.exposures), cards=cards)
         elif not ace_or_joker:
-            self._alert("one_card_exposed", self._dk(text or zone), [event], card=shown or "an unread card",
+            self._alert("one_card_exposed", self._dk(text or zone), [event], card=shown or UNREAD_FACE,
                         zone=where)
 
     def _replaced(self, event: ExposedCardReplaced) -> None:
@@ -578,14 +582,21 @@ class PaiGowRound:
         return dealt  # type: ignore[return-value]  # no None left; callers only read it
 
     def _banker_exposed(self, event: BankerHandExposed) -> None:
+        """Rule 11: the hand shown; rules 35, 37: shown before every hand was set. A first event with
+        unread cards dates the exposure; a later one naming every card completes the hand."""
         d = self.deal
-        d.banker_cards = list(event.cards)
-        d.banker_exposed = event
-        if len(event.cards) != PILE_SIZE:
-            self._alert("banker_hand_miscounted", self._dk(), [event], count=len(event.cards))
+        first = d.banker_exposed is None
+        if first:
+            d.banker_exposed = event
+        if event.unread == 0:
+            d.banker_cards = list(event.cards)
+            if len(event.cards) != PILE_SIZE:
+                self._alert("banker_hand_miscounted", self._dk(), [event], count=len(event.cards))
         home = self._home_of_seat(self.banker_seat) if self.banker_seat is not None else "banker"
         for c in event.cards:
             self._see(c, home, event)
+        if not first:
+            return
         unset = sorted(
             seat for (seat, _), amount in self.wagers.items()
             if amount > 0 and seat != self.banker_seat
