@@ -239,7 +239,8 @@ def delivered(events: list) -> list[tuple[int, int]]:
     return [(e.pile, e.seat) for e in events if e.type == "pile_delivered"]
 
 
-SEAT_SPOT = {1: (-664.0, 127.0), 2: (-472.0, 225.0), 3: (-240.0, 290.0), 4: (0.0, 300.0)}
+SEAT_SPOT = {1: (-664.0, 127.0), 2: (-472.0, 225.0), 3: (-240.0, 290.0), 4: (0.0, 300.0), 5: (240.0, 290.0),
+             6: (472.0, 225.0), 7: (664.0, 127.0)}
 
 
 def dealt(*piles: int) -> Table:
@@ -934,3 +935,39 @@ def test_the_banker_hand_turned_up_waits_for_a_hand_seen_half_set_to_be_reported
         t.put(f"k{k}", "card", "banker", x=-132 + 44 * k, face_up=True, face_sure=True, back_p=0.0)
     assert "banker_hand_exposed" not in types(t.run(0.9))
     assert "banker_hand_exposed" in types(t.run(0.3))
+
+
+def test_the_banker_hand_unread_is_dated_when_it_was_turned_up_not_when_its_fan_settled() -> None:
+    t = Table()
+    turned = t.frame
+    for step in range(10):  # being spread: faces, not yet at rest, boxes merging and parting
+        for k in range(4 if step % 3 else 3):
+            t.put(f"k{k}", "card", "banker", x=-132 + (30 + 2 * step) * k, face_up=True, back_p=0.0)
+        for k in range(4 if step % 3 else 3, 4):
+            t.take(f"k{k}")
+        t.run(1 / FPS)
+    for k in range(4):  # spread: it lies still
+        t.put(f"k{k}", "card", "banker", x=-132 + 50 * k, face_up=True, back_p=0.0)
+    out = [e for e in t.run(1.0) if e.type == "banker_hand_exposed"]
+    assert [(e.frame, e.unread) for e in out] == [(turned + 1, 4)]  # the first frame showing four
+
+
+def test_a_hand_set_at_the_one_seat_no_pile_was_seen_to_reach_takes_the_one_pile_left() -> None:
+    # round 1096: the last pile, carried to seat 7 at the layout's edge, was never boxed there; its
+    # hand was, once set: without the delivery its set went unreported and the banker looked early
+    t = dealt(*range(1, 8))
+    for pile, seat in zip(range(1, 7), range(1, 7), strict=True):
+        lift(t, pile, 0.5)
+        arrive(t, f"s{seat}", seat)
+        t.run(0.5)
+    assert sorted(delivered(t.events)) == [(p, p) for p in range(1, 7)]
+    lift(t, 7, 3.0)  # gone from its slot, never seen at seat 7
+    assert len(delivered(t.events)) == 6
+    x, y = SEAT_SPOT[7]
+    for k in range(5):
+        t.put(f"b{k}", "card", "seat7.back", x=x - 60 + 30 * k, y=y + 60)
+    for k in range(2):
+        t.put(f"f{k}", "card", "seat7.front", x=x + 30 * k, y=y - 60)
+    out = t.run(1.5)
+    assert delivered(out) == [(7, 7)]
+    assert [e.seat for e in out if e.type == "hand_set"] == [7]

@@ -48,6 +48,7 @@ from monitor.pipeline.observe import Seen
 
 EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
 GONE_ZONES = frozenset({"tray", "off_table"})
+PILE_SLOTS = 7  # seven piles of seven (seed 000 rule 6)
 HAND_CARDS = 7  # a Pai Gow hand: the two-card front and the five-card back (seed 000 rule 1)
 WAIT = -1  # a judgement that waits for more frames
 AMBIGUOUS = -2  # two slots emptied before a pile showed at a seat: the next pile to show says which
@@ -216,6 +217,9 @@ class _Deal:
     banker_exposed: bool = False
     banker_unread: bool = False  # banker_exposed with cards not named: the named event is still due
     banker_faces_since: tuple[float, int] | None = None  # BANKER_SHOWN cards there certainly faces since
+    banker_faces_lost: float | None = None  # ... and fewer of them since
+    banker_up_at: tuple[float, int] | None = None  # BANKER_SHOWN certain faces there, moving or not
+    banker_up_last: float = 0.0  # a certain face there last seen
     # the banker's cards seen face up, read or not: settlement has begun (no event: the contract's
     # banker_hand_exposed names the cards, and unread ones cannot be named)
     banker_face_up: bool = False
@@ -537,6 +541,8 @@ class EventExtractor:
                 self._emit("exposed_card_replaced", o.confidence, pile=pile, card=o.card)
             return
         seat = zone_number(o.zone) if kind in ("seat", "front", "back") else None
+        if seat is not None and kind in ("front", "back"):
+            self._delivery_unseen(seat, o)
         if seat in d.seats and kind in ("front", "back") and not any(o.track in st.tracks
                                                                        for st in d.seats.values()):
             d.seats[seat].tracks.add(o.track)  # a card never seen on its pile (always covered there)
@@ -575,6 +581,24 @@ class EventExtractor:
             tracks = {t for t, p in d.pile_of.items() if p == pile}
             d.seats[seat] = _Seat(pile, tracks)
             self._emit("pile_delivered", o.confidence, pile=pile, seat=seat)
+
+    def _delivery_unseen(self, seat: int, o: Seen) -> None:
+        """A hand being set at a seat no pile was seen to reach: the detector missed the pile at that
+        seat (seat 7, at the layout's edge, in two of a hundred random rounds). When every other pile
+        was delivered and the one left is gone from its slot, it is the pile that went there: delivered
+        (reported now, when vision knows it), so the seat's setting is followed and not taken for a
+        hand never set (rules 35, 37)."""
+        d = self.deal
+        if seat in d.seats or not d.delivered or seat in d.delivered.values():
+            return
+        left = [p for p in range(1, PILE_SLOTS + 1) if p not in d.delivered]
+        if len(left) != 1 or left[0] in d.occupied:
+            return
+        pile = left[0]
+        d.delivered[pile] = seat
+        d.carried[pile] = d.emptied.get(pile, d.vanished.get(pile, self._now))
+        d.seats[seat] = _Seat(pile, {o.track})
+        self._emit("pile_delivered", o.confidence, pile=pile, seat=seat)
 
     def _exposed_card(self, o: Seen) -> str | None:
         """The exposure (its track) a face-up card come to rest off the piles is, by what was read of
@@ -1086,11 +1110,25 @@ class EventExtractor:
         d = self.deal
         if d.banker_exposed or self.s.banker_unread_s is None:
             return
-        faces = [o for o in visible.values() if o.kind == "card" and o.zone == "banker" and self._at_rest(o)
-                 and self._certain_face(o) and self.tracks[o.track].certain_at is not None]
+        up = [o for o in visible.values()
+              if o.kind == "card" and o.zone == "banker" and self._certain_face(o)]
+        if up:
+            d.banker_up_last = self._now
+        elif d.banker_up_at is not None and self._now - d.banker_up_last > self.s.gone_s:
+            d.banker_up_at = None  # no face there for a while: it was not the hand turned up
+        if len(up) >= BANKER_SHOWN and d.banker_up_at is None:
+            # turned up, still being spread: when it was exposed, once its faces settle to say so
+            # (a fan's boxes merge and part while it is spread: fewer for a while is the same hand)
+            d.banker_up_at = (self._now, self._frame)
+        faces = [o for o in up if self._at_rest(o) and self.tracks[o.track].certain_at is not None]
         if len(faces) < BANKER_SHOWN:
-            d.banker_faces_since = None
+            # boxes of a fanned row come and go: the hand is face down again only after a while
+            if d.banker_faces_lost is None:
+                d.banker_faces_lost = self._now
+            if self._now - d.banker_faces_lost > self.s.gone_s:
+                d.banker_faces_since = None
             return
+        d.banker_faces_lost = None
         if d.banker_faces_since is None:
             # the fourth of them to show: the hand was turned up by then
             d.banker_faces_since = sorted(self.tracks[o.track].certain_at or (self._now, self._frame)
@@ -1104,7 +1142,8 @@ class EventExtractor:
             return  # all named: the row's own event follows (it waits for the row to hold)
         d.banker_exposed = d.banker_unread = True
         named = sorted(o.card for o in faces if o.card is not None)
-        self._emit("banker_hand_exposed", min(o.confidence for o in faces), at=d.banker_faces_since,
+        at = min(d.banker_faces_since, d.banker_up_at or d.banker_faces_since)
+        self._emit("banker_hand_exposed", min(o.confidence for o in faces), at=at,
                    cards=named, unread=len(faces) - len(named))
 
     def _sets_under_way(self, visible: dict[str, Seen]) -> bool:
