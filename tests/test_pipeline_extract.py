@@ -263,6 +263,16 @@ def arrive(t: Table, track: str, seat: int) -> None:
     t.put(track, "card", f"seat{seat}", x=x, y=y)
 
 
+def pile3_at_seat6(t: Table, then_s: float = 0.5) -> None:
+    """Pile 3 rests on its slot, is carried to seat 6 and rests there ``then_s``, then its box goes
+    (spread by the player, or under an arm)."""
+    t.put("p3", "card", "pile3")
+    t.run(0.5)
+    t.put("p3", "card", "seat6", x=470, y=220)
+    t.run(then_s)
+    t.take("p3")
+
+
 def test_a_pile_carried_faster_than_carry_s_is_still_the_pile_whose_slot_emptied() -> None:
     # round 1053: pile 7 crossed to seat 1 between two detections, 0.26 s after its slot was last seen
     t = dealt(1, 7)
@@ -339,11 +349,7 @@ def test_a_pile_carried_over_another_slot_does_not_fill_it() -> None:
 
 def test_a_hand_hidden_by_an_arm_and_back_under_a_new_track_was_not_collected() -> None:
     t = Table(gone_s=0.6)
-    t.put("p3", "card", "pile3")
-    t.run(0.5)
-    t.put("p3", "card", "seat6", x=470, y=220)
-    t.run(0.3)
-    t.take("p3")
+    pile3_at_seat6(t, 0.3)
     t.run(0.4)  # under the player's arm
     t.put("new", "card", "seat6", x=471, y=221)  # the tracker's new id for the same stack
     assert "dead_hand_collected" not in types(t.run(1.5))
@@ -906,11 +912,7 @@ def test_the_banker_hand_turned_up_waits_for_a_hand_seen_half_set_to_be_reported
     # banker's hand turned up now is not exposed before it (rules 35, 37), only reported after it
     t = Table()
     t.put("c", "chips", "seat6.bet", value=2500)
-    t.put("p3", "card", "pile3")
-    t.run(0.5)
-    t.put("p3", "card", "seat6", x=470, y=220)
-    t.run(0.5)
-    t.take("p3")
+    pile3_at_seat6(t)
     for k in range(5):
         t.put(f"b{k}", "card", "seat6.back", x=440 + 20 * k, y=190)
     t.run(0.5)
@@ -925,11 +927,7 @@ def test_the_banker_hand_turned_up_waits_for_a_hand_seen_half_set_to_be_reported
     assert out[1].frame == turned and out[1].unread == 4
     # a hand never seen set is no reason to wait past set_wait_s: the exposure is reported then
     t = Table(set_wait_s=1.0)
-    t.put("p3", "card", "pile3")
-    t.run(0.5)
-    t.put("p3", "card", "seat6", x=470, y=220)
-    t.run(0.5)
-    t.take("p3")
+    pile3_at_seat6(t)
     t.put("b0", "card", "seat6.back", x=440, y=190)
     for k in range(4):
         t.put(f"k{k}", "card", "banker", x=-132 + 44 * k, face_up=True, face_sure=True, back_p=0.0)
