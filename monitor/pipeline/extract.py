@@ -41,14 +41,13 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from monitor.calibration.zones import zone_kind, zone_number
-from monitor.events.schema import EVENT_TYPES, EventBase, Source
+from monitor.events.schema import EVENT_TYPES, PILES, EventBase, Source
 from monitor.perception.spot_watch import SpotView
 from monitor.perception.stub_spread import Spread
 from monitor.pipeline.observe import Seen
 
 EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
 GONE_ZONES = frozenset({"tray", "off_table"})
-PILE_SLOTS = 7  # seven piles of seven (seed 000 rule 6)
 HAND_CARDS = 7  # a Pai Gow hand: the two-card front and the five-card back (seed 000 rule 1)
 WAIT = -1  # a judgement that waits for more frames
 AMBIGUOUS = -2  # two slots emptied before a pile showed at a seat: the next pile to show says which
@@ -530,10 +529,7 @@ class EventExtractor:
                 return  # not reported: a named face-up card is (by _pile_faces), uncounted
             if not d.done:
                 if o.face_up:
-                    d.exposed[o.track] = pile
-                    d.exposed_as[o.track] = o.card or o.rank
-                    if o.card is not None:
-                        d.exposed_cards.add(o.card)
+                    self._mark_exposed(o.track, pile, o.card, o.rank)
                 self._emit("card_dealt", o.confidence, pile=pile, face_up=o.face_up, card=o.card, rank=o.rank)
             elif d.removed:
                 d.removed.remove(pile) if pile in d.removed else d.removed.pop(0)
@@ -576,11 +572,14 @@ class EventExtractor:
             if d.action_pile is None and not d.delivered:
                 d.action_pile = self._moved_first(pile, self.tracks[o.track].entered)
                 self._emit("action_pile_chosen", o.confidence, pile=d.action_pile)
-            d.delivered[pile] = seat
-            d.carried[pile] = d.emptied.get(pile, d.vanished.get(pile, self._now))
-            tracks = {t for t, p in d.pile_of.items() if p == pile}
-            d.seats[seat] = _Seat(pile, tracks)
-            self._emit("pile_delivered", o.confidence, pile=pile, seat=seat)
+            self._deliver(pile, seat, {t for t, p in d.pile_of.items() if p == pile}, o.confidence)
+
+    def _deliver(self, pile: int, seat: int, tracks: set[str], confidence: float) -> None:
+        d = self.deal
+        d.delivered[pile] = seat
+        d.carried[pile] = d.emptied.get(pile, d.vanished.get(pile, self._now))
+        d.seats[seat] = _Seat(pile, tracks)
+        self._emit("pile_delivered", confidence, pile=pile, seat=seat)
 
     def _delivery_unseen(self, seat: int, o: Seen) -> None:
         """A hand being set at a seat no pile was seen to reach: the detector missed the pile at that
@@ -591,14 +590,10 @@ class EventExtractor:
         d = self.deal
         if seat in d.seats or not d.delivered or seat in d.delivered.values():
             return
-        left = [p for p in range(1, PILE_SLOTS + 1) if p not in d.delivered]
+        left = [p for p in range(1, PILES + 1) if p not in d.delivered]
         if len(left) != 1 or left[0] in d.occupied:
             return
-        pile = left[0]
-        d.delivered[pile] = seat
-        d.carried[pile] = d.emptied.get(pile, d.vanished.get(pile, self._now))
-        d.seats[seat] = _Seat(pile, {o.track})
-        self._emit("pile_delivered", o.confidence, pile=pile, seat=seat)
+        self._deliver(left[0], seat, {o.track}, o.confidence)
 
     def _exposed_card(self, o: Seen) -> str | None:
         """The exposure (its track) a face-up card come to rest off the piles is, by what was read of
@@ -676,15 +671,18 @@ class EventExtractor:
 
     def _expose(self, track: str, pile: int, card: str | None, rank: str | None, at: tuple[float, int],
                 confidence: float) -> None:
+        self._mark_exposed(track, pile, card, rank)
+        if card is None:
+            self.deal.unread_exposed[pile] = rank
+        # dated when the face was first seen (the track may be the covered card's, older)
+        self._emit("card_exposed", confidence, at=at, card=card, rank=rank, zone=f"pile:{pile}")
+
+    def _mark_exposed(self, track: str, pile: int, card: str | None, rank: str | None) -> None:
         d = self.deal
         d.exposed[track] = pile
         d.exposed_as[track] = card or rank
         if card is not None:
             d.exposed_cards.add(card)
-        else:
-            d.unread_exposed[pile] = rank
-        # dated when the face was first seen (the track may be the covered card's, older)
-        self._emit("card_exposed", confidence, at=at, card=card, rank=rank, zone=f"pile:{pile}")
 
     # ---- the deal: hands over pile slots -------------------------------------------------------
 
