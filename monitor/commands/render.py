@@ -46,6 +46,7 @@ def register(app: typer.Typer) -> None:
     )
     app.add_typer(render_app, name="render")
     _register_detect(render_app)
+    _register_indices(render_app)
     _register_sheet(render_app)
 
     @render_app.command("crops")
@@ -273,6 +274,43 @@ def _register_detect(render_app: typer.Typer) -> None:
                 f"{s}: {counts[s]} frames, labels: " + ", ".join(f"{k} {v}" for k, v in sorted(c.items()))
             )
         typer.echo(f"wrote {out} (obb.yaml, aabb.yaml, coco_<split>.json)")
+
+
+def _register_indices(render_app: typer.Typer) -> None:
+    @render_app.command("indices")
+    def indices(
+        out: Annotated[Path, typer.Option("--out", help="Dataset folder (ultralytics pose: pose.yaml).")],
+        n: Annotated[int, typer.Option("--n", help="Training windows.")] = 6000,
+        val_n: Annotated[int, typer.Option(help="Validation windows (training designs and tables).")] = 400,
+        test_n: Annotated[int, typer.Option(help="Windows of the held-out design on held-out tables.")] = 400,
+        designs: Annotated[str, typer.Option(help="Training card designs.")] = "classic,jumbo,proc:0-399",
+        test_designs: Annotated[str, typer.Option(help="Held-out designs.")] = VECTOR_DECK,
+        window: Annotated[float, typer.Option(min=0.05, max=1.0, help="Share of the frame per window.")]
+        = 0.22,
+        seed: Annotated[int, typer.Option(help="Random seed.")] = 0,
+        workers: Annotated[int, typer.Option(min=0, help="Processes rendering side by side (0: per core).")]
+        = 0,
+    ) -> None:
+        """Full-resolution windows with every readable card index labeled by its four corners, for the
+        index finder that reads fanned and overlapping hands (`train indices`)."""
+        import os
+
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+        from monitor.render.datasets import standard_splits
+        from monitor.render.index_export import IndexOptions, export_indices
+
+        splits = standard_splits(_designs(designs), _designs(test_designs))
+        counts = {k: v for k, v in {"train": n, "val": val_n, "test": test_n}.items() if v > 0}
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                      TimeRemainingColumn()) as bar:
+            tasks = {s: bar.add_task(f"windows {s:<6}", total=c) for s, c in counts.items()}
+            result = export_indices(out, counts, splits, seed, IndexOptions(window=window),
+                                    progress=lambda s, k: bar.advance(tasks[s], k),
+                                    workers=workers or os.cpu_count() or 1)
+        for s, c in result.items():
+            typer.echo(f"{s}: {c['images']} windows, {c['indices']} indices")
+        typer.echo(f"wrote {out / 'pose.yaml'}")
 
 
 def _register_sheet(render_app: typer.Typer) -> None:

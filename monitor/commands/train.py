@@ -192,6 +192,85 @@ def train_detector_cmd(
         typer.echo(f"shipped to {MODELS_DIR}/detector.onnx")
 
 
+@train_app.command("indices")
+def train_indices_cmd(
+    data: Annotated[Path, typer.Option(help="pose dataset yaml made by `render indices`")],
+    name: Annotated[str, typer.Option(help="run name under --project")] = "indices",
+    project: Annotated[Path, typer.Option(help="where runs and checkpoints go")] = Path("runs/indices"),
+    epochs: Annotated[int, typer.Option(min=1)] = 20,
+    imgsz: Annotated[int, typer.Option(min=64)] = 416,
+    batch: Annotated[int, typer.Option(min=1)] = 16,
+    threads: Annotated[int, typer.Option(min=1)] = 2,
+    workers: Annotated[int, typer.Option(min=0)] = 1,
+    fraction: Annotated[float, typer.Option(min=0.01, max=1.0)] = 1.0,
+    base: Annotated[str, typer.Option(help="model yaml or .pt")] = "yolo11n-pose.yaml",
+    resume: Annotated[bool, typer.Option(help="continue the run from RUN/weights/last.pt")] = False,
+    evaluate_only: Annotated[bool, typer.Option(help="skip training; export + evaluate the run")] = False,
+    checkpoint: Annotated[str, typer.Option(help="which checkpoint to export: best or last")] = "best",
+    ship: Annotated[bool, typer.Option(help="copy results to models/")] = False,
+) -> None:
+    """Train the index finder (each readable card index and its four corners, at full resolution),
+    export ONNX, evaluate on the held-out design and tables."""
+    from monitor.training.detector import INDEX_AUGMENT, evaluate_detector, train_detector
+    from monitor.training.export import export_onnx
+
+    run = project / name
+    if not evaluate_only:
+        train_detector(data, project, name, epochs, imgsz, batch, threads, workers, resume, base, fraction,
+                       augment=INDEX_AUGMENT)
+    ckpt = run / "weights" / f"{checkpoint}.pt"
+    if not ckpt.exists():
+        raise typer.BadParameter(f"no checkpoint {ckpt}: train first (or pick --checkpoint last)")
+    # dynamic axes: the finder runs on windows cut around the hands, each its own size
+    onnx_path = export_onnx(ckpt, run / "export" / "index_finder.onnx", (imgsz, imgsz), dynamic=True)
+    result = evaluate_detector(ckpt, onnx_path, data, imgsz, run / "eval", (imgsz, imgsz))
+    typer.echo(json.dumps({k: v for k, v in result.items() if k != "per_class"}, indent=1))
+    if ship:
+        MODELS_DIR.mkdir(exist_ok=True)
+        shutil.copy(onnx_path, MODELS_DIR / "index_finder.onnx")
+        shutil.copy(onnx_path.with_suffix(".json"), MODELS_DIR / "index_finder.json")
+        shutil.copy(run / "eval" / "detector_metrics.json", MODELS_DIR / "index_finder_metrics.json")
+        typer.echo(f"shipped to {MODELS_DIR}/index_finder.onnx")
+
+
+@train_app.command("index-reader")
+def train_index_reader_cmd(
+    finder: Annotated[Path, typer.Option(help="index finder ONNX (`train indices`)")],
+    data: Annotated[Path, typer.Option(help="`render indices` dataset (val to fit, held-out splits)")],
+    reader: Annotated[Path, typer.Option(help="index-corner classifier ONNX (with its JSON)")]
+    = Path("models/cards_corner.onnx"),
+    out: Annotated[Path, typer.Option(help="folder for the fitted reader")] = Path("runs/index_reader"),
+    test_splits: Annotated[str, typer.Option(help="comma-separated held-out splits to evaluate")] = "test",
+    finder_conf: Annotated[float, typer.Option(min=0.01, max=0.99, help="finder score threshold")] = 0.4,
+    max_false_rate: Annotated[float, typer.Option(min=0.0, max=0.1)] = 0.0025,
+    limit: Annotated[int | None, typer.Option(help="at most this many windows per split")] = None,
+    ship: Annotated[bool, typer.Option(help="copy the reader to models/")] = False,
+) -> None:
+    """Fit the index reader (finder + corner classifier) on val: temperature and "unknown" threshold
+    for one index seen alone; measure finding and reading on the held-out splits."""
+    from monitor.perception.index_reader import INDEX_READER_FILE, IndexReader
+    from monitor.training.evaluate_indices import fit_and_evaluate, prepare_reader_dir
+
+    path = prepare_reader_dir(out, finder, reader, finder_conf)
+    splits = tuple(s.strip() for s in test_splits.split(",") if s.strip())
+    result = fit_and_evaluate(IndexReader(path), data, out, splits, max_false_rate, limit)
+    for split in ("val", *splits):
+        if split in result:
+            r = result[split]
+            m = r["reading"]
+            typer.echo(f"{split}: finder recall {r['finder_recall']:.3f}, precision "
+                       f"{r['finder_precision']:.3f}; of {r['matched']} found: top-1 {m['top1']:.3f}, "
+                       f"named {m['accepted_share']:.3f}, false identity {m['false_identity_rate']:.4f}, "
+                       f"rank read {m['rank_read_share']:.3f}; spurious finds named {r['spurious_named']}")
+    typer.echo(f"temperature {result['temperature']:.3f}, threshold {result['threshold']:.4f}: {path}")
+    if ship:
+        MODELS_DIR.mkdir(exist_ok=True)
+        for name in ("index_finder.onnx", "index_corner.onnx", "index_corner.json", INDEX_READER_FILE,
+                     "index_reader_metrics.json"):
+            shutil.copy(out / name, MODELS_DIR / name)
+        typer.echo(f"shipped to {MODELS_DIR}/{INDEX_READER_FILE}")
+
+
 @train_app.command("snapshot")
 def snapshot_cmd(
     src: Annotated[Path, typer.Argument(help="crop dataset being written by `render crops`")],

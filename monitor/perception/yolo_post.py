@@ -166,3 +166,34 @@ def decode(output: F32, num_classes: int, oriented: bool, conf: float = 0.25, io
         corners = xywh_to_corners(boxes[keep])
     keep = keep[:max_det]
     return RawDetections(corners[:max_det], score[keep], cls[keep])
+
+
+@dataclass(frozen=True, slots=True)
+class RawKeypoints:
+    boxes: F64  # (N, 4) xyxy in network-input pixels
+    keypoints: F64  # (N, K, 2) in network-input pixels
+    scores: F64
+
+
+def decode_pose(output: F32, num_keypoints: int, conf: float = 0.25, iou: float = 0.6,
+                max_det: int = 300) -> RawKeypoints:
+    """Decode one image's raw single-class pose output ``(1, 4 + 1 + 3K, N)`` (rows ``cx, cy, w, h,
+    score``, then ``x, y, visibility`` per keypoint), then NMS on the boxes."""
+    o = np.asarray(output, dtype=np.float64)
+    if o.ndim == 3:
+        o = o[0]
+    if o.shape[0] != 5 + 3 * num_keypoints:
+        raise ValueError(f"model output has {o.shape[0]} rows, expected {5 + 3 * num_keypoints} "
+                         f"(one class, {num_keypoints} keypoints)")
+    m = o[4] >= conf
+    if not m.any():
+        return RawKeypoints(np.zeros((0, 4)), np.zeros((0, num_keypoints, 2)), np.zeros(0))
+    sel = o[:, m]
+    score = sel[4]
+    if len(score) > 3000:  # bound NMS cost on pathological outputs
+        top = np.argsort(-score)[:3000]
+        sel, score = sel[:, top], score[top]
+    xyxy = np.concatenate([sel[:2] - sel[2:4] / 2, sel[:2] + sel[2:4] / 2]).T
+    keep = greedy_nms(score, box_iou(xyxy, xyxy), iou)[:max_det]
+    kp = sel[5:].T.reshape(-1, num_keypoints, 3)[keep, :, :2]
+    return RawKeypoints(xyxy[keep], kp, score[keep])

@@ -17,6 +17,7 @@ from monitor.rules.paigow.catalog import house_way_for
 from monitor.rules.paigow.dice import action_order, action_seat, check_dice, delivery_map
 from monitor.rules.paigow.errors import DiceError
 from monitor.rules.paigow.house_way import set_hand
+from monitor.rules.paigow.partial import Partial, completions
 from monitor.rules.paigow.setting import Foul, FoulKind, Setting, judge_setting
 from monitor.rules.paigow.showdown import Outcome
 from monitor.rules.profile import DEFAULT_PROFILE, Direction, PaiGowProfile
@@ -75,6 +76,10 @@ def count_foul(front_n: int, back_n: int) -> Foul | None:
     return None
 
 
+def _show(cs: Sequence[Partial]) -> str:
+    return " ".join("?" if c is None else c if len(c) == 2 else f"{c}?" for c in cs)
+
+
 class PaiGowRules:
     """One table's Pai Gow rules: profile plus house way."""
 
@@ -126,6 +131,27 @@ class PaiGowRules:
         foul = judge_setting(cards(front), cards(back), cards(dealt) if dealt is not None else None,
                              self.profile)
         return foul, None
+
+    def judge_partial(self, front: Sequence[Partial], back: Sequence[Partial]) -> Foul | None:
+        """Rule 50a on a setting read in part (cards as text, rank alone, or None): a foul only when
+        every completion of the unread parts is one (``monitor.rules.paigow.partial``)."""
+        if len(front) != 2 or len(back) != 5:
+            return count_foul(len(front), len(back))
+        options = completions(front, back)
+        if options is None:
+            return None
+        n = 0
+        for f, b in options:
+            fs, bs = self.scores(f, b)
+            if fs <= bs:
+                return None
+            n += 1
+        if n == 0:
+            return None
+        how = f" however its unread parts ('?') are read ({n} ways)" if n > 1 else ""
+        return Foul(FoulKind.FRONT_STRONGER, "seed 000 rule 50a",
+                    f"two-card front hand ({_show(front)}) beats the five-card back hand "
+                    f"({_show(back)}){how}")
 
     def house_way(self, seven: Sequence[Card]) -> Setting:
         key = frozenset(seven)

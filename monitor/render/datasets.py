@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import multiprocessing as mp
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
+import cv2
 import numpy as np
 
 from monitor.render.camera import RESOLUTIONS, Camera
@@ -134,3 +137,34 @@ def _window_on_cards(cam: Camera, scene: Scene, frac: float, rng: np.random.Gene
     x0 = int(np.clip(cx - ww / 2, 0, cam.width - ww)) // 8 * 8
     y0 = int(np.clip(cy - wh / 2, 0, cam.height - wh)) // 8 * 8
     return cam.window(x0, y0, ww, wh)
+
+
+_T = TypeVar("_T")
+_R = TypeVar("_R")
+
+
+def _init_worker(threads: int) -> None:
+    cv2.setNumThreads(threads)
+
+
+def run_chunks(fn: Callable[[_T], _R], chunks: list[_T], workers: int = 1, threads: int = 1,
+               progress: Callable[[_R], None] | None = None) -> list[_R]:
+    """``fn`` over dataset chunks, in this process or in ``workers`` spawned ones (one per core), in
+    the order they finish; ``progress`` is told of each. Each chunk draws from its own random stream,
+    so the dataset is the same whatever the worker count."""
+    done: list[_R] = []
+    if workers <= 1:
+        _init_worker(threads)
+        results: Iterable[_R] = map(fn, chunks)
+        for r in results:
+            done.append(r)
+            if progress:
+                progress(r)
+        return done
+    ctx = mp.get_context("spawn")  # a clean interpreter: no inherited OpenCV threads or locks
+    with ctx.Pool(workers, initializer=_init_worker, initargs=(threads,)) as pool:
+        for r in pool.imap_unordered(fn, chunks):
+            done.append(r)
+            if progress:
+                progress(r)
+    return done

@@ -19,10 +19,9 @@ images, ``obb.yaml`` / ``aabb.yaml`` for ultralytics, ``coco_<split>.json``, and
 from __future__ import annotations
 
 import json
-import multiprocessing as mp
 import os
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -32,7 +31,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from monitor.geometry.hands import hand_box
-from monitor.render.datasets import Sample, SplitSpec, sample_frames, write_image
+from monitor.render.datasets import Sample, SplitSpec, run_chunks, sample_frames, write_image
 from monitor.render.renderer import LABELS, Frame, ObjectTruth, Renderer
 
 F64 = NDArray[np.float64]
@@ -190,10 +189,6 @@ class _ChunkResult:
     tally: Counter[str]
 
 
-def _init_worker(threads: int) -> None:
-    cv2.setNumThreads(threads)
-
-
 def _render_chunk(c: _Chunk) -> _ChunkResult:
     """Render and write one chunk's frames (images, OBB and AABB labels, full-resolution extras)."""
     global _RENDERER
@@ -307,21 +302,8 @@ def export_detect(
         for first in range(start, start + n, chunk):
             m = min(chunk, start + n - first)
             chunks.append(_Chunk(out, split, idx, splits[split], seed, opt, start, first, m))
-    done: list[_ChunkResult] = []
-    if workers <= 1:
-        _init_worker(threads)
-        results: Iterable[_ChunkResult] = map(_render_chunk, chunks)
-        for r in results:
-            done.append(r)
-            if progress:
-                progress(r.chunk.split, r.chunk.n)
-    else:
-        ctx = mp.get_context("spawn")  # a clean interpreter: no inherited OpenCV threads or locks
-        with ctx.Pool(workers, initializer=_init_worker, initargs=(threads,)) as pool:
-            for r in pool.imap_unordered(_render_chunk, chunks):
-                done.append(r)
-                if progress:
-                    progress(r.chunk.split, r.chunk.n)
+    done = run_chunks(_render_chunk, chunks, workers, threads,
+                      (lambda r: progress(r.chunk.split, r.chunk.n)) if progress else None)
     result: dict[str, Counter[str]] = {}
     for split in counts:
         mine = sorted((r for r in done if r.chunk.split == split), key=lambda r: r.chunk.first)

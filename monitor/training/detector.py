@@ -13,11 +13,15 @@ from monitor.training.runs import RunLog, last_checkpoint, run_dir
 # here); mosaic helps small objects; colour jitter stands in for lighting and white balance.
 DETECT_AUGMENT: dict[str, Any] = {"fliplr": 0.5, "flipud": 0.5, "degrees": 0.0, "mosaic": 1.0,
                                   "close_mosaic": 2, "hsv_h": 0.02, "hsv_s": 0.5, "hsv_v": 0.4}
+# A card index mirrored is no index (a flip would teach the finder to take mirror images for indices
+# and scramble its corner order); indices are small, so scaling stays mild.
+INDEX_AUGMENT: dict[str, Any] = {**DETECT_AUGMENT, "fliplr": 0.0, "flipud": 0.0, "scale": 0.25}
 
 
 def train_detector(
     data: Path, project: Path, name: str, epochs: int, imgsz: int = 640, batch: int = 8, threads: int = 2,
     workers: int = 1, resume: bool = False, base: str = "yolo11n-obb.yaml", fraction: float = 1.0,
+    augment: dict[str, Any] | None = None,
 ) -> Path:
     env.prepare(threads)
     from ultralytics import YOLO
@@ -37,7 +41,8 @@ def train_detector(
                 data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, workers=workers,
                 project=str(project), name=name, exist_ok=True, optimizer="AdamW", lr0=0.002, cos_lr=True,
                 warmup_epochs=1,
-                patience=max(5, epochs), fraction=fraction, **DETECT_AUGMENT, **env.OFFLINE_TRAIN_ARGS,
+                patience=max(5, epochs), fraction=fraction, **(augment or DETECT_AUGMENT),
+                **env.OFFLINE_TRAIN_ARGS,
             )
     except BaseException as exc:
         log.finish(f"interrupted: {type(exc).__name__}")
@@ -74,6 +79,9 @@ def evaluate_detector(
         "mAP50-95": float(metrics.box.map), "per_class": per_class,
         "training_seconds": RunLog.total_seconds(checkpoint.parents[2], checkpoint.parents[1].name),
     }
+    if task == "pose":  # where the keypoints land (an index's corners), beside where its box does
+        result |= {"pose_precision": float(metrics.pose.mp), "pose_recall": float(metrics.pose.mr),
+                   "pose_mAP50": float(metrics.pose.map50), "pose_mAP50-95": float(metrics.pose.map)}
     onnx_path.with_suffix(".json").write_text(json.dumps(
         {"task": task, "model": onnx_path.name, "classes": names, "imgsz": imgsz, "input_hw": list(input_hw)},
         indent=2))

@@ -1,0 +1,77 @@
+"""A setting read only in part: every way its unread cards could complete it.
+
+Vision reads an opened hand card by card, and on an unfamiliar deck it often knows a card's rank but
+not its suit (the ace of spades read as the ace of clubs), or nothing of a card half covered. Seed
+000 rule 50a (the two-card hand must not beat the five-card hand) can still be settled: the setting
+is surely foul when every completion of what was read is foul. Suits matter to a Pai Gow hand only
+through flushes (the two-card hand has none), so when the five-card hand cannot be a flush (two of
+its read suits differ) a rank-only card stands for any card of its rank, and an unread card for any
+rank or the joker; when it can, nothing is concluded (a flush beats every two-card hand).
+
+A card is given as its text (``As``), its rank alone (``A``), or None (unread).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from itertools import product
+
+from monitor.rules.cards import JOKER_TEXT, RANK_CHARS, SUIT_CHARS
+
+Partial = str | None
+MAX_UNREAD = 2  # 14 ** 2 completions at most: cheap enough to judge on every opened hand
+
+
+def flush_possible(back: Sequence[Partial]) -> bool:
+    """Whether the five-card hand could be a flush: the suits read there (the joker completes a flush,
+    seed 000 rule 40) are all one, or none were read."""
+    suits = {c[1] for c in back if c is not None and len(c) == 2 and c != JOKER_TEXT}
+    return len(suits) <= 1
+
+
+def completions(front: Sequence[Partial], back: Sequence[Partial], max_unread: int = MAX_UNREAD
+                ) -> Iterator[tuple[list[str], list[str]]] | None:
+    """Every completion (front texts, back texts) of a partly read setting with no flush possible in
+    the five-card hand, suits chosen freely (they cannot matter then); None when the setting cannot
+    be judged that way (a flush is possible, more than ``max_unread`` unread cards, or a card named
+    twice: a duplicate is a fault of its own, rule 60)."""
+    cards = [*front, *back]
+    named = [c for c in cards if c is not None and len(c) == 2]
+    if len(set(named)) != len(named) or flush_possible(back):
+        return None
+    unread = [i for i, c in enumerate(cards) if c is None]
+    if len(unread) > max_unread:
+        return None
+    return _complete(cards, unread, len(front), set(named))
+
+
+def _complete(cards: list[Partial], unread: list[int], n_front: int, named: set[str]
+              ) -> Iterator[tuple[list[str], list[str]]]:
+    choices = [*RANK_CHARS, JOKER_TEXT]
+    jokers_left = 0 if JOKER_TEXT in named else 1  # one joker in the deck (seed 000 rule 1)
+    for pick in product(choices, repeat=len(unread)):
+        if pick.count(JOKER_TEXT) > jokers_left:
+            continue
+        ranks = list(cards)
+        for i, r in zip(unread, pick, strict=True):
+            ranks[i] = r
+        filled = _with_suits(ranks, named)
+        if filled is not None:
+            yield filled[:n_front], filled[n_front:]
+
+
+def _with_suits(ranks: list[Partial], named: set[str]) -> list[str] | None:
+    """Each rank-only card given a suit no other card of the setting has (None: no such card left)."""
+    used = set(named)
+    out: list[str] = []
+    for c in ranks:
+        assert c is not None  # filled by the caller
+        if len(c) == 2:  # named, or the joker picked for an unread card
+            out.append(c)
+            continue
+        text = next((c + s for s in SUIT_CHARS if c + s not in used), None)
+        if text is None:
+            return None
+        used.add(text)
+        out.append(text)
+    return out
