@@ -14,6 +14,7 @@ from procedure_support import clean_round, codes, find, find_all, only, run
 
 from monitor.alerts.model import Severity
 from monitor.procedure.history import PaiGowHistory
+from monitor.procedure.paigow_rules import PaiGowRules
 from monitor.procedure.synth import Clock, PaiGowPlan, paigow_round, paigow_session
 from monitor.rules.cards import parse_cards
 from monitor.rules.paigow.setting import all_settings, is_foul
@@ -522,3 +523,58 @@ def test_camera_lost_and_recovered_are_device_alerts() -> None:
     assert codes(m) == ["device_lost", "device_recovered"]
     assert all(a.severity is Severity.DEVICE for a in m.alerts)
     assert "recovered after" in m.alerts[1].message
+
+
+def _opened_in_part(foul_seats: frozenset[int], unread: bool = False
+                    ) -> tuple[list[dict[str, object]], dict[int, tuple[list, list]]]:
+    """A round whose hands were set face down (uncounted) and are read at the opening in part: the
+    second card of each front and the last two of each back by rank only (``unread``: the last two
+    of the back not read at all)."""
+    events = clean_round(seed=3, banker_seat=1, bets=BETS, foul_seats=foul_seats)
+    cards: dict[int, tuple[list, list]] = {}
+    for e in events:
+        if e["type"] == "hand_set":
+            cards[e["seat"]] = (list(e["front"]), list(e["back"]))  # type: ignore[arg-type]
+            e.update(front=[], back=[], counted=False)
+    for i, e in enumerate(events):
+        if e["type"] == "hand_opened":
+            front, back = cards[e["seat"]]  # type: ignore[index]
+            tail = [None, None] if unread else [back[3][0], back[4][0]]
+            events[i] = {**e, "front": [front[0], None], "front_ranks": [None, front[1][0]],
+                         "back": [*back[:3], None, None], "back_ranks": [None, None, None, *tail]}
+    return events, cards
+
+
+def test_rule_50a_a_hand_read_in_part_is_foul_only_when_every_reading_of_it_is() -> None:
+    events, _ = _opened_in_part(frozenset())
+    assert codes(run(events)) == []  # house-way hands: legal however the suits are read
+    events, cards = _opened_in_part(frozenset({3}))
+    assert cards[3] == (["As", "8c"], ["Jh", "Qh", "3s", "6h", "8h"])  # ace high over queen high
+    a = only(run(events), "player_foul")
+    assert "seat 3" in a.message and "8?" in a.message and a.rule.rule == "49, 50"
+    # the back's last two cards unread: they could pair, so the setting may be legal
+    events, _ = _opened_in_part(frozenset({3}), unread=True)
+    assert "player_foul" not in codes(run(events))
+    assert PaiGowRules().judge_partial(["As", "8"], ["Jh", "Qh", "3s", None, None]) is None
+
+
+def test_rule_50a_the_scripted_foul_read_to_its_ranks_is_alerted() -> None:
+    events = clean_round(seed=3, banker_seat=1, bets=BETS)
+    i = find(events, "hand_set", lambda e: e["seat"] == 3)
+    events[i].update(front=[], back=[], counted=False)
+    j = find(events, "hand_opened", lambda e: e["seat"] == 3)
+    # seat 3 shows a queen and a ten in front over a ten-high back hand, read as a vision reads an
+    # unfamiliar deck: the ten in front by its rank alone, the back's suits mixed
+    events[j] = {**events[j], "front": ["Qc", None], "front_ranks": [None, "T"],
+                 "back": ["6d", "8d", "2h", "7c", "Td"]}
+    a = only(run(events), "player_foul")
+    assert "T?" in a.message and a.rule.rule == "49, 50"
+
+
+def test_rule_60_a_card_named_in_two_hands_read_in_part_is_a_duplicate() -> None:
+    events, _ = _opened_in_part(frozenset())
+    opened = find_all(events, "hand_opened")
+    a, b = events[opened[0]], events[opened[1]]
+    b["back"] = [a["back"][0], *b["back"][1:]]  # type: ignore[index]
+    dup = only(run(events), "duplicate_card")
+    assert a["back"][0] in dup.message  # type: ignore[index]

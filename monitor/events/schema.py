@@ -37,6 +37,7 @@ from pydantic import (
     Field,
     TypeAdapter,
     field_serializer,
+    model_validator,
 )
 
 from monitor.rules.cards import parse_card
@@ -287,13 +288,38 @@ class BankerHandSet(EventBase):
 class HandOpened(EventBase):
     """The dealer turned a player's set hand over to compare it with the banker's (seed 000 rule 56).
 
-    ``front``/``back``, when given, are the cards as turned up (they complete a face-down ``hand_set``).
+    ``front``/``back``, when given, are the cards as turned up (they complete a face-down ``hand_set``);
+    a card seen but not named is null, and ``front_ranks``/``back_ranks`` (the same lengths) then give
+    its rank where that was read (a fanned hand on an unfamiliar deck shows its indices: the rank
+    reads far more often than the suit). Rule 50a is judged on what was read: a foul only if every
+    way of completing the unread parts is one.
     """
 
     type: Literal["hand_opened"] = "hand_opened"
     seat: Seat
-    front: list[CardText] | None = Field(default=None, max_length=7)
-    back: list[CardText] | None = Field(default=None, max_length=7)
+    front: list[MaybeCard] | None = Field(default=None, max_length=7)
+    back: list[MaybeCard] | None = Field(default=None, max_length=7)
+    front_ranks: list[RankText | None] | None = Field(default=None, max_length=7)
+    back_ranks: list[RankText | None] | None = Field(default=None, max_length=7)
+
+    @model_validator(mode="after")
+    def _ranks_of_unnamed_cards(self) -> HandOpened:
+        for cards, ranks, part in ((self.front, self.front_ranks, "front"),
+                                   (self.back, self.back_ranks, "back")):
+            if ranks is None:
+                continue
+            if cards is None or len(ranks) != len(cards):
+                raise ValueError(f"{part}_ranks must give one entry per card of {part}")
+            if any(r is not None and c is not None for c, r in zip(cards, ranks, strict=True)):
+                raise ValueError(f"{part}_ranks: a rank is given only for a card not named")
+        return self
+
+    def partial(self, part: str) -> list[str | None] | None:
+        """The hand as the rules read it in part: each card's text, else its rank, else None."""
+        cards, ranks = (self.front, self.front_ranks) if part == "front" else (self.back, self.back_ranks)
+        if cards is None:
+            return None
+        return [c if c is not None else (ranks[i] if ranks else None) for i, c in enumerate(cards)]
 
 
 class HouseWayRequested(EventBase):

@@ -110,6 +110,8 @@ class SeatState:
     foul: Foul | None = None
     judged: bool = False
     scores: tuple[int, int] | None = None  # (front, back) of a legal setting
+    # as opened, read in part: each card's text, else its rank alone, else None (rule 50a judged on it)
+    partial: tuple[list[str | None], list[str | None]] | None = None
 
     def known(self) -> tuple[list[str], list[str]] | None:
         front, back = self.front, self.back
@@ -538,6 +540,7 @@ class PaiGowRound:
         s.judged = False
         s.foul = None
         s.scores = None
+        s.partial = None
         if not event.counted:
             s.front = s.back = None  # set, not counted: judged when the hand is opened (rule 49)
             return
@@ -552,7 +555,17 @@ class PaiGowRound:
         # as s.known(), inlined: no None left once checked
         known = None if None in front or None in back else cast(tuple[list[str], list[str]], (front, back))
         if foul is None and known is None:
-            return  # cards still face down: judged when the hand is opened
+            if s.partial is None:
+                return  # cards still face down: judged when the hand is opened
+            # opened but read in part: the cards named are where they are (rule 60 on duplicates),
+            # and the setting fouls if every way of reading the rest fouls (rule 50a)
+            home = PILE_HOMES[s.pile] if s.pile is not None else f"seat {s.seat}"
+            for c in (*front, *back):
+                if c is not None and self.deal.homes.get(c) != home:
+                    self._see(c, home, event)
+            foul = self.rules.judge_partial(*s.partial)
+            if foul is None:
+                return  # a later reading may name more
         s.judged = True
         home = PILE_HOMES[s.pile] if s.pile is not None else f"seat {s.seat}"  # as _home_of_seat
         if known is not None:
@@ -653,6 +666,7 @@ class PaiGowRound:
         if event.front is not None and event.back is not None:
             if s.front is None or s.known() is None:
                 s.front, s.back = list(event.front), list(event.back)
+                s.partial = (event.partial("front") or [], event.partial("back") or [])
                 s.judged = False
                 s.scores = None
             self._judge_seat(s, event)
