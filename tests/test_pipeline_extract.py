@@ -8,6 +8,7 @@ from monitor.perception.spot_watch import SpotView
 from monitor.perception.stub_spread import Spread
 from monitor.pipeline.extract import EventExtractor, ExtractorSettings
 from monitor.pipeline.observe import Seen
+from monitor.tablestate.index_cards import IndexCard
 
 FPS = 30.0
 
@@ -28,11 +29,12 @@ class Table:
         self.objects.pop(track, None)
 
     def run(self, seconds: float, hide: tuple[str, ...] = (), spots: dict[str, SpotView] | None = None,
-            stub: Spread | None = None, still: tuple[float, int] | None = None) -> list:
+            stub: Spread | None = None, still: tuple[float, int] | None = None,
+            hand_cards: dict[str, list[IndexCard]] | None = None) -> list:
         out = []
         for _ in range(round(seconds * FPS)):
             seen = [o for t, o in self.objects.items() if t not in hide]
-            out += self.x.frame(self.frame, self.frame / FPS, seen, spots, stub, still)
+            out += self.x.frame(self.frame, self.frame / FPS, seen, spots, stub, still, hand_cards)
             self.frame += 1
         self.events += out
         return out
@@ -969,3 +971,50 @@ def test_a_hand_set_at_the_one_seat_no_pile_was_seen_to_reach_takes_the_one_pile
     out = t.run(1.5)
     assert delivered(out) == [(7, 7)]
     assert [e.seat for e in out if e.type == "hand_set"] == [7]
+
+
+def _fanned(reads: list[tuple[str | None, str | None]], zone: str) -> list[IndexCard]:
+    return [IndexCard(440 + 15 * k, 190, zone, card, rank, 0.99) for k, (card, rank) in enumerate(reads)]
+
+
+def test_a_set_hand_turned_up_fanned_is_opened_as_far_as_its_indices_read() -> None:
+    t = Table()
+    t.put("c", "chips", "seat6.bet", value=2500)
+    pile3_at_seat6(t)
+    for k in range(2):
+        t.put(f"f{k}", "card", "seat6.front", x=440 + 20 * k, y=250)
+    for k in range(5):
+        t.put(f"b{k}", "card", "seat6.back", x=440 + 20 * k, y=190)
+    assert [e.type for e in t.run(1.0) if e.type == "hand_set"] == ["hand_set"]
+    for k in range(2):  # turned up and fanned: the detector finds one box where seven cards lie
+        t.take(f"f{k}")
+    for k in range(1, 5):
+        t.take(f"b{k}")
+    front = _fanned([("Qc", None), (None, "T")], "seat6.front")
+    back = _fanned([("6d", None), ("8d", None), ("2h", None), (None, None)], "seat6.back")  # one not seen
+    out = [e for e in t.run(0.5, hand_cards={"seat6.front": front, "seat6.back": back})
+           if e.type == "hand_opened"]
+    assert len(out) == 1
+    e = out[0]
+    assert (e.seat, e.front, e.front_ranks) == (6, ["Qc", None], [None, "T"])
+    assert (e.back, e.back_ranks) == (["6d", "8d", "2h", None, None], [None] * 5)
+
+
+def test_a_hand_with_more_than_two_cards_unread_or_an_area_still_moving_is_not_opened() -> None:
+    t = Table()
+    t.put("c", "chips", "seat6.bet", value=2500)
+    pile3_at_seat6(t)
+    for k in range(2):
+        t.put(f"f{k}", "card", "seat6.front", x=440 + 20 * k, y=250)
+    for k in range(5):
+        t.put(f"b{k}", "card", "seat6.back", x=440 + 20 * k, y=190)
+    t.run(1.0)
+    front = _fanned([("Qc", None), (None, "T")], "seat6.front")
+    back = _fanned([("6d", None), ("8d", None), (None, None)], "seat6.back")  # three unread in all
+    assert [e for e in t.run(0.5, hand_cards={"seat6.front": front, "seat6.back": back})
+            if e.type == "hand_opened"] == []
+    back = _fanned([("6d", None), ("8d", None), ("2h", None), ("7c", None), ("Td", None)], "seat6.back")
+    assert [e for e in t.run(0.5, hand_cards={"seat6.back": back})  # the front area not still
+            if e.type == "hand_opened"] == []
+    assert len([e for e in t.run(0.5, hand_cards={"seat6.front": front, "seat6.back": back})
+                if e.type == "hand_opened"]) == 1

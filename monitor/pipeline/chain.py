@@ -18,11 +18,13 @@ from monitor.calibration import TableCalibration
 from monitor.calibration.zones import zone_kind, zone_number
 from monitor.events.schema import EventBase
 from monitor.perception.detections import Detection, Detections
+from monitor.perception.index_reader import IndexReader
 from monitor.perception.spot_chips import SpotChipFinder
 from monitor.perception.spot_watch import SpotView, SpotWatcher
 from monitor.perception.stub_spread import Spread, StubSpreadCounter
 from monitor.pipeline.extract import EventExtractor
 from monitor.pipeline.observe import Seen, seen
+from monitor.tablestate.index_cards import IndexCard, index_cards
 from monitor.tablestate.placement import place
 
 RECOUNT_S = 0.5
@@ -31,10 +33,15 @@ RECOUNT_S = 0.5
 # cards for 0.1-0.35 s at a time; a spread lies still 0.8 s or more before the dealer reaches for a
 # replacement card (rule 51). A deck left there longer is "squared, not spread".
 SPREAD_STILL_S = 0.5
+# Where hands lie face up to be read by their indices (fanned: no card outline to cut), and how far
+# past each zone's outline the finder looks (a fanned hand overhangs its box).
+HAND_ZONE_KINDS = ("front", "back")
+HAND_MARGIN_MM = 40.0
 
 
 class TableChain:
-    def __init__(self, calibration: TableCalibration, extractor: EventExtractor, fps: float = 30.0) -> None:
+    def __init__(self, calibration: TableCalibration, extractor: EventExtractor, fps: float = 30.0,
+                 index_reader: IndexReader | None = None) -> None:
         self.calibration = calibration
         self.extractor = extractor
         extractor.slot_centers = {n: poly.center for name, poly in calibration.zones.items()
@@ -53,6 +60,15 @@ class TableChain:
         self.spread_counter = None if stub is None else StubSpreadCounter(calibration, stub)
         self._spreads: dict[int, tuple[Spread, float]] = {}  # the stub's picture version -> its count, when
         self._still_since: tuple[float, int] | None = None  # the stub's picture settled, unbroken, since
+        # hands read by their indices: once per settled picture of each hand zone
+        self.index_reader = index_reader
+        hand_zones = {name: poly for name, poly in calibration.zones.items()
+                      if zone_kind(name) in HAND_ZONE_KINDS} if index_reader is not None else {}
+        self.hand_watcher = SpotWatcher(
+            {name: [(float(x), float(y)) for x, y in calibration.table_to_image(poly.array)]
+             for name, poly in hand_zones.items()}, calibration.image_size) if hand_zones else None
+        self._hand_boxes = {name: _pixel_box(calibration, poly.array) for name, poly in hand_zones.items()}
+        self._hand_reads: dict[tuple[str, int], list[IndexCard]] = {}  # (zone, picture version) -> cards
 
     def step(self, index: int, media_time: float, detections: Detections,
              tracks: Sequence[str] | None = None, image: np.ndarray | None = None) -> list[EventBase]:
@@ -77,7 +93,31 @@ class TableChain:
                 [p for p in placed if p.detection.kind != "hand"], media_time)
                 if t.placed.detection.kind != "pile"] + hands
         self.last_seen = objects
-        return self.extractor.frame(index, media_time, objects, spots, spread, still)
+        hand_cards = None if image is None else self._hands_by_index(image)
+        return self.extractor.frame(index, media_time, objects, spots, spread, still, hand_cards)
+
+    def _hands_by_index(self, image: np.ndarray) -> dict[str, list[IndexCard]] | None:  # type: ignore[type-arg]
+        """The cards of each hand zone whose picture lies still, read by their indices: once per
+        settled picture (~10-20 ms a zone), then remembered; None where no index reader is loaded."""
+        if self.hand_watcher is None or self.index_reader is None:
+            return None
+        h, w = image.shape[:2]
+        k = (w / self.calibration.image_size[0], h / self.calibration.image_size[1])
+        out: dict[str, list[IndexCard]] = {}
+        for name, view in self.hand_watcher.look(image).items():
+            if not view.settled:
+                continue
+            key = (name, view.version)
+            cards = self._hand_reads.get(key)
+            if cards is None:
+                if len(self._hand_reads) >= 256:  # bounded: a live run goes on for days
+                    del self._hand_reads[next(iter(self._hand_reads))]
+                x0, y0, x1, y1 = self._hand_boxes[name]
+                box = (round(x0 * k[0]), round(y0 * k[1]), round(x1 * k[0]), round(y1 * k[1]))
+                reads = self.index_reader.read(image, [box])
+                cards = self._hand_reads[key] = index_cards(reads, name, self.calibration, (w, h))
+            out[name] = cards
+        return out
 
     def _spread(self, image: np.ndarray, spots: dict | None, now: float,  # type: ignore[type-arg]
                 index: int) -> Spread | None:
@@ -152,3 +192,15 @@ class TableChain:
         assert isinstance(self._tracker, ObjectTracker)
         return self._tracker.update(placed, media_time)
 
+
+
+def _pixel_box(calibration: TableCalibration, poly_mm: np.ndarray) -> tuple[int, int, int, int]:  # type: ignore[type-arg]
+    """A zone's outline grown by ``HAND_MARGIN_MM``, as a box in the calibrated frame's pixels."""
+    p = np.asarray(poly_mm, np.float64)
+    c = p.mean(axis=0)
+    d = p - c
+    n = np.linalg.norm(d, axis=1, keepdims=True)
+    grown = c + d * (1 + HAND_MARGIN_MM / np.maximum(n, 1e-6))
+    px = calibration.table_to_image(grown)
+    (x0, y0), (x1, y1) = np.floor(px.min(axis=0)), np.ceil(px.max(axis=0))
+    return int(x0), int(y0), int(x1), int(y1)

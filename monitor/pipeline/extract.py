@@ -45,6 +45,8 @@ from monitor.events.schema import EVENT_TYPES, PILES, EventBase, Source
 from monitor.perception.spot_watch import SpotView
 from monitor.perception.stub_spread import Spread
 from monitor.pipeline.observe import Seen
+from monitor.rules.paigow.partial import MAX_UNREAD
+from monitor.tablestate.index_cards import IndexCard
 
 EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
 GONE_ZONES = frozenset({"tray", "off_table"})
@@ -303,7 +305,8 @@ class EventExtractor:
 
     def frame(self, index: int, media_time: float, objects: Iterable[Seen],
               spots: Mapping[str, SpotView] | None = None, stub: Spread | None = None,
-              stub_still: tuple[float, int] | None = None) -> list[EventBase]:
+              stub_still: tuple[float, int] | None = None,
+              hand_cards: Mapping[str, list[IndexCard]] | None = None) -> list[EventBase]:
         """One frame's tracked objects; returns the vision events it confirmed (in order).
 
         ``spots``: zones (betting spots ``seatN.bet``, pile slots ``pileN``) as the frame's picture
@@ -312,8 +315,11 @@ class EventExtractor:
         too, and a pile slot is empty only once its picture shows it still, without the pile.
         ``stub``: the stub spread counted from the picture (:mod:`monitor.perception.stub_spread`), where
         the stub zone is watched: it then counts the stub, not the tracks (a spread is one or two boxes);
-        ``stub_still``: since when the stub's picture has lain still (the count is dated there)."""
+        ``stub_still``: since when the stub's picture has lain still (the count is dated there);
+        ``hand_cards``: the cards read by their indices in each hand zone whose picture lies still
+        (:mod:`monitor.tablestate.index_cards`): a fanned hand turned up is read so."""
         self._frame, self._now = index, media_time
+        self.hand_cards = hand_cards or {}
         self.spots = spots or {}
         self.stub_spread = stub
         self.stub_still = stub_still
@@ -970,7 +976,7 @@ class EventExtractor:
                     st.collected = True
                     self._emit("dead_hand_collected", seat=seat)
                     continue
-            if st.collected:
+            if st.collected or self._opened_by_index(seat, st):
                 continue
             front: list[Seen] = []
             back: list[Seen] = []
@@ -1021,6 +1027,27 @@ class EventExtractor:
                 # vision cannot tell whose hand moved the cards, so it says what the rule says.
                 self._emit("hand_set", conf, seat=seat, front=list(key[0]), back=list(key[1]),
                            house_way=d.banker_exposed)
+
+    def _opened_by_index(self, seat: int, st: _Seat) -> bool:
+        """A set hand lying turned up, fanned, read by its indices: both its areas still, no more cards
+        than a hand holds, at most ``MAX_UNREAD`` of the seven not read at least to their rank (the
+        rules judge the rest every way it could be, rule 50a). Cards not seen count as unread."""
+        if st.opened or st.reported_set is None:
+            return False
+        front = self.hand_cards.get(f"seat{seat}.front")
+        back = self.hand_cards.get(f"seat{seat}.back")
+        if front is None or back is None or len(front) > 2 or len(back) > HAND_CARDS - 2:
+            return False
+        read = [c for c in (*front, *back) if c.card is not None or c.rank is not None]
+        if len(read) < HAND_CARDS - MAX_UNREAD or not front or not back:
+            return False
+        pad_f, pad_b = [None] * (2 - len(front)), [None] * (HAND_CARDS - 2 - len(back))
+        st.opened = True
+        conf = min(c.confidence for c in (*front, *back))
+        self._emit("hand_opened", conf, seat=seat,
+                   front=[c.card for c in front] + pad_f, back=[c.card for c in back] + pad_b,
+                   front_ranks=[c.rank for c in front] + pad_f, back_ranks=[c.rank for c in back] + pad_b)
+        return True
 
     def _uncounted_set(self, seat: int, st: _Seat, front: list[Seen], back: list[Seen]) -> None:
         """A detector's face-down boxes that cannot be counted (a fan of backs is fewer boxes than

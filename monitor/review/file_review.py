@@ -21,6 +21,7 @@ from pathlib import Path
 
 from monitor.calibration import load_table
 from monitor.events.schema import EventBase, parse_event
+from monitor.perception.index_reader import load_index_reader
 from monitor.pipeline.chain import TableChain
 from monitor.pipeline.extract import EventExtractor, ExtractorSettings
 from monitor.pipeline.perceive import choose
@@ -134,7 +135,11 @@ def review_file(job: FileJob, progress: Progress | None = None,
                                  count_face_down=getattr(perception, "counts_face_down", True))
     extractor = EventExtractor(table_id, settings, next_seq=seq)
     stride = max(1, job.gate.stride)
-    chain = TableChain(RasterCalibration.of(calibration), extractor, fps=fps / stride)
+    # a perception with models may read fanned hands by their indices (when the models hold a reader)
+    oracle = perception.label.startswith("ORACLE")
+    index_reader = None if oracle else load_index_reader(models, threads=job.threads)
+    chain = TableChain(RasterCalibration.of(calibration), extractor, fps=fps / stride,
+                       index_reader=index_reader)
     if not perception.label.startswith("ORACLE"):
         chain.warm_up()
     ring = FrameRing(size=8, lazy=True)

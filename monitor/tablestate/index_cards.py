@@ -1,0 +1,89 @@
+"""Cards on the table from their indices alone (``perception/index_reader.py``): fanned hands.
+
+Each index found says where its card lies: the index region is a known share of the card from the
+card's corner (``rectify.CORNER_SHARE``), so its four corners, put in table millimetres, give the
+card's corner, its two edge directions and so its centre. An index whose card would not be about
+63 x 88 mm is no index. A card showing both its indices is one card: two indices whose cards'
+centres fall together are merged, keeping what both readings agree on (two names that differ name
+neither: a misread is worse than an unread card).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from monitor.calibration import TableCalibration
+from monitor.perception.index_reader import IndexRead
+from monitor.perception.rectify import CORNER_SHARE
+from monitor.rules.cards import JOKER_TEXT
+from monitor.tablestate.placement import CARD_MM
+
+SIZE_TOLERANCE = 0.3  # a card implied by an index this far from 63 x 88 mm is not one
+SAME_CARD_MM = 20.0  # two indices whose cards' centres are this close: one card
+
+
+@dataclass(frozen=True, slots=True)
+class IndexCard:
+    """A card seen by its index (or both): where its centre lies, and what was read of it."""
+
+    x: float
+    y: float
+    zone: str
+    card: str | None  # named
+    rank: str | None  # rank read, card not named
+    confidence: float
+    indices: int = 1
+
+
+def card_of_index(read: IndexRead, calibration: TableCalibration, frame_size: tuple[int, int]
+                  ) -> tuple[float, float] | None:
+    """The centre (table mm) of the card an index belongs to, or None if that card is no card."""
+    cal_w, cal_h = calibration.image_size
+    px = read.quad * (cal_w / frame_size[0], cal_h / frame_size[1])
+    mm = calibration.image_to_table(np.asarray(px, np.float64))
+    u = (mm[1] - mm[0]) / CORNER_SHARE[0]  # the card's top edge
+    v = (mm[3] - mm[0]) / CORNER_SHARE[1]  # its side
+    w, h = float(np.linalg.norm(u)), float(np.linalg.norm(v))
+    if abs(w / CARD_MM[0] - 1) > SIZE_TOLERANCE or abs(h / CARD_MM[1] - 1) > SIZE_TOLERANCE:
+        return None
+    c = mm[0] + u / 2 + v / 2
+    return float(c[0]), float(c[1])
+
+
+def _agree(x: str | None, y: str | None) -> str | None:
+    """What two readings agree on: the one given where the other read nothing; two that differ, nothing."""
+    if x is None or y is None:
+        return x or y
+    return x if x == y else None
+
+
+def _rank(c: IndexCard) -> str | None:
+    return c.card[0] if c.card and c.card != JOKER_TEXT else c.rank
+
+
+def _merge(a: IndexCard, b: IndexCard) -> IndexCard:
+    card = _agree(a.card, b.card)
+    rank = None if card is not None else _agree(_rank(a), _rank(b))
+    return IndexCard((a.x + b.x) / 2, (a.y + b.y) / 2, a.zone, card, rank, max(a.confidence, b.confidence),
+                     a.indices + b.indices)
+
+
+def index_cards(reads: Sequence[IndexRead], zone: str, calibration: TableCalibration,
+                frame_size: tuple[int, int]) -> list[IndexCard]:
+    """The cards of one zone's indices (found in that zone's picture), each index of a card merged."""
+    out: list[IndexCard] = []
+    for r in sorted(reads, key=lambda r: -r.score):
+        c = card_of_index(r, calibration, frame_size)
+        if c is None:
+            continue
+        new = IndexCard(c[0], c[1], zone, r.card, r.rank, r.confidence)
+        near = [i for i, o in enumerate(out) if (o.x - c[0]) ** 2 + (o.y - c[1]) ** 2 <= SAME_CARD_MM ** 2]
+        k = near[0] if near else None
+        if k is None:
+            out.append(new)
+        else:
+            out[k] = _merge(out[k], new)
+    return out
