@@ -32,9 +32,10 @@ def test_an_index_says_where_its_card_lies() -> None:
 
 
 def test_the_two_indices_of_a_card_are_one_card_keeping_what_they_agree_on() -> None:
-    cards = index_cards(reads_of(-450.0, 250.0, ("Ks", "Kc"), (None, None)), "seat2.back", CAL, CAL.image_size)
+    size = CAL.image_size
+    cards = index_cards(reads_of(-450.0, 250.0, ("Ks", "Kc"), (None, None)), "seat2.back", CAL, size)
     assert [(c.card, c.rank, c.indices) for c in cards] == [(None, "K", 2)]  # suits differ: the rank stands
-    cards = index_cards(reads_of(-450.0, 250.0, ("Ks", None), (None, None)), "seat2.back", CAL, CAL.image_size)
+    cards = index_cards(reads_of(-450.0, 250.0, ("Ks", None), (None, None)), "seat2.back", CAL, size)
     assert [(c.card, c.rank) for c in cards] == [("Ks", None)]  # one unread index vetoes nothing
     two = reads_of(-450.0, 250.0, ("6d", None), (None, None)) + reads_of(-420.0, 250.0, ("8d", None),
                                                                           (None, "8"))
