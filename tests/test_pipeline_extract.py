@@ -1018,3 +1018,28 @@ def test_a_hand_with_more_than_two_cards_unread_or_an_area_still_moving_is_not_o
             if e.type == "hand_opened"] == []
     assert len([e for e in t.run(0.5, hand_cards={"seat6.front": front, "seat6.back": back})
                 if e.type == "hand_opened"]) == 1
+
+
+def test_the_banker_hand_set_in_two_fans_is_read_by_its_indices() -> None:
+    t = Table()
+    cards = ["As", "Kd", "Qh", "7c", "7d", "3s", "2h"]
+    for i, c in enumerate(cards):
+        t.put(f"b{i}", "card", "banker", x=-132 + 44 * i, face_up=True, card=c)
+    assert types(t.run(2.0)) == ["banker_hand_exposed"]
+    for i in range(1, 7):  # set in two fans: the detector keeps one box
+        t.take(f"b{i}")
+    back = [("As", None), (None, "K"), ("Qh", None), (None, None)]
+    row = [IndexCard(-132 + 36 * i, 0, "banker", c, r, 0.99) for i, (c, r) in enumerate(back)]
+    row += [IndexCard(120, 0, "banker", None, "3", 0.99), IndexCard(160, 0, "banker", "2h", None, 0.99)]
+    out = [e for e in t.run(0.5, hand_cards={"banker": row}) if e.type == "banker_hand_set"]
+    assert len(out) == 1  # the back's fifth card not found: padded as unread
+    e = out[0]
+    assert (e.front, e.front_ranks) == ([None, "2h"], ["3", None])
+    assert (e.back, e.back_ranks) == (["As", None, "Qh", None, None], [None, "K", None, None, None])
+    # the row before it is split (no gap) is no setting
+    t2 = Table()
+    for i, c in enumerate(cards):
+        t2.put(f"b{i}", "card", "banker", x=-132 + 44 * i, face_up=True, card=c)
+    t2.run(2.0)
+    fan = [IndexCard(-132 + 30 * i, 0, "banker", c, None, 0.99) for i, c in enumerate(cards)]
+    assert [e for e in t2.run(0.5, hand_cards={"banker": fan}) if e.type == "banker_hand_set"] == []

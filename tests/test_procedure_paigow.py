@@ -292,6 +292,25 @@ def test_rule_54_banker_foul_is_reset_house_way() -> None:
     assert paigow(m.histories).banker.foul is not None
 
 
+def test_rule_54_a_banker_setting_read_in_part_is_foul_when_every_reading_of_it_is() -> None:
+    events = clean_round(seed=2)
+    i = find(events, "banker_hand_set")
+    assert (events[i]["front"], events[i]["back"]) == (["4h", "Kd"], ["8s", "Jk", "Td", "Js", "9h"])
+    # the joker (an ace here) put in front over a king-high five-card hand; the four and the king
+    # read by their ranks alone: foul however their suits are read
+    events[i].update(front=[None, "Jk"], front_ranks=["4", None], back=["8s", None, "Td", "Js", "9h"],
+                     back_ranks=[None, "K", None, None, None])
+    a = only(run(events), "banker_foul")
+    assert a.rule.rule == "54" and "4? Jk" in a.message
+    # the house way read in part: legal every way
+    events[i].update(front=[None, None], front_ranks=["4", "K"], back=["8s", "Jk", "Td", "Js", "9h"],
+                     back_ranks=None)
+    assert "banker_foul" not in codes(run(events))
+    # a card not read at all that could make the five-card hand a straight (a queen): not judged
+    events[i].update(front=[None, "Jk"], front_ranks=["4", None], back=["8s", None, "Td", "Js", "9h"])
+    assert "banker_foul" not in codes(run(events))
+
+
 def test_rules_35_37_banker_hand_opened_before_all_set() -> None:
     events = clean_round(banker_seat=1, bets=BETS)
     exposed = events.pop(find(events, "banker_hand_exposed"))

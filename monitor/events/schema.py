@@ -278,11 +278,28 @@ class BankerHandExposed(EventBase):
 
 
 class BankerHandSet(EventBase):
-    """The Player-Dealer's setting, by the dealer on the banker's instruction (seed 000 rules 11, 54, 58)."""
+    """The Player-Dealer's setting, by the dealer on the banker's instruction (seed 000 rules 11, 54, 58).
+
+    As in ``hand_opened``, a card seen but not named is null and ``front_ranks``/``back_ranks`` give
+    its rank where that was read: rule 54 (a foul setting) is then judged on every completion.
+    """
 
     type: Literal["banker_hand_set"] = "banker_hand_set"
-    front: list[CardText] = Field(max_length=7)
-    back: list[CardText] = Field(max_length=7)
+    front: list[MaybeCard] = Field(max_length=7)
+    back: list[MaybeCard] = Field(max_length=7)
+    front_ranks: list[RankText | None] | None = Field(default=None, max_length=7)
+    back_ranks: list[RankText | None] | None = Field(default=None, max_length=7)
+
+    @model_validator(mode="after")
+    def _ranks_of_unnamed_cards(self) -> BankerHandSet:
+        _check_ranks(self.front, self.back, self.front_ranks, self.back_ranks)
+        return self
+
+    def partial(self, part: str) -> list[str | None] | None:
+        """The setting as the rules read it in part: each card's text, else its rank, else None."""
+        if part == "front":
+            return _partial(self.front, self.front_ranks)
+        return _partial(self.back, self.back_ranks)
 
 
 class HandOpened(EventBase):
@@ -304,22 +321,31 @@ class HandOpened(EventBase):
 
     @model_validator(mode="after")
     def _ranks_of_unnamed_cards(self) -> HandOpened:
-        for cards, ranks, part in ((self.front, self.front_ranks, "front"),
-                                   (self.back, self.back_ranks, "back")):
-            if ranks is None:
-                continue
-            if cards is None or len(ranks) != len(cards):
-                raise ValueError(f"{part}_ranks must give one entry per card of {part}")
-            if any(r is not None and c is not None for c, r in zip(cards, ranks, strict=True)):
-                raise ValueError(f"{part}_ranks: a rank is given only for a card not named")
+        _check_ranks(self.front, self.back, self.front_ranks, self.back_ranks)
         return self
 
     def partial(self, part: str) -> list[str | None] | None:
         """The hand as the rules read it in part: each card's text, else its rank, else None."""
-        cards, ranks = (self.front, self.front_ranks) if part == "front" else (self.back, self.back_ranks)
-        if cards is None:
-            return None
-        return [c if c is not None else (ranks[i] if ranks else None) for i, c in enumerate(cards)]
+        if part == "front":
+            return _partial(self.front, self.front_ranks)
+        return _partial(self.back, self.back_ranks)
+
+
+def _check_ranks(front: list[str | None] | None, back: list[str | None] | None,
+                 front_ranks: list[str | None] | None, back_ranks: list[str | None] | None) -> None:
+    for cards, ranks, part in ((front, front_ranks, "front"), (back, back_ranks, "back")):
+        if ranks is None:
+            continue
+        if cards is None or len(ranks) != len(cards):
+            raise ValueError(f"{part}_ranks must give one entry per card of {part}")
+        if any(r is not None and c is not None for c, r in zip(cards, ranks, strict=True)):
+            raise ValueError(f"{part}_ranks: a rank is given only for a card not named")
+
+
+def _partial(cards: list[str | None] | None, ranks: list[str | None] | None) -> list[str | None] | None:
+    if cards is None:
+        return None
+    return [c if c is not None else (ranks[i] if ranks else None) for i, c in enumerate(cards)]
 
 
 class HouseWayRequested(EventBase):

@@ -33,8 +33,8 @@ RECOUNT_S = 0.5
 # cards for 0.1-0.35 s at a time; a spread lies still 0.8 s or more before the dealer reaches for a
 # replacement card (rule 51). A deck left there longer is "squared, not spread".
 SPREAD_STILL_S = 0.5
-# Where hands lie face up to be read by their indices (fanned: no card outline to cut), and how far
-# past each zone's outline the finder looks (a fanned hand overhangs its box).
+# Where hands lie face up to be read by their indices (fanned: no card outline to cut; and the
+# banker's place), and how far past each zone's outline the finder looks (a fan overhangs its box).
 HAND_ZONE_KINDS = ("front", "back")
 HAND_MARGIN_MM = 40.0
 
@@ -62,8 +62,9 @@ class TableChain:
         self._still_since: tuple[float, int] | None = None  # the stub's picture settled, unbroken, since
         # hands read by their indices: once per settled picture of each hand zone
         self.index_reader = index_reader
-        hand_zones = {name: poly for name, poly in calibration.zones.items()
-                      if zone_kind(name) in HAND_ZONE_KINDS} if index_reader is not None else {}
+        hand_zones = {} if index_reader is None else {
+            name: poly for name, poly in calibration.zones.items()
+            if zone_kind(name) in HAND_ZONE_KINDS or name == "banker"}
         self.hand_watcher = SpotWatcher(
             {name: [(float(x), float(y)) for x, y in calibration.table_to_image(poly.array)]
              for name, poly in hand_zones.items()}, calibration.image_size) if hand_zones else None

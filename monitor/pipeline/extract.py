@@ -229,6 +229,7 @@ class _Deal:
     hands_face_up: bool = False
     banker_count: int = 0
     banker_set: tuple[tuple[str, ...], tuple[str, ...]] | None = None
+    banker_index_set: tuple[tuple[str, ...], tuple[str, ...]] | None = None  # as read by its indices
     dice: _Count = field(default_factory=_Count)
     dice_reported: tuple[int, ...] | None = None
 
@@ -1088,6 +1089,7 @@ class EventExtractor:
         if shown >= BANKER_SHOWN:
             d.banker_face_up = True
         self._banker_unread(visible)
+        self._banker_set_by_index()
         up = [o for o in visible.values()
               if o.kind == "card" and o.zone == "banker" and o.face_up and o.card is not None
               and self._at_rest(o)]
@@ -1125,6 +1127,37 @@ class EventExtractor:
         if (front, back) != d.banker_set:
             d.banker_set = (front, back)
             self._emit("banker_hand_set", conf, front=list(front), back=list(back))
+
+    def _banker_set_by_index(self) -> None:
+        """The banker's hand set in two fans, read by its indices (both fans overlap their cards: no
+        outline for the whole-card reader): the row of cards split at its widest gap, two and five,
+        at most ``MAX_UNREAD`` of them not read at least to their rank (a group one card short of
+        its count is padded with an unread card). Once per setting read."""
+        d = self.deal
+        cards = self.hand_cards.get("banker")
+        if not d.banker_exposed or not cards or len(cards) > HAND_CARDS:
+            return
+        row = sorted(cards, key=lambda c: c.x)
+        gaps = [row[i + 1].x - row[i].x for i in range(len(row) - 1)]
+        if not gaps or max(gaps) < self.s.split_gap_mm:
+            return
+        cut = gaps.index(max(gaps)) + 1
+        left, right = row[:cut], row[cut:]
+        front, back = (left, right) if len(left) < len(right) else (right, left)
+        if len(front) > 2 or len(back) > HAND_CARDS - 2 or (len(front) < 2 and len(back) < HAND_CARDS - 2):
+            return  # more cards than a setting, or a card missing from both groups: not its count
+        pad_f, pad_b = [None] * (2 - len(front)), [None] * (HAND_CARDS - 2 - len(back))
+        read = [c for c in (*front, *back) if c.card is not None or c.rank is not None]
+        if len(read) < HAND_CARDS - MAX_UNREAD:
+            return
+        key = (tuple(c.card or c.rank or "?" for c in front), tuple(c.card or c.rank or "?" for c in back))
+        if key == d.banker_index_set:
+            return
+        d.banker_index_set = key
+        conf = min(c.confidence for c in (*front, *back))
+        self._emit("banker_hand_set", conf, front=[c.card for c in front] + pad_f,
+                   back=[c.card for c in back] + pad_b, front_ranks=[c.rank for c in front] + pad_f,
+                   back_ranks=[c.rank for c in back] + pad_b)
 
     def _banker_unread(self, visible: dict[str, Seen]) -> None:
         """The banker's hand face up though not every card is named: exposed all the same (rule 11),

@@ -625,12 +625,28 @@ class PaiGowRound:
         self._check_dead_hands(event, "when the Player-Dealer's hand was exposed")
 
     def _banker_set(self, event: BankerHandSet) -> None:
-        self._banker_setting([c for c in event.front], [c for c in event.back], event)
+        self._banker_setting([c for c in event.front], [c for c in event.back], event,
+                             (event.partial("front") or [], event.partial("back") or []))
 
-    def _banker_setting(self, front: list[str | None], back: list[str | None], event: EventBase) -> None:
+    def _banker_setting(self, front: list[str | None], back: list[str | None], event: EventBase,
+                        partial: tuple[list[str | None], list[str | None]] | None = None) -> None:
         d = self.deal
         if any(c is None for c in (*front, *back)):
-            return  # the banker's hand is set face up; an unread card cannot be judged
+            # set face up but not every card named: the setting is not known (no settlement on it),
+            # but the cards named are placed (rule 60) and rule 54 holds if every completion fouls
+            if partial is None or d.banker_foul is not None:
+                return
+            home = self._home_of_seat(self.banker_seat) if self.banker_seat is not None else "banker"
+            for c in (*front, *back):
+                self._see(c, home, event)
+            foul = self.rules.judge_partial(*partial)
+            if foul is not None:
+                d.banker_foul = foul
+                key = "/".join(" ".join(map(str, p)) for p in partial)
+                self._alert("banker_foul", self._dk(key), [event],
+                            details={"foul_rule": foul.rule, "house_way": "cards not all read"},
+                            why=foul.message, house="cards not all read")
+            return
         f = [c for c in front if c is not None]
         b = [c for c in back if c is not None]
         if d.first_opened is not None:
