@@ -52,3 +52,45 @@ def test_an_index_whose_card_would_not_be_card_sized_is_dropped() -> None:
     w, h = CAL.image_size
     assert len(index_cards(big, "seat2.back", CAL, (2 * w, 2 * h))) == 1
     assert np.isfinite(index_cards(big, "seat2.back", CAL, (2 * w, 2 * h))[0].x)
+
+
+class _Reader:
+    """Stands in for the index reader: records which parts of the frame it was asked to read."""
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[int, int, int, int]] = []
+
+    def read(self, frame: np.ndarray, regions: list[tuple[int, int, int, int]]) -> list[IndexRead]:  # type: ignore[type-arg]
+        self.asked += regions
+        px = CAL.table_to_image(Rect(-450.0, 250.0, 63.0, 88.0, 20.0).corners())
+        return [IndexRead(q, 0.9, "Qc", None, "Qc", 0.99) for q in index_quads(px)]
+
+
+def test_the_chain_reads_a_hand_area_once_each_time_its_picture_comes_to_lie_still() -> None:
+    import cv2
+
+    from monitor.perception.detections import Detections
+    from monitor.pipeline.chain import TableChain
+    from monitor.pipeline.extract import EventExtractor
+
+    reader = _Reader()
+    chain = TableChain(CAL, EventExtractor("T1"), fps=15, index_reader=reader)  # type: ignore[arg-type]
+    w, h = CAL.image_size
+    image = np.full((h, w, 3), 60, np.uint8)
+    seen: list[dict[str, list[object]] | None] = []
+    for k in range(6):
+        seen.append(chain._hands_by_index(image))
+        chain.step(k, k / 15, Detections(w, h, ()), image=image)
+    zones = len(chain._hand_boxes)
+    assert zones >= 15 and len(reader.asked) == zones  # every front, back and the banker's place, once
+    last = seen[-1]
+    assert last is not None and set(last) == set(chain._hand_boxes)
+    # seat 2's back area changes (cards turned up): read again, that area alone, once it lies still
+    centre = CAL.table_to_image(np.array([CAL.zones["seat2.back"].center]))[0]
+    cx, cy = int(centre[0]), int(centre[1])
+    cv2.rectangle(image, (cx - 25, cy - 15), (cx + 25, cy + 15), (250, 250, 250), -1)
+    for _ in range(6):
+        chain._hands_by_index(image)
+    assert len(reader.asked) == zones + 1 and reader.asked[-1] == chain._hand_boxes["seat2.back"]
+    got = chain._hands_by_index(image)
+    assert got is not None and [c.card for c in got["seat2.back"]] == ["Qc"]  # one card, both indices
