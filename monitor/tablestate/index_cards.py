@@ -22,7 +22,7 @@ from monitor.rules.cards import JOKER_TEXT
 from monitor.tablestate.placement import CARD_MM
 
 SIZE_TOLERANCE = 0.3  # a card implied by an index this far from 63 x 88 mm is not one
-SAME_CARD_MM = 20.0  # two indices whose cards' centres are this close: one card
+SAME_CARD_MM = 10.0  # two indices whose cards' centres are this close: one card (a fan steps 12 mm or more)
 
 
 @dataclass(frozen=True, slots=True)
