@@ -666,6 +666,19 @@ def test_an_unread_face_covered_is_exposed_at_once_and_one_read_meanwhile_by_its
     assert [e for e in t.run(2.0) if e.type == "card_exposed"] == []
 
 
+def test_an_unread_face_named_by_its_index_is_exposed_by_that_name() -> None:
+    # the jester joker the whole-card reader cannot name: its index names it
+    t = Table(count_deal=False, unread_face_s=0.2, unread_hold_s=1.0)
+    t.put("top", "card", "pile6", face_up=True, face_sure=True, back_p=0.0)
+    shown_at = t.frame
+    t.run(0.3)
+    assert t.x.zones_to_read() == {"pile6"}  # the chain is asked to read the slot by its indices
+    joker = [IndexCard(0, 0, "pile6", "Jk", None, 0.99)]
+    out = [e for e in t.run(2 / FPS, hand_cards={"pile6": joker}) if e.type == "card_exposed"]
+    assert [(e.card, e.zone, e.frame) for e in out] == [("Jk", "pile:6", shown_at)]
+    assert t.x.zones_to_read() == set()
+
+
 def test_a_card_flying_over_a_slot_where_the_hand_just_was_is_not_on_that_pile() -> None:
     t = Table()
     deal_by_hand(t, 7, "p7", hand_frames=2)

@@ -81,10 +81,12 @@ def test_the_chain_reads_a_hand_area_once_each_time_its_picture_comes_to_lie_sti
     for k in range(6):
         seen.append(chain._hands_by_index(image))
         chain.step(k, k / 15, Detections(w, h, ()), image=image)
-    zones = len(chain._hand_boxes)
+    assert chain.hand_watcher is not None
+    hand_zones = set(chain.hand_watcher.spots)
+    zones = len(hand_zones)
     assert zones >= 15 and len(reader.asked) == zones  # every front, back and the banker's place, once
     last = seen[-1]
-    assert last is not None and set(last) == set(chain._hand_boxes)
+    assert last is not None and set(last) == hand_zones
     # seat 2's back area changes (cards turned up): read again, that area alone, once it lies still
     centre = CAL.table_to_image(np.array([CAL.zones["seat2.back"].center]))[0]
     cx, cy = int(centre[0]), int(centre[1])

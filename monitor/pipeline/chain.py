@@ -68,7 +68,10 @@ class TableChain:
         self.hand_watcher = SpotWatcher(
             {name: [(float(x), float(y)) for x, y in calibration.table_to_image(poly.array)]
              for name, poly in hand_zones.items()}, calibration.image_size) if hand_zones else None
-        self._hand_boxes = {name: _pixel_box(calibration, poly.array) for name, poly in hand_zones.items()}
+        # pile slots too: an exposed card the reader could not name is read by its index (on request)
+        self._hand_boxes = {} if index_reader is None else {
+            name: _pixel_box(calibration, poly.array) for name, poly in calibration.zones.items()
+            if name in hand_zones or zone_kind(name) == "pile"}
         self._hand_reads: dict[tuple[str, int], list[IndexCard]] = {}  # (zone, picture version) -> cards
 
     def step(self, index: int, media_time: float, detections: Detections,
@@ -94,18 +97,23 @@ class TableChain:
                 [p for p in placed if p.detection.kind != "hand"], media_time)
                 if t.placed.detection.kind != "pile"] + hands
         self.last_seen = objects
-        hand_cards = None if image is None else self._hands_by_index(image)
+        hand_cards = None if image is None else self._hands_by_index(image, spots)
         return self.extractor.frame(index, media_time, objects, spots, spread, still, hand_cards)
 
-    def _hands_by_index(self, image: np.ndarray) -> dict[str, list[IndexCard]] | None:  # type: ignore[type-arg]
+    def _hands_by_index(self, image: np.ndarray,  # type: ignore[type-arg]
+                        spots: dict[str, SpotView] | None = None) -> dict[str, list[IndexCard]] | None:
         """The cards of each hand zone whose picture lies still, read by their indices: once per
-        settled picture (~10-20 ms a zone), then remembered; None where no index reader is loaded."""
+        settled picture (~10-20 ms a zone), then remembered; also the pile slots the extractor asks
+        for (an exposed face it could not read). None where no index reader is loaded."""
         if self.hand_watcher is None or self.index_reader is None:
             return None
         h, w = image.shape[:2]
         k = (w / self.calibration.image_size[0], h / self.calibration.image_size[1])
         out: dict[str, list[IndexCard]] = {}
-        for name, view in self.hand_watcher.look(image).items():
+        views = self.hand_watcher.look(image)
+        views |= {name: v for name in self.extractor.zones_to_read()
+                  if (v := (spots or {}).get(name)) is not None and name in self._hand_boxes}
+        for name, view in views.items():
             if not view.settled:
                 continue
             key = (name, view.version)

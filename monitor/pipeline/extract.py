@@ -661,13 +661,24 @@ class EventExtractor:
             self._expose(o.track, pile, o.card, o.rank, at, o.confidence)
         self._unread_faces(present)
 
+    def zones_to_read(self) -> set[str]:
+        """Pile slots where a face lies unread: the chain reads them by their cards' indices."""
+        return {f"pile{pile}" for pile, _, _ in self.deal.unread_pending.values()}
+
     def _unread_faces(self, present: dict[str, Seen]) -> None:
-        """Report the unread faces waiting to be read, once out of sight or waited for long enough."""
+        """Report the unread faces waiting to be read, once out of sight or waited for long enough;
+        a face its index names (or ranks) is reported so."""
         d = self.deal
         for track, (pile, at, conf) in list(d.unread_pending.items()):
             o = present.get(track)
             if o is not None and (o.card is not None or o.rank is not None):
                 del d.unread_pending[track]  # read now: reported as read, once it has held
+                continue
+            by_index = [c for c in self.hand_cards.get(f"pile{pile}", []) if c.card or c.rank]
+            if by_index and pile not in d.exposed.values() and pile not in d.unread_exposed:
+                del d.unread_pending[track]
+                best = max(by_index, key=lambda c: (c.card is not None, c.confidence))
+                self._expose(track, pile, best.card, best.rank, at, min(conf, best.confidence))
                 continue
             if (o is not None and self._certain_face(o) and zone_number(o.zone) == pile
                     and self._now - at[0] < self.s.unread_hold_s - 1e-9):
