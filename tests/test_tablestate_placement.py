@@ -116,3 +116,24 @@ def test_a_hand_seen_for_one_frame_reaches_the_extractor_past_the_tracker() -> N
     assert len(hands) == 1
     assert (hands[0].x, hands[0].y) == (pytest.approx(375, abs=5), pytest.approx(-100, abs=5))
     assert chain.extractor.slot_centers[7][0] == pytest.approx(375, abs=30)
+
+
+def test_zones_asked_together_answer_as_each_polygon_alone() -> None:
+    """The zone lookup asks every zone in one pass over their edges (``PolygonSet``): for every point,
+    inside or not exactly as each polygon's own ``contains``, and the smallest containing zone wins."""
+    from monitor.geometry.shapes import PolygonSet
+
+    rng = np.random.default_rng(3)
+    polygons = [poly for _, poly in CAL._ordered]
+    vertices = np.array([v for poly in polygons for v in poly.points])
+    points = np.concatenate([rng.uniform([-100, -100], [2300, 1400], size=(3000, 2)), vertices])
+    together = PolygonSet(polygons).contains(points)
+    assert together.shape == (len(points), len(polygons))
+    for i, poly in enumerate(polygons):
+        assert np.array_equal(together[:, i], poly.contains(points)), CAL._ordered[i][0]
+    on_table = CAL.outline.contains(points)
+    for point, inside, on, index in zip(points, together, on_table, CAL.zone_index(points), strict=True):
+        expected = (len(polygons) + 1 if not on else
+                    next((i for i, hit in enumerate(inside) if hit), len(polygons)))
+        assert index == expected, point
+    assert PolygonSet([]).contains(points[:3]).shape == (3, 0)

@@ -39,6 +39,7 @@ from monitor.calibration.lens import Lens, LensError
 from monitor.calibration.polygons import distance_outside, self_intersection, signed_area
 from monitor.calibration.zones import OPTIONAL_ZONES, REQUIRED_ZONES, layout_polygons, zone_kind
 from monitor.geometry import FELT, OFF_TABLE, Polygon, TableLayout
+from monitor.geometry.shapes import PolygonSet
 
 FORMAT_VERSION = 1
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml parses a table file ~10x faster
@@ -126,19 +127,20 @@ class TableCalibration:
     def zone_names(self) -> tuple[str, ...]:
         return (*(name for name, _ in self._ordered), FELT, OFF_TABLE)
 
+    @cached_property
+    def _zone_set(self) -> PolygonSet:
+        return PolygonSet([poly for _, poly in self._ordered])
+
     def zone_index(self, points_mm: NDArray[np.float64]) -> NDArray[np.int64]:
         """For each table point, an index into ``zone_names`` (smallest containing zone)."""
         p = np.asarray(points_mm, dtype=np.float64).reshape(-1, 2)
         out = np.full(len(p), len(self._ordered), dtype=np.int64)
         on_table = self.outline.contains(p)
         out[~on_table] = len(self._ordered) + 1
-        todo = on_table.copy()
-        for i, (_, poly) in enumerate(self._ordered):
-            if not todo.any():
-                break
-            hit = todo & poly.contains(p)
-            out[hit] = i
-            todo &= ~hit
+        if on_table.any() and self._ordered:
+            inside = self._zone_set.contains(p[on_table])  # (points, zones), zones smallest first
+            found = inside.any(axis=1)
+            out[on_table] = np.where(found, inside.argmax(axis=1), len(self._ordered))
         return out
 
     def zones_at(self, points_mm: NDArray[np.float64]) -> list[str]:

@@ -152,3 +152,35 @@ class Polygon:
 
     def outline(self, n: int = 48) -> FloatArray:
         return self.array
+
+
+class PolygonSet:
+    """Several polygons asked together: ``contains`` gives, for each point, whether each polygon holds
+    it, exactly as each :meth:`Polygon.contains` would (the same arithmetic, edge by edge), in one pass
+    over all their edges instead of one per polygon (a zone lookup per frame asked ~30 polygons)."""
+
+    __slots__ = ("_starts", "_x1", "_x2", "_y1", "_y2", "count")
+
+    def __init__(self, polygons: list[Polygon] | tuple[Polygon, ...]) -> None:
+        self.count = len(polygons)
+        arrays = [p.array for p in polygons]
+        if not arrays:
+            arrays = [np.zeros((0, 2))]
+        v = np.concatenate(arrays)
+        w = np.concatenate([np.roll(a, -1, axis=0) for a in arrays])
+        self._x1, self._y1 = v[:, 0][None, :], v[:, 1][None, :]
+        self._x2, self._y2 = w[:, 0][None, :], w[:, 1][None, :]
+        self._starts = np.cumsum([0] + [len(a) for a in arrays[:-1]])
+
+    def contains(self, points: FloatArray) -> NDArray[np.bool_]:
+        """(points, polygons) booleans."""
+        p = _as_points(points)
+        if self.count == 0 or len(p) == 0:
+            return np.zeros((len(p), self.count), dtype=bool)
+        x, y = p[:, 0:1], p[:, 1:2]
+        x1, y1, x2, y2 = self._x1, self._y1, self._x2, self._y2
+        crosses = (y1 > y) != (y2 > y)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            xin = x1 + (y - y1) * (x2 - x1) / (y2 - y1)
+        hit = (crosses & (x < xin)).astype(np.int64)
+        return np.asarray(np.add.reduceat(hit, self._starts, axis=1) % 2 == 1)

@@ -166,17 +166,17 @@ class LiveRun:
     def replay_console(self, events: list[dict[str, Any]]) -> None:
         self.console = ConsoleReplay(events, self.media_now, self.console_event)
 
-    def _drain_outside(self, force: bool = False) -> None:
+    def _release_outside(self, force: bool = False) -> list[EventBase]:
         """Release outside events in media-time order with the vision events: an event waits until the
         frames of its moment went through table state (a lagging camera chain must not let a console
         press or a roll overtake what the camera saw before it), or ``hold_s`` at most (a camera that
-        is down). Sequence numbers are given here, in release order."""
+        is down). Sequence numbers are given here, in release order. Returns them for the sink."""
         now = time.monotonic()
         with self._outside_lock:
             ready = [(t, e) for t, e in self._outside
                      if force or e.media_time <= self._processed_media + 1e-6 or now - t >= self.hold_s]
             if not ready:
-                return
+                return []
             keep = [(t, e) for t, e in self._outside if (t, e) not in ready]
             self._outside.clear()
             self._outside.extend(keep)
@@ -185,7 +185,12 @@ class LiveRun:
         for e in items:
             self.extractor.note(e)
         self.stats.events_out += len(items)
-        self.sink.put(items)
+        return items
+
+    def _drain_outside(self, force: bool = False) -> None:
+        items = self._release_outside(force)
+        if items:
+            self.sink.put(items)
 
     # ---- the stages ------------------------------------------------------------------------------
 
@@ -227,8 +232,10 @@ class LiveRun:
             t = time.perf_counter()
             detections, tracks = self.perception.see(frame.index, frame.image)
             self.stats.perceive_ms.append((time.perf_counter() - t) * 1000)
-            self.ring.add(frame.media_time_s, frame.index, frame.image)
+            # Table state first: the snapshot copy (a resize) is not on the way to an alert. An alert
+            # this frame raises is stored only after table state, the sink and the monitor had it.
             self._detected.put((frame, detections, tracks), cancelled=self._stop.is_set)
+            self.ring.add(frame.media_time_s, frame.index, frame.image)
         self._detected.close()
 
     def _state_loop(self) -> None:
@@ -245,10 +252,14 @@ class LiveRun:
             self.stats.state_ms.append((time.perf_counter() - t) * 1000)
             self.stats.frames_perceived += 1
             self._processed_media = frame.media_time_s
-            self._drain_outside()  # a roll read before this frame goes before the frame's events
+            # a roll read before this frame goes before the frame's events, in the same batch: the
+            # roll's sequence number comes after theirs, so the procedure monitor holds it until they
+            # arrive, and a batch of its own would have waited a commit for them
+            released = self._release_outside()
             if events:
                 self.stats.events_out += len(events)
-                self.sink.put(events)
+            if released or events:
+                self.sink.put(released + list(events))
         self._drain_outside(force=True)
 
     # ---- life cycle ------------------------------------------------------------------------------

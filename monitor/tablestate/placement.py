@@ -60,18 +60,21 @@ def place(detections: Detections, calibration: TableCalibration) -> list[Placed]
     mm = calibration.image_to_table(pixels).reshape(-1, 4, 2)
     centres = _quad_centres(mm)
     zones = calibration.zones_at(centres)
+    # side lengths of every footprint at once; (opposite sides averaged) short and long side
+    sides = np.linalg.norm(mm - np.roll(mm, -1, axis=1), axis=2)
+    a, b = (sides[:, 0] + sides[:, 2]) / 2, (sides[:, 1] + sides[:, 3]) / 2
+    short, long = np.where(b < a, b, a).tolist(), np.where(b > a, b, a).tolist()  # min(a, b), max(a, b)
     out = []
-    for det, quad, centre, zone in zip(detections.items, mm, centres, zones, strict=True):
-        sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
-        a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
-        corners = tuple((float(x), float(y)) for x, y in quad)
+    for i, (det, quad, centre, zone) in enumerate(
+            zip(detections.items, mm.tolist(), centres.tolist(), zones, strict=True)):
+        c0, c1, c2, c3 = quad
         out.append(
             Placed(
                 detection=det,
-                corners_mm=(corners[0], corners[1], corners[2], corners[3]),
-                center_mm=(float(centre[0]), float(centre[1])),
+                corners_mm=((c0[0], c0[1]), (c1[0], c1[1]), (c2[0], c2[1]), (c3[0], c3[1])),
+                center_mm=(centre[0], centre[1]),
                 zone=zone,
-                size_mm=(float(min(a, b)), float(max(a, b))),
+                size_mm=(short[i], long[i]),
             )
         )
     return out
