@@ -81,6 +81,10 @@ class ModelPerception:
             log.warning("%s/detector.onnx takes only whole frames (exported without dynamic axes): every "
                         "frame is perceived whole", models_dir)
             self.incremental = None
+        from monitor.perception.index_reader import load_index_reader
+
+        # fanned hands read by their indices, in table state (models without the reader: not read)
+        self.index_reader = load_index_reader(models_dir, threads=threads)
         has_detector = self.perceiver.detector is not None
         self.sees_hands = has_detector and "hand" in self.perceiver.detector.classes  # type: ignore[union-attr]
         self.counts_face_down = False
@@ -90,6 +94,8 @@ class ModelPerception:
                          "fouls) cannot fire")
         else:
             parts.append("cards.onnx")
+        if self.index_reader is not None:
+            parts.append("index_reader.json")
         if not self.sees_hands:
             parts.append("the dealer's hand is not found: the deal is not counted card by card (the stub "
                          "and exposed cards are)")

@@ -93,6 +93,7 @@ class CachedPerception:
         self.label = inner.label
         self.sees_hands = getattr(inner, "sees_hands", True)
         self.counts_face_down = getattr(inner, "counts_face_down", True)
+        self.index_reader = getattr(inner, "index_reader", None)  # reads from the frame, never cached
         self.warnings = list(getattr(inner, "warnings", []))
         path.parent.mkdir(parents=True, exist_ok=True)
         # rewrite what is trusted (drops a torn last line), then append as frames are perceived

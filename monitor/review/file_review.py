@@ -21,7 +21,6 @@ from pathlib import Path
 
 from monitor.calibration import load_table
 from monitor.events.schema import EventBase, parse_event
-from monitor.perception.index_reader import load_index_reader
 from monitor.pipeline.chain import TableChain
 from monitor.pipeline.extract import EventExtractor, ExtractorSettings
 from monitor.pipeline.perceive import choose
@@ -136,8 +135,7 @@ def review_file(job: FileJob, progress: Progress | None = None,
     extractor = EventExtractor(table_id, settings, next_seq=seq)
     stride = max(1, job.gate.stride)
     # a perception with models may read fanned hands by their indices (when the models hold a reader)
-    oracle = perception.label.startswith("ORACLE")
-    index_reader = None if oracle else load_index_reader(models, threads=job.threads)
+    index_reader = getattr(perception, "index_reader", None)
     chain = TableChain(RasterCalibration.of(calibration), extractor, fps=fps / stride,
                        index_reader=index_reader)
     if not perception.label.startswith("ORACLE"):
