@@ -43,6 +43,16 @@ def test_the_two_indices_of_a_card_are_one_card_keeping_what_they_agree_on() -> 
     assert sorted(c.card or "" for c in cards) == ["6d", "8d"]  # a fan: 30 mm apart, two cards
 
 
+def test_a_tight_fan_keeps_its_cards_apart_and_one_index_found_twice_is_one_card() -> None:
+    size = CAL.image_size
+    fan: list[IndexRead] = []
+    for k, name in enumerate(["6d", "8d", "2h"]):  # 14 mm apart, each showing its top-left index
+        fan.append(reads_of(-450.0 + 14 * k, 250.0, (name, None), (None, None))[0])
+    top = reads_of(-450.0 + 28, 250.0, ("2h", "2h"), (None, None))[1]  # the top card's second index
+    cards = index_cards([*fan, top, fan[0]], "seat2.back", CAL, size)  # and the first index twice
+    assert sorted((c.card, c.indices) for c in cards) == [("2h", 2), ("6d", 2), ("8d", 1)]
+
+
 def test_an_index_whose_card_would_not_be_card_sized_is_dropped() -> None:
     tiny = reads_of(-450.0, 250.0, ("Qc", "Qc"), (None, None), size=(30.0, 40.0))
     assert index_cards(tiny, "seat2.back", CAL, CAL.image_size) == []

@@ -4,8 +4,10 @@ Each index found says where its card lies: the index region is a known share of 
 card's corner (``rectify.CORNER_SHARE``), so its four corners, put in table millimetres, give the
 card's corner, its two edge directions and so its centre. An index whose card would not be about
 63 x 88 mm is no index. A card showing both its indices is one card: two indices whose cards'
-centres fall together are merged, keeping what both readings agree on (two names that differ name
-neither: a misread is worse than an unread card).
+centres fall together and which face opposite ways (the second index is printed turned 180 degrees)
+are merged, keeping what both readings agree on (two names that differ name neither: a misread is
+worse than an unread card). Neighbours in a fan face the same way and are never merged, however
+close; the same index found twice is.
 """
 
 from __future__ import annotations
@@ -22,7 +24,12 @@ from monitor.rules.cards import JOKER_TEXT
 from monitor.tablestate.placement import CARD_MM
 
 SIZE_TOLERANCE = 0.3  # a card implied by an index this far from 63 x 88 mm is not one
-SAME_CARD_MM = 10.0  # two indices whose cards' centres are this close: one card (a fan steps 12 mm or more)
+# A card's two indices: their cards' centres this close (an index's corner a few pixels off moves the
+# centre it implies ~3x as far) and facing opposite ways within HEADING_DEG; one index found twice:
+# the same way, within SAME_INDEX_MM (a fan steps 12 mm or more).
+SAME_CARD_MM = 25.0
+SAME_INDEX_MM = 6.0
+HEADING_DEG = 45.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,11 +43,13 @@ class IndexCard:
     rank: str | None  # rank read, card not named
     confidence: float
     indices: int = 1
+    heading: float = 0.0  # degrees: the way the card's side runs from the index read (its "down")
 
 
 def card_of_index(read: IndexRead, calibration: TableCalibration, frame_size: tuple[int, int]
-                  ) -> tuple[float, float] | None:
-    """The centre (table mm) of the card an index belongs to, or None if that card is no card."""
+                  ) -> tuple[float, float, float] | None:
+    """The centre (table mm) of the card an index belongs to and the way it faces (degrees), or None
+    if that card is no card."""
     cal_w, cal_h = calibration.image_size
     px = read.quad * (cal_w / frame_size[0], cal_h / frame_size[1])
     mm = calibration.image_to_table(np.asarray(px, np.float64))
@@ -50,7 +59,15 @@ def card_of_index(read: IndexRead, calibration: TableCalibration, frame_size: tu
     if abs(w / CARD_MM[0] - 1) > SIZE_TOLERANCE or abs(h / CARD_MM[1] - 1) > SIZE_TOLERANCE:
         return None
     c = mm[0] + u / 2 + v / 2
-    return float(c[0]), float(c[1])
+    return float(c[0]), float(c[1]), float(np.degrees(np.arctan2(v[1], v[0])))
+
+
+def _same_card(a: IndexCard, b: IndexCard) -> bool:
+    d2 = (a.x - b.x) ** 2 + (a.y - b.y) ** 2
+    turn = abs((a.heading - b.heading + 180.0) % 360.0 - 180.0)  # 0..180
+    if turn >= 180.0 - HEADING_DEG:
+        return d2 <= SAME_CARD_MM ** 2  # its two indices
+    return turn <= HEADING_DEG and d2 <= SAME_INDEX_MM ** 2  # one index, found twice
 
 
 def _agree(x: str | None, y: str | None) -> str | None:
@@ -68,7 +85,7 @@ def _merge(a: IndexCard, b: IndexCard) -> IndexCard:
     card = _agree(a.card, b.card)
     rank = None if card is not None else _agree(_rank(a), _rank(b))
     return IndexCard((a.x + b.x) / 2, (a.y + b.y) / 2, a.zone, card, rank, max(a.confidence, b.confidence),
-                     a.indices + b.indices)
+                     a.indices + b.indices, a.heading)
 
 
 def index_cards(reads: Sequence[IndexRead], zone: str, calibration: TableCalibration,
@@ -79,9 +96,9 @@ def index_cards(reads: Sequence[IndexRead], zone: str, calibration: TableCalibra
         c = card_of_index(r, calibration, frame_size)
         if c is None:
             continue
-        new = IndexCard(c[0], c[1], zone, r.card, r.rank, r.confidence)
-        near = [i for i, o in enumerate(out) if (o.x - c[0]) ** 2 + (o.y - c[1]) ** 2 <= SAME_CARD_MM ** 2]
-        k = near[0] if near else None
+        new = IndexCard(c[0], c[1], zone, r.card, r.rank, r.confidence, heading=c[2])
+        near = [i for i, o in enumerate(out) if _same_card(o, new)]
+        k = min(near, key=lambda i: (out[i].x - new.x) ** 2 + (out[i].y - new.y) ** 2) if near else None
         if k is None:
             out.append(new)
         else:
