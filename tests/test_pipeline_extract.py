@@ -990,7 +990,8 @@ def _fanned(reads: list[tuple[str | None, str | None]], zone: str) -> list[Index
     return [IndexCard(440 + 15 * k, 190, zone, card, rank, 0.99) for k, (card, rank) in enumerate(reads)]
 
 
-def test_a_set_hand_turned_up_fanned_is_opened_as_far_as_its_indices_read() -> None:
+def _set_face_down_at_seat6() -> tuple[Table, list]:
+    """Pile 3 delivered to seat 6 and set face down, two and five: (table, the events of the setting)."""
     t = Table()
     t.put("c", "chips", "seat6.bet", value=2500)
     pile3_at_seat6(t)
@@ -998,7 +999,12 @@ def test_a_set_hand_turned_up_fanned_is_opened_as_far_as_its_indices_read() -> N
         t.put(f"f{k}", "card", "seat6.front", x=440 + 20 * k, y=250)
     for k in range(5):
         t.put(f"b{k}", "card", "seat6.back", x=440 + 20 * k, y=190)
-    assert [e.type for e in t.run(1.0) if e.type == "hand_set"] == ["hand_set"]
+    return t, t.run(1.0)
+
+
+def test_a_set_hand_turned_up_fanned_is_opened_as_far_as_its_indices_read() -> None:
+    t, out = _set_face_down_at_seat6()
+    assert [e.type for e in out if e.type == "hand_set"] == ["hand_set"]
     for k in range(2):  # turned up and fanned: the detector finds one box where seven cards lie
         t.take(f"f{k}")
     for k in range(1, 5):
@@ -1014,14 +1020,7 @@ def test_a_set_hand_turned_up_fanned_is_opened_as_far_as_its_indices_read() -> N
 
 
 def test_a_hand_with_more_than_two_cards_unread_or_an_area_still_moving_is_not_opened() -> None:
-    t = Table()
-    t.put("c", "chips", "seat6.bet", value=2500)
-    pile3_at_seat6(t)
-    for k in range(2):
-        t.put(f"f{k}", "card", "seat6.front", x=440 + 20 * k, y=250)
-    for k in range(5):
-        t.put(f"b{k}", "card", "seat6.back", x=440 + 20 * k, y=190)
-    t.run(1.0)
+    t, _ = _set_face_down_at_seat6()
     front = _fanned([("Qc", None), (None, "T")], "seat6.front")
     back = _fanned([("6d", None), ("8d", None), (None, None)], "seat6.back")  # three unread in all
     assert [e for e in t.run(0.5, hand_cards={"seat6.front": front, "seat6.back": back})

@@ -27,7 +27,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from enum import StrEnum
 from functools import lru_cache
-from typing import Annotated, Any, Final, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Final, Literal
 
 from pydantic import (
     AfterValidator,
@@ -277,7 +277,30 @@ class BankerHandExposed(EventBase):
     unread: int = Field(default=0, ge=0, le=10)
 
 
-class BankerHandSet(EventBase):
+class _ReadInPart(EventBase):
+    """A setting vision may have read only in part (``banker_hand_set``, ``hand_opened``): a card seen
+    but not named is null in ``front``/``back``, and ``front_ranks``/``back_ranks`` give its rank where
+    that was read. Declares no fields itself (each event keeps its own)."""
+
+    if TYPE_CHECKING:
+        front: list[str | None] | None
+        back: list[str | None] | None
+        front_ranks: list[str | None] | None
+        back_ranks: list[str | None] | None
+
+    @model_validator(mode="after")
+    def _ranks_of_unnamed_cards(self) -> _ReadInPart:
+        _check_ranks(self.front, self.back, self.front_ranks, self.back_ranks)
+        return self
+
+    def partial(self, part: str) -> list[str | None] | None:
+        """The setting as the rules read it in part: each card's text, else its rank, else None."""
+        if part == "front":
+            return _partial(self.front, self.front_ranks)
+        return _partial(self.back, self.back_ranks)
+
+
+class BankerHandSet(_ReadInPart):
     """The Player-Dealer's setting, by the dealer on the banker's instruction (seed 000 rules 11, 54, 58).
 
     As in ``hand_opened``, a card seen but not named is null and ``front_ranks``/``back_ranks`` give
@@ -290,19 +313,10 @@ class BankerHandSet(EventBase):
     front_ranks: list[RankText | None] | None = Field(default=None, max_length=7)
     back_ranks: list[RankText | None] | None = Field(default=None, max_length=7)
 
-    @model_validator(mode="after")
-    def _ranks_of_unnamed_cards(self) -> BankerHandSet:
-        _check_ranks(self.front, self.back, self.front_ranks, self.back_ranks)
-        return self
-
-    def partial(self, part: str) -> list[str | None] | None:
-        """The setting as the rules read it in part: each card's text, else its rank, else None."""
-        if part == "front":
-            return _partial(self.front, self.front_ranks)
-        return _partial(self.back, self.back_ranks)
 
 
-class HandOpened(EventBase):
+
+class HandOpened(_ReadInPart):
     """The dealer turned a player's set hand over to compare it with the banker's (seed 000 rule 56).
 
     ``front``/``back``, when given, are the cards as turned up (they complete a face-down ``hand_set``);
@@ -319,16 +333,7 @@ class HandOpened(EventBase):
     front_ranks: list[RankText | None] | None = Field(default=None, max_length=7)
     back_ranks: list[RankText | None] | None = Field(default=None, max_length=7)
 
-    @model_validator(mode="after")
-    def _ranks_of_unnamed_cards(self) -> HandOpened:
-        _check_ranks(self.front, self.back, self.front_ranks, self.back_ranks)
-        return self
 
-    def partial(self, part: str) -> list[str | None] | None:
-        """The hand as the rules read it in part: each card's text, else its rank, else None."""
-        if part == "front":
-            return _partial(self.front, self.front_ranks)
-        return _partial(self.back, self.back_ranks)
 
 
 def _check_ranks(front: list[str | None] | None, back: list[str | None] | None,
@@ -528,9 +533,18 @@ Event = Annotated[
 ]
 
 EVENT_ADAPTER: Final[TypeAdapter[Event]] = TypeAdapter(Event)
+def _event_classes(base: type[EventBase]) -> list[type[EventBase]]:
+    """Every event class under ``base`` (a shared base such as ``_ReadInPart`` has no ``type``)."""
+    out: list[type[EventBase]] = []
+    for cls in base.__subclasses__():
+        if "type" in cls.model_fields:
+            out.append(cls)
+        out += _event_classes(cls)
+    return out
+
+
 EVENT_TYPES: Final[dict[str, type[EventBase]]] = {
-    cls.model_fields["type"].default: cls
-    for cls in EventBase.__subclasses__()
+    cls.model_fields["type"].default: cls for cls in _event_classes(EventBase)
 }
 
 

@@ -1129,15 +1129,22 @@ class EventExtractor:
             return
         if len(cards) != d.banker_count:
             return  # a card hidden (an arm) or still on its way: the setting is not all in view
-        gaps = [row[i + 1].x - row[i].x for i in range(len(row) - 1)]
-        if not gaps or max(gaps) < self.s.split_gap_mm:
+        cut = self._row_cut([o.x for o in row])
+        if cut is None:
             return
-        cut = gaps.index(max(gaps)) + 1
         left, right = cards[:cut], cards[cut:]
         front, back = (left, right) if len(left) < len(right) else (right, left)
         if (front, back) != d.banker_set:
             d.banker_set = (front, back)
             self._emit("banker_hand_set", conf, front=list(front), back=list(back))
+
+    def _row_cut(self, xs: list[float]) -> int | None:
+        """Where the banker's row (positions in order) is split in two: after its widest gap, if that
+        gap is at least ``split_gap_mm`` (else the hand is not set yet)."""
+        gaps = [b - a for a, b in itertools.pairwise(xs)]
+        if not gaps or max(gaps) < self.s.split_gap_mm:
+            return None
+        return gaps.index(max(gaps)) + 1
 
     def _banker_set_by_index(self) -> None:
         """The banker's hand set in two fans, read by its indices (both fans overlap their cards: no
@@ -1149,10 +1156,9 @@ class EventExtractor:
         if not d.banker_exposed or not cards or len(cards) > HAND_CARDS:
             return
         row = sorted(cards, key=lambda c: c.x)
-        gaps = [row[i + 1].x - row[i].x for i in range(len(row) - 1)]
-        if not gaps or max(gaps) < self.s.split_gap_mm:
+        cut = self._row_cut([c.x for c in row])
+        if cut is None:
             return
-        cut = gaps.index(max(gaps)) + 1
         left, right = row[:cut], row[cut:]
         front, back = (left, right) if len(left) < len(right) else (right, left)
         if len(front) > 2 or len(back) > HAND_CARDS - 2 or (len(front) < 2 and len(back) < HAND_CARDS - 2):
