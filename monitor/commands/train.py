@@ -148,6 +148,30 @@ def train_corners_cmd(
     typer.echo(f"{out}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
 
 
+@train_app.command("index-crops")
+def train_index_crops_cmd(
+    data: Annotated[Path, typer.Option(help="`render indices` dataset (images, labels, identities)")],
+    out: Annotated[Path, typer.Option(help="where the index-crop set goes (ROOT/SPLIT/CLASS/*.jpg)")],
+    finder: Annotated[Path | None, typer.Option(help="index finder ONNX: its own quads are cut too, and "
+                                                     "its finds of no index become 'back'")] = None,
+    finder_conf: Annotated[float, typer.Option(min=0.01, max=0.99, help="finder score threshold")] = 0.25,
+    size: Annotated[int, typer.Option(min=32, help="square side of each crop (train at this imgsz)")] = 64,
+    splits: Annotated[str, typer.Option(help="comma-separated splits to cut")] = "train,val,test",
+    limit: Annotated[int | None, typer.Option(help="at most this many windows per split")] = None,
+    threads: Annotated[int, typer.Option(min=1)] = 2,
+) -> None:
+    """Cut every labeled index as the runtime cuts it (its true quad, the finder's quad or a jittered
+    one, and the finder's false finds as 'back') for an index classifier: `train cards --data OUT`."""
+    from monitor.perception.index_reader import IndexFinder
+    from monitor.training.index_crops import derive_index_crops
+
+    f = IndexFinder(finder, threads=threads, conf=finder_conf) if finder is not None else None
+    wanted = tuple(s.strip() for s in splits.split(",") if s.strip())
+    counts = derive_index_crops(data, out, f, size, splits=wanted, limit=limit)
+    for split, c in counts.items():
+        typer.echo(f"{split}: " + ", ".join(f"{k} {v}" for k, v in c.items()))
+
+
 @train_app.command("detector")
 def train_detector_cmd(
     data: Annotated[Path, typer.Option(help="ultralytics dataset yaml (OBB or boxes)")],

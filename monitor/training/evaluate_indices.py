@@ -40,14 +40,14 @@ class SplitReads:
     spurious_logp: list[F64] = field(default_factory=list)  # finds matching no label
 
 
-def _labels(root: Path, split: str, stem: str, w: int, h: int) -> tuple[list[F64], list[str]]:
+def window_labels(root: Path, split: str, stem: str, w: int, h: int) -> tuple[list[F64], list[str]]:
     lines = (root / "labels" / split / f"{stem}.txt").read_text().splitlines()
     ids = (root / "identities" / split / f"{stem}.txt").read_text().splitlines()
     quads = [np.array([float(x) for x in ln.split()[5:]]).reshape(4, 3)[:, :2] * (w, h) for ln in lines]
     return quads, ids
 
 
-def _match(pred: list[F64], truth: list[F64]) -> list[int | None]:
+def match_finds(pred: list[F64], truth: list[F64]) -> list[int | None]:
     """For each prediction (in score order), the label it finds, each label at most once."""
     used: set[int] = set()
     out: list[int | None] = []
@@ -75,14 +75,14 @@ def collect(reader: IndexReader, root: Path, split: str, limit: int | None = Non
         if img is None:
             raise ValueError(f"cannot read {path}")
         h, w = img.shape[:2]
-        truth, ids = _labels(root, split, path.stem, w, h)
+        truth, ids = window_labels(root, split, path.stem, w, h)
         found = reader.finder.find(img)
         r.labels += len(truth)
         r.found += len(found)
         if not found:
             continue
         logp = reader.raw_log_probs(reader.crops(img, [q for q, _ in found]))
-        for k, j in enumerate(_match([q for q, _ in found], truth)):
+        for k, j in enumerate(match_finds([q for q, _ in found], truth)):
             if j is None:
                 r.spurious_logp.append(logp[k])
             elif ids[j] in classes:
