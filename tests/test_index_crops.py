@@ -73,6 +73,21 @@ def test_without_a_finder_every_index_is_cut_true_and_jittered(tmp_path: Path) -
     assert not (out / "val" / "back").exists()
 
 
+def test_a_cut_goes_on_where_it_stopped(tmp_path: Path) -> None:
+    data, out = tmp_path / "indices", tmp_path / "crops"
+    _window(data, "train", "train_000000")
+    derive_index_crops(data, out, None, size=32, splits=("train",))
+    first = (out / "train" / "7h" / "train_000000_0_j.jpg").read_bytes()
+    (out / "train" / "7h" / "train_000000_0_j.jpg").unlink()  # would come back if the window were redone
+    _window(data, "train", "train_000001")  # rendered after the first cut began
+    with (out / "train.done.jsonl").open("a") as f:
+        f.write('{"stem": "train_0000')  # a line cut by an interruption: that window is redone
+    counts = derive_index_crops(data, out, None, size=32, splits=("train",))
+    assert counts["train"] == {"windows": 2, "t": 4, "f": 0, "j": 4, "b": 0}
+    assert not (out / "train" / "7h" / "train_000000_0_j.jpg").exists()
+    assert (out / "train" / "7h" / "train_000001_0_j.jpg").read_bytes() != first  # its own jitter
+
+
 def test_a_split_without_windows_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError, match="no windows"):
         derive_index_crops(tmp_path, tmp_path / "out", None, splits=("train",))

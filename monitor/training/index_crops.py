@@ -40,6 +40,7 @@ SPLITS = ("train", "val", "test")
 # (matches are accepted up to 0.3 of the height, most lie well under 0.1).
 JITTER_SHARE = 0.06
 EDGE_PX = 3
+KINDS = "tfjb"  # true quad, the finder's quad, a jittered quad, a false find ("back")
 
 
 class Finder(Protocol):
@@ -65,52 +66,78 @@ def jitter_quad(quad: F64, rng: np.random.Generator, share: float = JITTER_SHARE
     return moved + rng.normal(0.0, share * h / 2, (4, 2))
 
 
+def _window_crops(img: npt.NDArray[np.uint8], quads: list[F64], ids: list[str], finder: Finder | None,
+                  rng: np.random.Generator) -> list[tuple[str, str, F64]]:
+    """(class, tag, quad) of every crop of one window."""
+    h, w = img.shape[:2]
+    crops = [(card, f"{k}_t", q) for k, (q, card) in enumerate(zip(quads, ids, strict=True))]
+    by_label: dict[int, F64] = {}
+    spurious: list[F64] = []
+    if finder is not None:
+        found = [q for q, _ in finder.find(img)]
+        for q, j in zip(found, match_finds(found, quads), strict=True):
+            if j is not None:
+                by_label[j] = q
+            elif _inside(q, w, h):
+                spurious.append(q)
+    for k, (q, card) in enumerate(zip(quads, ids, strict=True)):
+        seen = by_label.get(k)
+        crops.append((card, f"{k}_f", seen) if seen is not None else (card, f"{k}_j", jitter_quad(q, rng)))
+    return crops + [(BACK, f"s{k}_b", q) for k, q in enumerate(spurious)]
+
+
 def derive_index_crops(root: Path, out: Path, finder: Finder | None, size: int = 64, seed: int = 0,
                        splits: tuple[str, ...] = SPLITS, quality: int = 95,
                        limit: int | None = None) -> dict[str, dict[str, int]]:
     """Write the crops of every window of ``splits`` (at most ``limit`` per split); returns counts of
-    each kind per split. Without a finder only ``t`` and ``j`` crops are written (no ``back``)."""
+    each kind per split. Without a finder only ``t`` and ``j`` crops are written (no ``back``).
+
+    Resumable: each window done is logged in ``out/<split>.done.jsonl`` (after its crops are written),
+    and a later call skips the windows logged, so an interrupted cut, or one started while the
+    windows were still being rendered, goes on where it stopped."""
     counts: dict[str, dict[str, int]] = {}
+    out.mkdir(parents=True, exist_ok=True)
     for split in splits:
         images = sorted((root / "images" / split).glob("*.jpg"))[:limit]
         if not images:
             raise FileNotFoundError(f"{root}/images/{split}: no windows (make them with `render indices`)")
-        tally: Counter[str] = Counter()
+        done_log = out / f"{split}.done.jsonl"
+        done = {}
+        if done_log.exists():
+            for line in done_log.read_text().splitlines():
+                if line.strip():  # a line cut by an interruption is the last one: that window is redone
+                    try:
+                        row = json.loads(line)
+                    except json.JSONDecodeError:
+                        continue
+                    done[row["stem"]] = row
+        todo = [p for p in images if p.stem not in done]
         made: set[Path] = set()
-        for path in tqdm(images, desc=f"{split} index crops", unit="window"):
-            img = cv2.imread(str(path), cv2.IMREAD_COLOR)
-            if img is None:
-                raise ValueError(f"cannot read window {path}")
-            h, w = img.shape[:2]
-            quads, ids = window_labels(root, split, path.stem, w, h)
-            rng = np.random.default_rng([seed, SPLITS.index(split) if split in SPLITS else 9,
-                                         int(path.stem.rsplit("_", 1)[-1])])
-            crops: list[tuple[str, str, F64]] = [(card, f"{k}_t", q)
-                                                 for k, (q, card) in enumerate(zip(quads, ids, strict=True))]
-            by_label: dict[int, F64] = {}
-            spurious: list[F64] = []
-            if finder is not None:
-                found = [q for q, _ in finder.find(img)]
-                for q, j in zip(found, match_finds(found, quads), strict=True):
-                    if j is None:
-                        if _inside(q, w, h):
-                            spurious.append(q)
-                    else:
-                        by_label[j] = q
-            for k, (q, card) in enumerate(zip(quads, ids, strict=True)):
-                crops.append((card, f"{k}_f", by_label[k]) if k in by_label
-                             else (card, f"{k}_j", jitter_quad(q, rng)))
-            crops += [(BACK, f"s{k}_b", q) for k, q in enumerate(spurious)]
-            for card, tag, q in crops:
-                dst = out / split / card
-                if dst not in made:
-                    dst.mkdir(parents=True, exist_ok=True)
-                    made.add(dst)
-                cv2.imwrite(str(dst / f"{path.stem}_{tag}.jpg"), index_crop(img, q, size),
-                            [cv2.IMWRITE_JPEG_QUALITY, quality])
-                tally[tag.rsplit("_", 1)[-1]] += 1
-        counts[split] = {"windows": len(images), **{k: tally[k] for k in "tfjb"}}
-    out.mkdir(parents=True, exist_ok=True)
+        with done_log.open("a") as log:
+            if done_log.stat().st_size and not done_log.read_bytes().endswith(b"\n"):
+                log.write("\n")  # after a line cut by an interruption
+            for path in tqdm(todo, desc=f"{split} index crops", unit="window"):
+                img = cv2.imread(str(path), cv2.IMREAD_COLOR)
+                if img is None:
+                    raise ValueError(f"cannot read window {path}")
+                h, w = img.shape[:2]
+                quads, ids = window_labels(root, split, path.stem, w, h)
+                rng = np.random.default_rng([seed, SPLITS.index(split) if split in SPLITS else 9,
+                                             int(path.stem.rsplit("_", 1)[-1])])
+                tally: Counter[str] = Counter()
+                for card, tag, q in _window_crops(img, quads, ids, finder, rng):
+                    dst = out / split / card
+                    if dst not in made:
+                        dst.mkdir(parents=True, exist_ok=True)
+                        made.add(dst)
+                    cv2.imwrite(str(dst / f"{path.stem}_{tag}.jpg"), index_crop(img, q, size),
+                                [cv2.IMWRITE_JPEG_QUALITY, quality])
+                    tally[tag.rsplit("_", 1)[-1]] += 1
+                done[path.stem] = row = {"stem": path.stem, **{k: tally[k] for k in KINDS}}
+                log.write(json.dumps(row) + "\n")
+                log.flush()
+        kept = [done[p.stem] for p in images]
+        counts[split] = {"windows": len(kept), **{k: sum(r[k] for r in kept) for k in KINDS}}
     summary = out / "summary.json"
     earlier = json.loads(summary.read_text()).get("counts", {}) if summary.exists() else {}
     summary.write_text(json.dumps(  # splits cut by an earlier call (e.g. val and test first) are kept
