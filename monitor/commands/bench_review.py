@@ -20,8 +20,8 @@ def register(app: typer.Typer) -> None:
             help="length of each recording in the scaling run")] = 30.0,
         parts: Annotated[str, typer.Option(
             help="comma-separated: live,oracle,stride2,clips,nogate,scale (oracle perception); models-whole "
-                 "(the peer: every frame whole), models, models-stride2, scale-models (the shipped models, "
-                 "frames perceived where they changed)")] = (
+                 "(the peer: every frame whole), models, models-strideN (N = 2, 3, ...), scale-models "
+                 "(the shipped models, frames perceived where they changed)")] = (
             "live,oracle,stride2,clips,models-whole,models,models-stride2,scale"),
     ) -> None:
         """Measure review: x real time (1 process, oracle and models), Dask scaling from 1 to 2 workers."""
@@ -47,6 +47,9 @@ def register(app: typer.Typer) -> None:
                           f"{x.kept} ({x.kept / max(x.frames, 1):.0%})", str(x.hands), str(x.alerts),
                           x.perception[:60])
         Console(width=200).print(table)
+        for x in lines:
+            if x.found:
+                typer.echo(f"{x.name}: {', '.join(x.found)}")
         dask = {x.name.split(",")[1].strip(): x for x in lines if x.name.startswith("Dask")}
         if len(dask) == 2:
             one, two = dask["1 worker(s)"], dask["2 worker(s)"]

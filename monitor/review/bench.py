@@ -41,6 +41,7 @@ class BenchLine:
     hands: int
     alerts: int
     cpu_s: float = 0.0  # CPU time of this process and its children (Dask workers, ffmpeg) during the run
+    found: tuple[str, ...] = ()  # each alert's code and media time: what a faster run must still find
 
     @property
     def speed(self) -> float:
@@ -64,8 +65,10 @@ def _run(name: str, videos: list[Path], out: Path, perception: str = "auto", wor
     outcome = run_review(opts)
     wall = time.perf_counter() - start  # with the report written, and for Dask the cluster's start
     s = outcome.session.summary
+    found = tuple(f"{a['code']}@{float((a.get('media') or {}).get('trigger', -1)):.1f}"
+                  for a in outcome.session.alerts)
     return BenchLine(name, s["files"], s["media_s"], wall, s["frames_read"], s["frames_kept"],
-                     "; ".join(s["perception"]), s["hands"], s["alerts"], _cpu() - cpu0)
+                     "; ".join(s["perception"]), s["hands"], s["alerts"], _cpu() - cpu0, found)
 
 
 def _live(recording: Path) -> BenchLine:
@@ -127,9 +130,11 @@ def run_bench(recording: Path, models_seconds: float = 10.0, scale_files: int = 
         if "models" in parts and short is not None:
             lines.append(_run(f"1 process, models, changed regions ({secs})", [short], root / "models",
                               perception="models"))
-        if "models-stride2" in parts and short is not None:
-            lines.append(_run(f"1 process, models, changed regions, stride 2 ({secs})", [short],
-                              root / "models2", perception="models", stride=2))
+        for stride in sorted(int(p.removeprefix("models-stride")) for p in parts
+                             if p.startswith("models-stride") and p.removeprefix("models-stride").isdigit()):
+            if short is not None:
+                lines.append(_run(f"1 process, models, changed regions, stride {stride} ({secs})", [short],
+                                  root / f"models{stride}", perception="models", stride=stride))
         if "scale-models" in parts and short is not None:
             for workers in (1, 2):
                 lines.append(_run(f"Dask, {workers} worker(s), 2 x {secs}, models, stride 2", [short, short],
