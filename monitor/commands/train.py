@@ -185,6 +185,8 @@ def train_detector_cmd(
     fraction: Annotated[float, typer.Option(min=0.01, max=1.0)] = 1.0,
     base: Annotated[str, typer.Option(help="model yaml or .pt")] = "yolo11n-obb.yaml",
     resume: Annotated[bool, typer.Option(help="continue the run from RUN/weights/last.pt")] = False,
+    init: Annotated[Path | None, typer.Option(
+        help="start from this checkpoint's matching layers (e.g. the index finder's .pt)")] = None,
     evaluate_only: Annotated[bool, typer.Option(help="skip training; export + evaluate the run")] = False,
     checkpoint: Annotated[str, typer.Option(help="which checkpoint to export: best or last")] = "best",
     ship: Annotated[bool, typer.Option(help="copy results to models/")] = False,
@@ -195,7 +197,8 @@ def train_detector_cmd(
 
     run = project / name
     if not evaluate_only:
-        train_detector(data, project, name, epochs, imgsz, batch, threads, workers, resume, base, fraction)
+        train_detector(data, project, name, epochs, imgsz, batch, threads, workers, resume, base, fraction,
+                       init=init)
     ckpt = run / "weights" / f"{checkpoint}.pt"
     if not ckpt.exists():
         raise typer.BadParameter(f"no checkpoint {ckpt}: train first (or pick --checkpoint last)")

@@ -21,23 +21,31 @@ INDEX_AUGMENT: dict[str, Any] = {**DETECT_AUGMENT, "fliplr": 0.0, "flipud": 0.0,
 def train_detector(
     data: Path, project: Path, name: str, epochs: int, imgsz: int = 640, batch: int = 8, threads: int = 2,
     workers: int = 1, resume: bool = False, base: str = "yolo11n-obb.yaml", fraction: float = 1.0,
-    augment: dict[str, Any] | None = None,
+    augment: dict[str, Any] | None = None, init: Path | None = None,
 ) -> Path:
+    """Train a run (or ``resume`` it). ``init``: a checkpoint of the same model family, perhaps of
+    another task (the index finder's for a detector), whose layers of matching name and shape start
+    the new model (nothing can be downloaded here, so this is the only pretraining there is)."""
+    if not data.exists():
+        raise FileNotFoundError(f"dataset yaml not found: {data}")
+    if init is not None and not init.is_file():
+        raise FileNotFoundError(f"--init checkpoint not found: {init}")
     env.prepare(threads)
     from ultralytics import YOLO
 
     project = project.resolve()  # ultralytics nests a relative project under its own runs_dir/<task>/
-
-    if not data.exists():
-        raise FileNotFoundError(f"dataset yaml not found: {data}")
     log = RunLog(project, name, {"data": data, "epochs": epochs, "imgsz": imgsz, "batch": batch,
-                                 "threads": threads, "base": base, "fraction": fraction, "resume": resume})
+                                 "threads": threads, "base": base, "fraction": fraction, "resume": resume,
+                                 "init": init})
     ckpt = last_checkpoint(project, name)
     try:
         if resume and ckpt is not None:
             YOLO(str(ckpt)).train(resume=True, workers=workers)
         else:
-            YOLO(base).train(
+            model = YOLO(base)
+            if init is not None:
+                model.load(str(init))  # ultralytics transfers the layers whose names and shapes match
+            model.train(
                 data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, workers=workers,
                 project=str(project), name=name, exist_ok=True, optimizer="AdamW", lr0=0.002, cos_lr=True,
                 warmup_epochs=1,
