@@ -12,6 +12,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -102,7 +103,7 @@ def round_events(table: str, start: int, round_id: str) -> list[dict[str, Any]]:
     ]
 
 
-def pct(values: list[float], q: float) -> float:
+def pct(values: Sequence[float], q: float) -> float:
     if not values:
         return float("nan")
     ordered = sorted(values)
@@ -137,7 +138,9 @@ class LoadResult:
         return everyone and self.alerts_acked > 0
 
     def report(self) -> str:
-        ms = lambda v: f"{v * 1000:.1f} ms"  # noqa: E731
+        def ms(v: float) -> str:
+            return f"{v * 1000:.1f} ms"
+
         return "\n".join([
             f"load: {self.clients} WebSocket clients ({'batched' if self.batch else 'one message each'}), "
             f"{self.events_sent} events in {self.elapsed:.1f} s "
@@ -245,7 +248,8 @@ async def load_test(db: Path, *, clients: int, rate: int, duration: float, table
                 bar = progress.add_task("posting events", total=duration)
                 while (now := time.monotonic()) - begin < duration:
                     budget += per_tick
-                    batch, keys = [], []
+                    batch: list[dict[str, Any]] = []
+                    keys: list[str] = []
                     # Like a real sensor: at most MAX_IN_FLIGHT requests outstanding; when the server
                     # is slower than the offered rate, events wait and go out in bigger batches.
                     while budget >= 1 and len(posts) < MAX_IN_FLIGHT and len(batch) < 5000:

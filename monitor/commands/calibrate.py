@@ -127,7 +127,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Measure a camera's lens distortion from views of the printed ChArUco board."""
         import yaml
-        from tqdm import tqdm  # type: ignore[import-untyped]
+        from tqdm import tqdm
 
         from monitor.calibration.lens_fit import LensFitError, fit_lens
 

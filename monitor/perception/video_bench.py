@@ -43,7 +43,7 @@ def read_frames(video: Path, frames: int) -> list[np.ndarray]:
     cap = cv2.VideoCapture(str(video))
     if not cap.isOpened():
         raise ValueError(f"{video}: cannot be opened as a video")
-    out = []
+    out: list[np.ndarray] = []
     while len(out) < frames:
         ok, frame = cap.read()
         if not ok:

@@ -100,7 +100,7 @@ class TableChain:
         hand_cards = None if image is None else self._hands_by_index(image, spots)
         return self.extractor.frame(index, media_time, objects, spots, spread, still, hand_cards)
 
-    def _hands_by_index(self, image: np.ndarray,  # type: ignore[type-arg]
+    def _hands_by_index(self, image: np.ndarray,
                         spots: dict[str, SpotView] | None = None) -> dict[str, list[IndexCard]] | None:
         """The cards of each hand zone whose picture lies still, read by their indices: once per
         settled picture (~10-20 ms a zone), then remembered; also the pile slots the extractor asks
@@ -148,7 +148,7 @@ class TableChain:
             known = self._spreads[view.version] = (self.spread_counter.count(image), now)
         return known[0]
 
-    def _chips_in_spots(self, image: np.ndarray, spots: dict[str, SpotView],  # type: ignore[type-arg]
+    def _chips_in_spots(self, image: np.ndarray, spots: dict[str, SpotView],
                         detections: Detections) -> Detections:
         """The betting spots' chips as found in their full-resolution pictures
         (:mod:`monitor.perception.spot_chips`), in place of the detector's chips there: once per settled
@@ -203,7 +203,7 @@ class TableChain:
 
 
 
-def _pixel_box(calibration: TableCalibration, poly_mm: np.ndarray) -> tuple[int, int, int, int]:  # type: ignore[type-arg]
+def _pixel_box(calibration: TableCalibration, poly_mm: np.ndarray) -> tuple[int, int, int, int]:
     """A zone's outline grown by ``HAND_MARGIN_MM``, as a box in the calibrated frame's pixels."""
     p = np.asarray(poly_mm, np.float64)
     c = p.mean(axis=0)
