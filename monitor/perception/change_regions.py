@@ -64,7 +64,8 @@ class ChangeRegions:
             self._recent = []
             return None
         b, g, r = cv2.split(cv2.absdiff(small, ref))
-        changed = cv2.compare(cv2.max(cv2.max(b, g), r), self.threshold, cv2.CMP_GT)
+        # OpenCV takes a scalar here; its stubs know only arrays
+        changed = cv2.compare(cv2.max(cv2.max(b, g), r), self.threshold, cv2.CMP_GT)  # type: ignore[call-overload]
         now = self._changed(changed, w, h) if changed.any() else []
         # A place that changed is looked at again for ``settle_frames`` frames after: what was read
         # there as a hand left it (in its shadow, blurred) is read again once it has settled.

@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from monitor.perception.imageio import as_image
 from monitor.perception.rectify import order_card_corners
 
 F64 = npt.NDArray[np.float64]
@@ -47,15 +48,15 @@ def card_mask(img: npt.NDArray[np.uint8], felt: npt.NDArray[np.uint8] | None = N
     Working from the felt rather than from "white" keeps face cards with saturated art, and card backs,
     in one blob each; the dark pips inside a face become holes, which are skipped.
     """
-    lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
+    lab = as_image(cv2.cvtColor(img, cv2.COLOR_BGR2LAB))
     if felt is None:
         felt = background_lab(lab)
-    diff = cv2.absdiff(lab, (float(felt[0]), float(felt[1]), float(felt[2]), 0.0))
+    diff = cv2.absdiff(lab, (float(felt[0]), float(felt[1]), float(felt[2]), 0.0))  # type: ignore[call-overload]
     dist = cv2.transform(diff, np.ones((1, 3), dtype=np.float32))  # saturating uint8 L1 distance
-    mask = cv2.compare(dist, min_distance, cv2.CMP_GT)
+    mask = cv2.compare(dist, min_distance, cv2.CMP_GT)  # type: ignore[call-overload]  # a scalar: stubs omit it
     # Open away thin printed lines and speckle so a card touching a line keeps its outline.
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (open_px, open_px))
-    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
+    return as_image(cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel))
 
 
 def _line_intersection(l1: tuple[F64, F64], l2: tuple[F64, F64]) -> F64 | None:
@@ -64,7 +65,7 @@ def _line_intersection(l1: tuple[F64, F64], l2: tuple[F64, F64]) -> F64 | None:
     if abs(den) < 1e-9:
         return None
     t = ((q[0] - p[0]) * e[1] - (q[1] - p[1]) * e[0]) / den
-    return p + t * d
+    return np.asarray(p + t * d, np.float64)
 
 
 def outer_contours(mask: npt.NDArray[np.uint8]) -> list[npt.NDArray[np.int32]]:
@@ -73,7 +74,7 @@ def outer_contours(mask: npt.NDArray[np.uint8]) -> list[npt.NDArray[np.int32]]:
     contours, hier = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
     if hier is None:
         return []
-    return [c for c, h in zip(contours, hier[0], strict=True) if h[3] == -1]
+    return [np.asarray(c, np.int32) for c, h in zip(contours, hier[0], strict=True) if h[3] == -1]
 
 
 def refine_corners(contour: F64, quad: F64) -> F64:
@@ -182,7 +183,7 @@ def felt_colour(frame: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
     scale = work_scale(w, h)
     img = frame if scale == 1.0 else cv2.resize(frame, (round(w * scale), round(h * scale)),
                                                 interpolation=cv2.INTER_AREA)
-    return background_lab(cv2.cvtColor(img, cv2.COLOR_BGR2LAB))
+    return background_lab(as_image(cv2.cvtColor(img, cv2.COLOR_BGR2LAB)))
 
 
 def find_card_quads(frame: npt.NDArray[np.uint8], min_area_px: float = 250.0,
@@ -197,10 +198,10 @@ def find_card_quads(frame: npt.NDArray[np.uint8], min_area_px: float = 250.0,
     """
     h, w = frame.shape[:2]
     scale = work_scale(w, h) if scale is None else scale
-    img = frame if scale == 1.0 else cv2.resize(frame, (max(1, round(w * scale)), max(1, round(h * scale))),
-                                                interpolation=cv2.INTER_AREA)
+    img = frame if scale == 1.0 else as_image(cv2.resize(
+        frame, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA))
     if felt is None:
-        felt = background_lab(cv2.cvtColor(img, cv2.COLOR_BGR2LAB))
+        felt = background_lab(as_image(cv2.cvtColor(img, cv2.COLOR_BGR2LAB)))
     mask = card_mask(img, felt, open_px=OPEN_PX)
     contours = outer_contours(mask)
     max_area = max_area_frac * img.shape[0] * img.shape[1]

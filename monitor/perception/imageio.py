@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any, cast
 
 import cv2
 import numpy as np
@@ -11,6 +12,11 @@ import numpy.typing as npt
 from monitor.perception.errors import ImageReadError
 
 Image = npt.NDArray[np.uint8]
+
+
+def as_image(result: Any) -> Image:
+    """An OpenCV result typed as the 8-bit image it is: OpenCV's stubs declare any numeric array."""
+    return cast(Image, result)
 
 
 def load_image(path: str | Path) -> Image:
@@ -39,11 +45,11 @@ def check_frame(img: npt.NDArray[np.generic], where: str = "frame") -> Image:
     if img.dtype != np.uint8:
         raise ImageReadError(f"{where}: expected uint8 pixels, got {img.dtype}")
     if img.ndim == 2:
-        img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
+        img = as_image(cv2.cvtColor(as_image(img), cv2.COLOR_GRAY2BGR))
     if img.ndim != 3 or img.shape[2] not in (3, 4):
         raise ImageReadError(f"{where}: expected an HxWx3 BGR image, got shape {img.shape}")
     if img.shape[2] == 4:
-        img = cv2.cvtColor(img, cv2.COLOR_BGRA2BGR)
+        img = as_image(cv2.cvtColor(as_image(img), cv2.COLOR_BGRA2BGR))
     if img.shape[0] < 16 or img.shape[1] < 16:
         raise ImageReadError(f"{where}: image too small ({img.shape[1]}x{img.shape[0]} pixels)")
     return np.ascontiguousarray(img)

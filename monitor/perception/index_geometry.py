@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from monitor.perception.imageio import as_image
 from monitor.perception.rectify import CORNER_SHARE
 
 F64 = npt.NDArray[np.float64]
@@ -63,5 +64,5 @@ def index_crop(image: npt.NDArray[np.uint8], quad: npt.ArrayLike, size: int = 64
     src = np.asarray(quad, np.float32).reshape(4, 2)
     dst = np.array([[0, 0], [size - 1, 0], [size - 1, size - 1], [0, size - 1]], np.float32)
     m = cv2.getPerspectiveTransform(src, dst)
-    return cv2.warpPerspective(image, m, (size, size), flags=cv2.INTER_LINEAR,
-                               borderMode=cv2.BORDER_REPLICATE)
+    return as_image(cv2.warpPerspective(image, m, (size, size), flags=cv2.INTER_LINEAR,
+                                        borderMode=cv2.BORDER_REPLICATE))

@@ -34,7 +34,7 @@ from monitor.perception.detections import Detection, Detections, corners_from_ar
 from monitor.perception.detector import Box, Detector
 from monitor.perception.identity import CardClassifier, CardEnsemble, load_card_reader
 from monitor.perception.identity_cache import IdentityCache
-from monitor.perception.imageio import check_frame
+from monitor.perception.imageio import as_image, check_frame
 from monitor.perception.labels import BACK, CARD_FACE_DOWN, CARD_FACE_UP, CHIP, UNKNOWN
 from monitor.perception.rectify import CROP_SIZE, order_card_corners, rectify_card
 
@@ -160,7 +160,7 @@ class Perceiver:
         if self.mode == "refine" and cards:
             small = cv2.resize(frame, (frame.shape[1] // 4, frame.shape[0] // 4),
                                interpolation=cv2.INTER_AREA)
-            felt = background_lab(cv2.cvtColor(small, cv2.COLOR_BGR2LAB))
+            felt = background_lab(as_image(cv2.cvtColor(small, cv2.COLOR_BGR2LAB)))
             for c in cards:
                 refined = refine_quad_full_resolution(frame, order_card_corners(c.corners), felt)
                 if refined is not c.corners and quad_iou(refined, c.corners) > 0.6:

@@ -11,6 +11,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from monitor.perception.imageio import as_image
+
 CROP_SIZE = 96
 
 FloatArray = npt.NDArray[np.float64]
@@ -58,7 +60,7 @@ def rectify_card(
     )
     if work != size:
         crop = cv2.resize(crop, (size, size), interpolation=cv2.INTER_AREA)
-    return crop
+    return as_image(crop)
 
 
 def crops_to_tensor(crops: list[npt.NDArray[np.uint8]], size: int = CROP_SIZE) -> npt.NDArray[np.float32]:

@@ -28,6 +28,7 @@ from monitor.calibration import TableCalibration
 from monitor.calibration.zones import zone_kind
 from monitor.perception.chips import CHIP_DIAMETER_MM, _lab, chip_denomination
 from monitor.perception.detections import Detection
+from monitor.perception.imageio import as_image
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +111,8 @@ class SpotChipFinder:
                 raise ValueError(f"frame is {w}x{h}, the spots were placed on a {sw}x{sh} frame of "
                                  "another shape")
             k = w / sw
-            native = cv2.resize(image, self.size, interpolation=cv2.INTER_AREA if k > 1 else cv2.INTER_CUBIC)
+            native = as_image(cv2.resize(image, self.size,
+                                         interpolation=cv2.INTER_AREA if k > 1 else cv2.INTER_CUBIC))
             return [replace(d, corners=tuple((x * k, y * k) for x, y in d.corners))  # type: ignore[arg-type]
                     for d in self.find(native, name)]
         spot = self.spots.get(name)

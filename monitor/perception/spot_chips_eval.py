@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from monitor.perception.imageio import as_image
 from monitor.perception.spot_chips import SpotChipFinder
 
 MATCH_PX = 12.0
@@ -116,7 +117,7 @@ def score_round(finder: SpotChipFinder, folder: Path, every: int) -> SpotChipSco
                 index += 1
                 if not ok:
                     return total
-            total.add(score_frame(finder, image, objects))
+            total.add(score_frame(finder, as_image(image), objects))
     finally:
         cap.release()
     return total

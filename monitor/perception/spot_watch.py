@@ -93,8 +93,8 @@ class SpotWatcher:
                          round(x0 * sx):max(round(x1 * sx), round(x0 * sx) + 1)]
             small = cv2.resize(crop, (SIDE, SIDE), interpolation=cv2.INTER_AREA).astype(np.float32)
             # a slight blur: a shift by a fraction of a pixel (the codec) is not a change
-            small = cv2.GaussianBlur(small, (5, 5), 1.2)
-            out[name] = self._update(spot, small)
+            pic: npt.NDArray[np.float32] = np.asarray(cv2.GaussianBlur(small, (5, 5), 1.2), np.float32)
+            out[name] = self._update(spot, pic)
         return out
 
     def _diff(self, spot: _Spot, a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> float:

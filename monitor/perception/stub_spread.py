@@ -25,6 +25,7 @@ from numpy.typing import NDArray
 
 from monitor.calibration import TableCalibration
 from monitor.geometry.shapes import Polygon
+from monitor.perception.imageio import as_image
 
 
 @dataclass(frozen=True)
@@ -126,7 +127,7 @@ class StubSpreadCounter:
         contours, _ = cv2.findContours(block_small, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         (cx, cy), (rw, rh), angle = cv2.minAreaRect(max(contours, key=cv2.contourArea).astype(np.float32) * 2)
         block = cv2.resize(block_small, (crop.shape[1], crop.shape[0]), interpolation=cv2.INTER_NEAREST)
-        grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+        grey = as_image(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY))
         # a row lies along the rectangle's long side; two cards spread 25 mm are as wide as long,
         # so where both sides could be the row, both are tried
         tries = [(rw, rh, angle), (rh, rw, angle + 90.0)]
@@ -157,7 +158,7 @@ class StubSpreadCounter:
         size = (grey.shape[1], grey.shape[0])
         flat = cv2.warpAffine(grey, turn, size, flags=cv2.INTER_LINEAR,
                               borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
-        upright = cv2.warpAffine(block, turn, size, flags=cv2.INTER_NEAREST)
+        upright = as_image(cv2.warpAffine(block, turn, size, flags=cv2.INTER_NEAREST))
         left, right = round(cx - rw / 2), round(cx + rw / 2)
         top, bottom = round(cy - rh / 2), round(cy + rh / 2)
         if left < 0 or right > flat.shape[1] or top < 0 or bottom > flat.shape[0]:
