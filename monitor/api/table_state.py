@@ -72,7 +72,7 @@ def empty_state(table_id: str) -> dict[str, Any]:
 
 
 def _seat(state: dict[str, Any], seat: int) -> dict[str, Any]:
-    seats: dict[str, Any] = state["seats"]
+    seats: dict[str, dict[str, Any]] = state["seats"]
     return seats.setdefault(str(seat), {"seat": seat})
 
 

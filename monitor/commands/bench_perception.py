@@ -102,8 +102,8 @@ def register(app: typer.Typer) -> None:
             table.add_column(b, justify="right")
         table.add_column("ORT / OV", justify="right")
         for stage in results["onnxruntime"]:
-            a, b = results["onnxruntime"][stage], results["openvino"][stage]
-            table.add_row(stage, f"{a:.1f}", f"{b:.1f}", f"{a / b:.2f}" if b else "-")
+            ort, ov = results["onnxruntime"][stage], results["openvino"][stage]
+            table.add_row(stage, f"{ort:.1f}", f"{ov:.1f}", f"{ort / ov:.2f}" if ov else "-")
         table.add_row("cards found / identified",
                       *(f"{counts[b + '_cards']} / {counts[b]}" for b in results), "")
         Console().print(table)

@@ -31,7 +31,7 @@ def register(app: typer.Typer) -> None:
         with tempfile.TemporaryDirectory() as tmp:
             path = video or Path(tmp) / f"bench.{'avi' if codec == 'MJPG' else 'mp4'}"
             if video is None:
-                writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*codec), 30.0, (width, height))
+                writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*codec), 30.0, (width, height))
                 rng = np.random.default_rng(0)
                 base = rng.integers(0, 255, (height, width, 3), dtype=np.uint8)
                 for i in tqdm(range(frames), desc="writing test video", unit="frame"):

@@ -9,9 +9,9 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import Select, func, select
+from sqlalchemy import Select, Table, func, select
 from sqlalchemy.orm import Session
 
 from monitor.store import audit
@@ -97,7 +97,7 @@ def known_event_keys(session: Session, keys: set[tuple[str, int]]) -> set[tuple[
 def insert_events(session: Session, rows: list[dict[str, Any]]) -> None:
     """Insert new events in one statement (the caller has checked they are new)."""
     if rows:
-        session.execute(EventRow.__table__.insert(), rows)
+        session.execute(cast(Table, EventRow.__table__).insert(), rows)
 
 
 def round_key(table_id: str, round_ref: str) -> str:

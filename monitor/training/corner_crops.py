@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
+from monitor.perception.imageio import as_image
 from monitor.perception.rectify import CORNER_SHARE, index_corner
 from monitor.training.evaluate_cards import IMAGE_SUFFIXES
 
@@ -36,7 +37,7 @@ def derive_corner_set(src: Path, out: Path, size: int = 64, share: tuple[float, 
                 raise ValueError(f"cannot read crop {f}")
             dst = out / split / f.parent.name
             dst.mkdir(parents=True, exist_ok=True)
-            for tag, view in (("a", img), ("b", np.ascontiguousarray(img[::-1, ::-1]))):
+            for tag, view in (("a", as_image(img)), ("b", as_image(np.ascontiguousarray(img[::-1, ::-1])))):
                 corner = cv2.resize(index_corner(view, share), (size, size), interpolation=cv2.INTER_LINEAR)
                 cv2.imwrite(str(dst / f"{f.stem}_{tag}.jpg"), corner, [cv2.IMWRITE_JPEG_QUALITY, quality])
                 n += 1

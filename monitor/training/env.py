@@ -22,11 +22,11 @@ def prepare(threads: int = 2) -> None:
     from ultralytics.utils import SETTINGS
 
     off = ("sync", "hub", "wandb", "tensorboard", "mlflow", "clearml", "comet", "dvc", "neptune", "raytune")
-    SETTINGS.update({k: False for k in off if k in SETTINGS})
+    SETTINGS.update({k: False for k in off if k in SETTINGS})  # type: ignore[no-untyped-call]
     torch.set_num_threads(threads)
     # select_device() resets torch to ultralytics' NUM_THREADS (cpu_count - 1 = 1 thread here) at train time.
     import ultralytics.utils.torch_utils as torch_utils
 
-    torch_utils.NUM_THREADS = threads  # type: ignore[attr-defined]
+    torch_utils.NUM_THREADS = threads
     with contextlib.suppress(RuntimeError):  # it may be set only once per process
         torch.set_num_interop_threads(1)

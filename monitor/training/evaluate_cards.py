@@ -23,6 +23,7 @@ from monitor.perception.calibration import (
     softmax_t,
 )
 from monitor.perception.identity import CardClassifier, CardEnsemble
+from monitor.perception.imageio import as_image
 from monitor.perception.labels import CRITICAL_RANK_PAIRS
 from monitor.perception.ranks import rank_of, read_ranks
 
@@ -65,7 +66,7 @@ def raw_log_probs(
             img = cv2.imread(str(p), cv2.IMREAD_COLOR)
             if img is None:
                 raise ValueError(f"cannot read crop {p}")
-            crops.append(img)
+            crops.append(as_image(img))
         probs = softmax_t(clf.raw_log_probs(crops, tta), 1.0)
         out.append(np.log(np.clip(probs, 1e-12, 1.0)))
     return np.concatenate(out) if out else np.zeros((0, len(clf.classes)))

@@ -23,6 +23,7 @@ import numpy.typing as npt
 from tqdm import tqdm
 
 from monitor.perception.calibration import choose_threshold, fit_temperature, softmax_t
+from monitor.perception.imageio import as_image
 from monitor.perception.index_reader import INDEX_READER_FILE, IndexReader
 from monitor.training.evaluate_cards import card_metrics, plot_confusion
 
@@ -76,12 +77,12 @@ def collect(reader: IndexReader, root: Path, split: str, limit: int | None = Non
             raise ValueError(f"cannot read {path}")
         h, w = img.shape[:2]
         truth, ids = window_labels(root, split, path.stem, w, h)
-        found = reader.finder.find(img)
+        found = reader.finder.find(as_image(img))
         r.labels += len(truth)
         r.found += len(found)
         if not found:
             continue
-        logp = reader.raw_log_probs(reader.crops(img, [q for q, _ in found]))
+        logp = reader.raw_log_probs(reader.crops(as_image(img), [q for q, _ in found]))
         for k, j in enumerate(match_finds([q for q, _ in found], truth)):
             if j is None:
                 r.spurious_logp.append(logp[k])

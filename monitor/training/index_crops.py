@@ -30,6 +30,7 @@ import numpy as np
 import numpy.typing as npt
 from tqdm import tqdm
 
+from monitor.perception.imageio import as_image
 from monitor.perception.index_geometry import index_crop
 from monitor.perception.labels import BACK
 from monitor.training.evaluate_indices import match_finds, window_labels
@@ -63,7 +64,7 @@ def jitter_quad(quad: F64, rng: np.random.Generator, share: float = JITTER_SHARE
     centre = quad.mean(axis=0)
     scale = 1.0 + rng.normal(0.0, share)
     moved = centre + (quad - centre) * scale + rng.normal(0.0, share * h, 2)
-    return moved + rng.normal(0.0, share * h / 2, (4, 2))
+    return np.asarray(moved + rng.normal(0.0, share * h / 2, (4, 2)), np.float64)
 
 
 def _window_crops(img: npt.NDArray[np.uint8], quads: list[F64], ids: list[str], finder: Finder | None,
@@ -125,12 +126,12 @@ def derive_index_crops(root: Path, out: Path, finder: Finder | None, size: int =
                 rng = np.random.default_rng([seed, SPLITS.index(split) if split in SPLITS else 9,
                                              int(path.stem.rsplit("_", 1)[-1])])
                 tally: Counter[str] = Counter()
-                for card, tag, q in _window_crops(img, quads, ids, finder, rng):
+                for card, tag, q in _window_crops(as_image(img), quads, ids, finder, rng):
                     dst = out / split / card
                     if dst not in made:
                         dst.mkdir(parents=True, exist_ok=True)
                         made.add(dst)
-                    cv2.imwrite(str(dst / f"{path.stem}_{tag}.jpg"), index_crop(img, q, size),
+                    cv2.imwrite(str(dst / f"{path.stem}_{tag}.jpg"), index_crop(as_image(img), q, size),
                                 [cv2.IMWRITE_JPEG_QUALITY, quality])
                     tally[tag.rsplit("_", 1)[-1]] += 1
                 done[path.stem] = row = {"stem": path.stem, **{k: tally[k] for k in KINDS}}

@@ -35,7 +35,8 @@ from monitor.store.models import AlertStatus
 
 router = APIRouter(prefix="/api/v1/alerts", tags=["alerts"], responses={**AUTH_ERRORS, **VALIDATION_ERROR})
 
-CONFLICT = {409: {"model": ErrorOut, "description": "The alert's status does not allow this change"}}
+CONFLICT: dict[int | str, dict[str, object]] = {
+    409: {"model": ErrorOut, "description": "The alert's status does not allow this change"}}
 
 
 @router.get("", response_model=Page[AlertSummary], summary="List alerts, newest first")

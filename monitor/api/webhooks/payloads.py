@@ -57,7 +57,10 @@ def milestone_event_id(alert_id: str) -> str:
 def milestone_body(row: AlertRow, target: WebhookTarget) -> str:
     ET.register_namespace("", MILESTONE_NS)
     ET.register_namespace("i", XSI_NS)
-    q = lambda tag: f"{{{MILESTONE_NS}}}{tag}"  # noqa: E731 - local shorthand for namespaced tags
+
+    def q(tag: str) -> str:  # a namespaced tag
+        return f"{{{MILESTONE_NS}}}{tag}"
+
     trigger = row.wall_trigger or row.raised_at
     root = ET.Element(q("AnalyticsEvent"))
     header = ET.SubElement(root, q("EventHeader"))
