@@ -22,7 +22,8 @@ def prepare(threads: int = 2) -> None:
     from ultralytics.utils import SETTINGS
 
     off = ("sync", "hub", "wandb", "tensorboard", "mlflow", "clearml", "comet", "dvc", "neptune", "raytune")
-    SETTINGS.update({k: False for k in off if k in SETTINGS})  # type: ignore[no-untyped-call]
+    settings: Any = SETTINGS  # typed loosely upstream, and not installed where CI type-checks
+    settings.update({k: False for k in off if k in settings})
     torch.set_num_threads(threads)
     # select_device() resets torch to ultralytics' NUM_THREADS (cpu_count - 1 = 1 thread here) at train time.
     import ultralytics.utils.torch_utils as torch_utils
