@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 import cv2
 import numpy as np
@@ -93,7 +94,7 @@ class SpotWatcher:
                          round(x0 * sx):max(round(x1 * sx), round(x0 * sx) + 1)]
             small = cv2.resize(crop, (SIDE, SIDE), interpolation=cv2.INTER_AREA).astype(np.float32)
             # a slight blur: a shift by a fraction of a pixel (the codec) is not a change
-            pic: npt.NDArray[np.float32] = np.asarray(cv2.GaussianBlur(small, (5, 5), 1.2), np.float32)
+            pic = cast(npt.NDArray[np.float32], cv2.GaussianBlur(small, (5, 5), 1.2))
             out[name] = self._update(spot, pic)
         return out
 

@@ -75,14 +75,15 @@ def collect(reader: IndexReader, root: Path, split: str, limit: int | None = Non
         img = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if img is None:
             raise ValueError(f"cannot read {path}")
-        h, w = img.shape[:2]
+        image = as_image(img)
+        h, w = image.shape[:2]
         truth, ids = window_labels(root, split, path.stem, w, h)
-        found = reader.finder.find(as_image(img))
+        found = reader.finder.find(image)
         r.labels += len(truth)
         r.found += len(found)
         if not found:
             continue
-        logp = reader.raw_log_probs(reader.crops(as_image(img), [q for q, _ in found]))
+        logp = reader.raw_log_probs(reader.crops(image, [q for q, _ in found]))
         for k, j in enumerate(match_finds([q for q, _ in found], truth)):
             if j is None:
                 r.spurious_logp.append(logp[k])

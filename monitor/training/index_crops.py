@@ -126,12 +126,13 @@ def derive_index_crops(root: Path, out: Path, finder: Finder | None, size: int =
                 rng = np.random.default_rng([seed, SPLITS.index(split) if split in SPLITS else 9,
                                              int(path.stem.rsplit("_", 1)[-1])])
                 tally: Counter[str] = Counter()
-                for card, tag, q in _window_crops(as_image(img), quads, ids, finder, rng):
+                image = as_image(img)
+                for card, tag, q in _window_crops(image, quads, ids, finder, rng):
                     dst = out / split / card
                     if dst not in made:
                         dst.mkdir(parents=True, exist_ok=True)
                         made.add(dst)
-                    cv2.imwrite(str(dst / f"{path.stem}_{tag}.jpg"), index_crop(as_image(img), q, size),
+                    cv2.imwrite(str(dst / f"{path.stem}_{tag}.jpg"), index_crop(image, q, size),
                                 [cv2.IMWRITE_JPEG_QUALITY, quality])
                     tally[tag.rsplit("_", 1)[-1]] += 1
                 done[path.stem] = row = {"stem": path.stem, **{k: tally[k] for k in KINDS}}
