@@ -186,7 +186,8 @@ def train_detector_cmd(
     base: Annotated[str, typer.Option(help="model yaml or .pt")] = "yolo11n-obb.yaml",
     resume: Annotated[bool, typer.Option(help="continue the run from RUN/weights/last.pt")] = False,
     init: Annotated[Path | None, typer.Option(
-        help="start from this checkpoint's matching layers (e.g. the index finder's .pt)")] = None,
+        help="start from this checkpoint's matching layers: a .pt (e.g. the index finder's) "
+             "or a shipped .onnx of the same family (models/detector.onnx)")] = None,
     evaluate_only: Annotated[bool, typer.Option(help="skip training; export + evaluate the run")] = False,
     checkpoint: Annotated[str, typer.Option(help="which checkpoint to export: best or last")] = "best",
     ship: Annotated[bool, typer.Option(help="copy results to models/")] = False,

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from monitor.training import env
+from monitor.training.onnx_init import module_from_onnx
 from monitor.training.runs import RunLog, last_checkpoint, run_dir
 
 # Tables are seen from above at any rotation: vertical flips are fine for boxes (identity is not read
@@ -25,7 +26,8 @@ def train_detector(
 ) -> Path:
     """Train a run (or ``resume`` it). ``init``: a checkpoint of the same model family, perhaps of
     another task (the index finder's for a detector), whose layers of matching name and shape start
-    the new model (nothing can be downloaded here, so this is the only pretraining there is)."""
+    the new model (nothing can be downloaded here, so this is the only pretraining there is). An
+    ``.onnx`` init is a shipped export of the same family (the shipped detector), rebuilt by onnx_init."""
     if not data.exists():
         raise FileNotFoundError(f"dataset yaml not found: {data}")
     if init is not None and not init.is_file():
@@ -43,7 +45,10 @@ def train_detector(
             YOLO(str(ckpt)).train(resume=True, workers=workers)
         else:
             model = YOLO(base)
-            if init is not None:
+            if init is not None and init.suffix == ".onnx":
+                # A shipped export, un-fused on a few training frames (see onnx_init).
+                model.load(module_from_onnx(init, base, _train_images(data, 8), imgsz))
+            elif init is not None:
                 model.load(str(init))  # ultralytics transfers the layers whose names and shapes match
             model.train(
                 data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, workers=workers,
@@ -57,6 +62,19 @@ def train_detector(
         raise
     log.finish("finished")
     return run_dir(project, name)
+
+
+def _train_images(data: Path, n: int) -> list[Path]:
+    """The first ``n`` training images of an ultralytics dataset yaml (to un-fuse an ONNX init)."""
+    import yaml
+
+    spec = yaml.safe_load(data.read_text())
+    root = Path(spec.get("path") or data.parent)
+    folder = root / spec["train"] if not Path(spec["train"]).is_absolute() else Path(spec["train"])
+    images = sorted(p for p in folder.glob("*") if p.suffix.lower() in {".jpg", ".jpeg", ".png"})[:n]
+    if not images:
+        raise FileNotFoundError(f"no training images in {folder} (from {data})")
+    return images
 
 
 def evaluate_detector(
