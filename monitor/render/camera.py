@@ -11,12 +11,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import cast
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
 F64 = NDArray[np.float64]
+F32 = NDArray[np.float32]
 RESOLUTIONS = {"720p": (1280, 720), "1080p": (1920, 1080), "4k": (3840, 2160)}
 
 
@@ -94,7 +96,7 @@ class Camera:
 
     @cached_property
     def rvec(self) -> F64:
-        return cv2.Rodrigues(self.R)[0].ravel()
+        return cast(F64, cv2.Rodrigues(self.R)[0].ravel())
 
     @cached_property
     def center(self) -> F64:
@@ -157,10 +159,10 @@ class Camera:
         und = cv2.undistortPoints(pts, self.K, self.dist, P=self.K).reshape(len(gy), len(gx), 2)
         size = (len(gx) * step, len(gy) * step)
         mx = _shift_grid(
-            cv2.resize(und[..., 0].astype(np.float32), size, interpolation=cv2.INTER_LINEAR), step
+            cast(F32, cv2.resize(und[..., 0].astype(np.float32), size, interpolation=cv2.INTER_LINEAR)), step
         )
         my = _shift_grid(
-            cv2.resize(und[..., 1].astype(np.float32), size, interpolation=cv2.INTER_LINEAR), step
+            cast(F32, cv2.resize(und[..., 1].astype(np.float32), size, interpolation=cv2.INTER_LINEAR)), step
         )
         return mx[: self.height, : self.width].copy(), my[: self.height, : self.width].copy()
 

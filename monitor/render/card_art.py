@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from monitor.perception.imageio import as_image
 from monitor.render.suits import Color, draw_suit, fill_poly
 from monitor.rules.cards import JOKER, RANK_CHARS, Card
 
@@ -86,7 +87,7 @@ def rounded_card_alpha(w: int, h: int, px_per_mm: float) -> Image:
     cv2.rectangle(m, (0, r), (w * ss - 1, h * ss - 1 - r), 255, -1)
     for cx, cy in ((r, r), (w * ss - 1 - r, r), (r, h * ss - 1 - r), (w * ss - 1 - r, h * ss - 1 - r)):
         cv2.circle(m, (cx, cy), r, 255, -1)
-    return cv2.resize(m, (w, h), interpolation=cv2.INTER_AREA)
+    return as_image(cv2.resize(m, (w, h), interpolation=cv2.INTER_AREA))
 
 
 class _Canvas:

@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from monitor.perception.imageio import as_image
 from monitor.render.card_art import PX_PER_MM, STYLES, TEX_H, TEX_W, draw_face, rounded_card_alpha
 from monitor.rules.cards import PAI_GOW_53, RANK_NAMES, SUIT_NAMES
 
@@ -50,9 +51,8 @@ def _mips(tex: Image, levels: int = 4) -> tuple[Image, ...]:
     out = [tex]
     for _ in range(levels - 1):
         t = out[-1]
-        out.append(
-            cv2.resize(t, (max(1, t.shape[1] // 2), max(1, t.shape[0] // 2)), interpolation=cv2.INTER_AREA)
-        )
+        half = (max(1, t.shape[1] // 2), max(1, t.shape[0] // 2))
+        out.append(as_image(cv2.resize(t, half, interpolation=cv2.INTER_AREA)))
     return tuple(out)
 
 

@@ -74,6 +74,8 @@ def glyph_mask(text: str, path: str, height_px: int, squeeze: float = 1.0) -> ND
     (and ``squeeze`` times its natural width)."""
     import cv2
 
+    from monitor.perception.imageio import as_image
+
     probe = 200
     f = _font(path, probe)
     bb = f.getmask(text).getbbox()
@@ -89,7 +91,7 @@ def glyph_mask(text: str, path: str, height_px: int, squeeze: float = 1.0) -> ND
         raise ValueError(f"font {Path(path).name} draws nothing for {text!r}")
     arr = arr[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
     w = max(1, round(arr.shape[1] * squeeze * height_px / arr.shape[0]))
-    return cv2.resize(arr, (w, max(1, height_px)), interpolation=cv2.INTER_AREA)
+    return as_image(cv2.resize(arr, (w, max(1, height_px)), interpolation=cv2.INTER_AREA))
 
 
 def blend_mask(img: NDArray[np.uint8], mask: NDArray[np.uint8], x0: int, y0: int, color: Color) -> None:

@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from monitor.perception.imageio import as_image
 from monitor.render.table_art import CHIP_COLORS
 
 Image = NDArray[np.uint8]
@@ -20,7 +21,7 @@ DIE_COLOR = (40, 30, 190)  # BGR: casino dice are translucent red with white pip
 def _disc_alpha(n: int, ss: int = 4) -> Image:
     m = np.zeros((n * ss, n * ss), np.uint8)
     cv2.circle(m, (n * ss // 2, n * ss // 2), n * ss // 2 - ss, 255, -1, cv2.LINE_AA)
-    return cv2.resize(m, (n, n), interpolation=cv2.INTER_AREA)
+    return as_image(cv2.resize(m, (n, n), interpolation=cv2.INTER_AREA))
 
 
 def spot_color(denomination: int) -> tuple[int, int, int]:
@@ -48,7 +49,7 @@ def chip_face(denomination: int) -> Image:
     scale = (c * 0.75) / cv2.getTextSize(text, font, 1.0, 2)[0][0] if len(text) > 2 else c * 0.45 / 22
     (tw, th), _ = cv2.getTextSize(text, font, scale, 3)
     cv2.putText(img, text, (c - tw // 2, c + th // 2), font, scale, (40, 40, 40), 3, cv2.LINE_AA)
-    img = cv2.resize(img, (CHIP_TEX, CHIP_TEX), interpolation=cv2.INTER_AREA)
+    img = as_image(cv2.resize(img, (CHIP_TEX, CHIP_TEX), interpolation=cv2.INTER_AREA))
     return np.dstack([img, _disc_alpha(CHIP_TEX)])
 
 
@@ -70,7 +71,7 @@ def die_face(value: int) -> Image:
     r = int(n * 0.085)
     for u, v in _PIPS[value]:
         cv2.circle(img, (int(u * n), int(v * n)), r, (240, 240, 240), -1, cv2.LINE_AA)
-    img = cv2.resize(img, (DIE_TEX, DIE_TEX), interpolation=cv2.INTER_AREA)
+    img = as_image(cv2.resize(img, (DIE_TEX, DIE_TEX), interpolation=cv2.INTER_AREA))
     # slightly rounded corners and edges read as a real die
     m = np.zeros((n, n), np.uint8)
     cv2.rectangle(m, (0, 0), (n - 1, n - 1), 255, -1)

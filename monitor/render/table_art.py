@@ -11,12 +11,14 @@ import math
 import zlib
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import cast
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
 from monitor.geometry import Circle, Rect, Shape, TableLayout
+from monitor.perception.imageio import as_image
 
 Image = NDArray[np.uint8]
 BGR = tuple[int, int, int]
@@ -117,7 +119,7 @@ def _text(
     x1, y1 = min(img.shape[1], int(center[0]) + r), min(img.shape[0], int(center[1]) + r)
     if x1 <= x0 or y1 <= y0:
         return
-    m = cv2.getRotationMatrix2D((pw / 2, ph / 2), angle_deg, 1.0)
+    m = cast(NDArray[np.float64], cv2.getRotationMatrix2D((pw / 2, ph / 2), angle_deg, 1.0))
     m[:, 2] += (center[0] - pw / 2 - x0, center[1] - ph / 2 - y0)
     mask = cv2.warpAffine(patch, m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR)
     a = mask[..., None].astype(np.float32) / 255 * 0.9
@@ -286,7 +288,7 @@ def _scaled_texture(layout: TableLayout, style_name: str, px_per_mm: float, vari
     size = (round(w * px_per_mm), round(h * px_per_mm))
     interp = cv2.INTER_AREA if px_per_mm < 1 else cv2.INTER_CUBIC
     return TableTexture(
-        cv2.resize(base.image, size, interpolation=interp), px_per_mm, base.x0, base.y1, base.floor
+        as_image(cv2.resize(base.image, size, interpolation=interp)), px_per_mm, base.x0, base.y1, base.floor
     )
 
 
