@@ -16,6 +16,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from monitor.perception.imageio import as_image
+
 Image = NDArray[np.uint8]
 H264_PRESET = "veryfast"  # the preset the recorder (rounds/video.py) uses too
 
@@ -48,7 +50,11 @@ def h264_roundtrip(img: Image, crf: int, preset: str = H264_PRESET, threads: int
         raise ValueError(f"h264_roundtrip needs an 8-bit BGR image, got {img.shape} {img.dtype}")
     h, w = img.shape[:2]
     ph, pw = h + (h & 1), w + (w & 1)
-    src = img if (ph, pw) == (h, w) else cv2.copyMakeBorder(img, 0, ph - h, 0, pw - w, cv2.BORDER_REPLICATE)
+    src = (
+        img
+        if (ph, pw) == (h, w)
+        else as_image(cv2.copyMakeBorder(img, 0, ph - h, 0, pw - w, cv2.BORDER_REPLICATE))
+    )
     enc = av.CodecContext.create("libx264", "w")
     enc.width, enc.height, enc.pix_fmt = pw, ph, "yuv420p"
     enc.time_base = Fraction(1, 30)

@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from monitor.perception.imageio import as_image
 from monitor.render.camera import Camera, default_camera
 from monitor.render.crops import CropOptions, crop_card
 from monitor.render.deck import load_design
@@ -87,7 +88,9 @@ def make_sheet(out: Path, seed: int = 0, tile_w: int = 640) -> Path:
         f = r.render(scene, cam, Effects.random(r_))
         if gt_frame is None:
             gt_frame = f
-        tiles.append(_label(cv2.resize(f.image, (tile_w, tile_h), interpolation=cv2.INTER_AREA), caption))
+        tiles.append(
+            _label(as_image(cv2.resize(f.image, (tile_w, tile_h), interpolation=cv2.INTER_AREA)), caption)
+        )
     assert gt_frame is not None
     # ground truth overlay on a close view of the first frame's centre
     ov = overlay_truth(gt_frame)
@@ -95,7 +98,7 @@ def make_sheet(out: Path, seed: int = 0, tile_w: int = 640) -> Path:
     crop = ov[h // 2 - h // 4 - 120 : h // 2 + h // 4 - 120, w // 4 : 3 * w // 4]
     tiles.append(
         _label(
-            cv2.resize(crop, (tile_w, tile_h), interpolation=cv2.INTER_AREA),
+            as_image(cv2.resize(crop, (tile_w, tile_h), interpolation=cv2.INTER_AREA)),
             "ground truth: polygons, identities",
         )
     )
@@ -143,7 +146,7 @@ def make_sheet(out: Path, seed: int = 0, tile_w: int = 640) -> Path:
     n = grid.shape[1] // 96
     crops = crops[: 2 * n] + [np.zeros((96, 96, 3), np.uint8)] * max(0, 2 * n - len(crops))
     crow = np.vstack([np.hstack(crops[:n]), np.hstack(crops[n : 2 * n])])
-    crow = cv2.copyMakeBorder(crow, 0, 0, 0, grid.shape[1] - crow.shape[1], cv2.BORDER_CONSTANT)
+    crow = as_image(cv2.copyMakeBorder(crow, 0, 0, 0, grid.shape[1] - crow.shape[1], cv2.BORDER_CONSTANT))
     sheet = np.vstack([grid, strip_img, _label(crow, "identity crops 96 x 96 (jittered corners, JPEG)")])
     out.parent.mkdir(parents=True, exist_ok=True)
     cv2.imwrite(str(out), sheet, [cv2.IMWRITE_JPEG_QUALITY, 85])
@@ -171,7 +174,7 @@ def make_codec_strip(out: Path, seed: int = 0) -> Path:
         ("H.264 CRF 38", h264_roundtrip(img, 38)),
     ):
         crop = coded[y0 : y0 + 110, x0 : x0 + 160]
-        panels.append(_label(cv2.resize(crop, (480, 330), interpolation=cv2.INTER_NEAREST), name))
+        panels.append(_label(as_image(cv2.resize(crop, (480, 330), interpolation=cv2.INTER_NEAREST)), name))
     strip = np.hstack(panels)
     out.parent.mkdir(parents=True, exist_ok=True)
     cv2.imwrite(str(out), strip, [cv2.IMWRITE_JPEG_QUALITY, 95])

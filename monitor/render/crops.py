@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from monitor.perception.imageio import as_image
 from monitor.perception.rectify import rectify_card
 from monitor.render.datasets import SplitSpec, sample_frames, write_image
 from monitor.render.deck import CLASS_KEYS
@@ -75,7 +76,7 @@ def jpeg_region(
     ok, buf = cv2.imencode(".jpg", region, [cv2.IMWRITE_JPEG_QUALITY, quality])
     if not ok:
         return region.copy(), x0, y0
-    return cv2.imdecode(buf, cv2.IMREAD_COLOR), x0, y0
+    return as_image(cv2.imdecode(buf, cv2.IMREAD_COLOR)), x0, y0
 
 
 def crop_card(
@@ -160,7 +161,7 @@ def export_crops(
                     and o.visible_share >= opt.min_visible
                     and _in_frame(o, w, h, opt.edge_margin)
                 ]
-                rng.shuffle(cards)  # type: ignore[arg-type]
+                rng.shuffle(cards)
                 for o in cards:
                     cls = o.identity if o.face_up else "back"
                     floor = min(have[k] for k in CLASS_KEYS)
