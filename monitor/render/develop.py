@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from monitor.perception.imageio import as_image
 from monitor.render.codec import h264_roundtrip, jpeg_roundtrip
 from monitor.render.effects import Effects, _light_maps, _scaled_noise, gamma_lut, light_rows, shake_kernel
 
@@ -75,10 +76,10 @@ def develop(
     if e.defocus > 0.05:
         sigma = e.defocus
         # OpenCV's kernel for uint8 reaches round(3 sigma) rows each way
-        blur.append((lambda s: cv2.GaussianBlur(s, (0, 0), sigma), int(np.ceil(3 * sigma)) + 1))
+        blur.append((lambda s: as_image(cv2.GaussianBlur(s, (0, 0), sigma)), int(np.ceil(3 * sigma)) + 1))
     if e.motion_blur is not None:
         k = shake_kernel(*e.motion_blur)
-        blur.append((lambda s: cv2.filter2D(s, -1, k), k.shape[0] // 2 + 1))
+        blur.append((lambda s: as_image(cv2.filter2D(s, -1, k)), k.shape[0] // 2 + 1))
     noise_now = pos is not None and not blur  # noise is the sensor's: after any blur
 
     def lit(y0: int, y1: int, out: Image) -> None:

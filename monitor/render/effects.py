@@ -15,11 +15,13 @@ import math
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import cast
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from monitor.perception.imageio import as_image
 from monitor.render.codec import h264_roundtrip, jpeg_roundtrip
 
 Image = NDArray[np.uint8]
@@ -109,7 +111,9 @@ def _light_maps(e: Effects, w: int, h: int) -> tuple[Image, Image | None]:
         return got
     rng = np.random.default_rng(e.seed)
     g = _gain_field(e, w, h, rng)
-    gain = cv2.resize(np.clip(g * 128, 0, 255).astype(np.uint8), (w, h), interpolation=cv2.INTER_LINEAR)
+    gain = as_image(
+        cv2.resize(np.clip(g * 128, 0, 255).astype(np.uint8), (w, h), interpolation=cv2.INTER_LINEAR)
+    )
     glare = None
     if e.glare:
         gw, gh = max(2, w // 8), max(2, h // 8)
@@ -118,7 +122,9 @@ def _light_maps(e: Effects, w: int, h: int) -> tuple[Image, Image | None]:
         for u, v, rad, strength in e.glare:
             d2 = (xx / gw - u) ** 2 + (yy / gh - v) ** 2 * (h / w) ** 2
             gl += strength * np.exp(-d2 / (2 * rad * rad * 0.25))
-        glare = cv2.resize(np.clip(gl, 0, 255).astype(np.uint8), (w, h), interpolation=cv2.INTER_LINEAR)
+        glare = as_image(
+            cv2.resize(np.clip(gl, 0, 255).astype(np.uint8), (w, h), interpolation=cv2.INTER_LINEAR)
+        )
     got = (gain, glare)
     _LIGHT[key] = got
     if len(_LIGHT) > 2:
@@ -177,7 +183,7 @@ def shake_kernel(length: float, angle_deg: float) -> NDArray[np.float32]:
     c = n // 2
     dx, dy = math.cos(math.radians(angle_deg)) * c, math.sin(math.radians(angle_deg)) * c
     cv2.line(k, (round(c - dx), round(c - dy)), (round(c + dx), round(c + dy)), 1.0, 1, cv2.LINE_AA)
-    return k / k.sum()
+    return cast(NDArray[np.float32], k / k.sum())
 
 
 _NOISE: dict[tuple[int, int], tuple[Image, Image]] = {}
@@ -216,10 +222,10 @@ def _scaled_noise(h: int, w: int, sigma: float, oy: int, ox: int) -> tuple[Image
         if len(_SCALED_SEEN) > 64:
             _SCALED_SEEN.clear()
         return (
-            cv2.convertScaleAbs(pos[oy : oy + h, ox : ox + w], alpha=s),
-            cv2.convertScaleAbs(neg[oy : oy + h, ox : ox + w], alpha=s),
+            as_image(cv2.convertScaleAbs(pos[oy : oy + h, ox : ox + w], alpha=s)),
+            as_image(cv2.convertScaleAbs(neg[oy : oy + h, ox : ox + w], alpha=s)),
         )
-    got = (cv2.convertScaleAbs(pos, alpha=s), cv2.convertScaleAbs(neg, alpha=s))
+    got = (as_image(cv2.convertScaleAbs(pos, alpha=s)), as_image(cv2.convertScaleAbs(neg, alpha=s)))
     _SCALED[key] = got
     # a video keeps one sigma; a dataset draws from 19 (Effects.random, 0.5-5 in 0.25 steps): ~260 MB at 1080p
     while len(_SCALED) > 1 and sum(a.nbytes + b.nbytes for a, b in _SCALED.values()) > _SCALED_BYTES:
@@ -244,14 +250,14 @@ def apply_sensor(img: Image, e: Effects) -> Image:
     rng = np.random.default_rng(e.seed + 1 if e.frame == 0 else [e.seed, e.frame])
     out = img
     if e.defocus > 0.05:
-        out = cv2.GaussianBlur(out, (0, 0), e.defocus)
+        out = as_image(cv2.GaussianBlur(out, (0, 0), e.defocus))
     if e.motion_blur is not None:
-        out = cv2.filter2D(out, -1, shake_kernel(*e.motion_blur))
+        out = as_image(cv2.filter2D(out, -1, shake_kernel(*e.motion_blur)))
     if e.noise > 0:
         h, w = out.shape[:2]
         oy, ox = int(rng.integers(64)), int(rng.integers(64))
         pos, neg = _scaled_noise(h, w, e.noise, oy, ox)
-        out = cv2.subtract(cv2.add(out, pos), neg)
+        out = as_image(cv2.subtract(cv2.add(out, pos), neg))
     if e.h264_crf is not None:
         out = h264_roundtrip(out, e.h264_crf)
     if e.jpeg_quality is not None:
