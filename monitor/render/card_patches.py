@@ -20,11 +20,13 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from monitor.perception.imageio import as_image
 from monitor.perception.rectify import rectify_card
 from monitor.render.card_art import TEX_H, TEX_W
 from monitor.render.crops import jitter_corners
@@ -52,7 +54,7 @@ def _randn(shape: tuple[int, ...], sigma: float, rng: np.random.Generator) -> ND
     """Gaussian noise via OpenCV (several times faster than numpy for an image), seeded from ``rng``."""
     cv2.setRNGSeed(int(rng.integers(2**31)))
     out = np.empty(shape, np.float32)
-    cv2.randn(out, 0.0, float(sigma))
+    cv2.randn(out, 0.0, float(sigma))  # type: ignore[call-overload]  # stubs want arrays; scalars are valid
     return out
 
 
@@ -60,7 +62,7 @@ def _felt(rng: np.random.Generator, h: int, w: int) -> Image:
     style = TABLE_STYLES[str(rng.choice(TRAIN_STYLES))]
     base = np.array(style.felt, np.float32) * rng.uniform(0.8, 1.2) + rng.normal(0, 8, 3)
     small = rng.normal(0, rng.uniform(2, 8), (max(1, h // 6), max(1, w // 6))).astype(np.float32)
-    tex = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+    tex = cast(NDArray[np.float32], cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR))
     tex += _randn((h, w), 2.0, rng)
     img = base.astype(np.float32) + tex[..., None]
     if rng.random() < 0.3:  # a printed line of the layout crossing the patch
@@ -85,7 +87,7 @@ def _card_quad(rng: np.random.Generator, cx: float, cy: float, short: float) -> 
     pts[:, 0] *= 1 + taper * pts[:, 1] / (long / 2)
     pts = pts @ np.array([[c, s], [-s, c]])
     pts += rng.normal(0, short * 0.01, pts.shape)
-    return pts + np.array([cx, cy])
+    return cast(F64, pts + np.array([cx, cy]))
 
 
 def _paste(img: Image, tex: Image, quad: F64, shade: float) -> None:
@@ -163,10 +165,10 @@ def _light_and_sensor(rng: np.random.Generator, img: Image) -> tuple[Image, int 
         f += (rng.uniform(20, 110) * spot)[..., None]
     gamma = math.exp(rng.normal(0, 0.08))
     lut = (255.0 * (np.arange(256) / 255.0) ** gamma).clip(0, 255).astype(np.uint8)
-    out = cv2.LUT(f.clip(0, 255).astype(np.uint8), lut)
+    out = as_image(cv2.LUT(f.clip(0, 255).astype(np.uint8), lut))
     sigma = rng.uniform(0, 1.1) if rng.random() < 0.8 else rng.uniform(1.1, 1.8)
     if sigma > 0.3:
-        out = cv2.GaussianBlur(out, (0, 0), sigma)
+        out = as_image(cv2.GaussianBlur(out, (0, 0), sigma))
     if rng.random() < 0.08:
         length, ang = rng.uniform(1.5, 5), rng.uniform(0, 180)
         k = np.zeros((9, 9), np.float32)
@@ -179,7 +181,7 @@ def _light_and_sensor(rng: np.random.Generator, img: Image) -> tuple[Image, int 
             1,
             cv2.LINE_AA,
         )
-        out = cv2.filter2D(out, -1, k / max(k.sum(), 1e-6))
+        out = as_image(cv2.filter2D(out, -1, k / max(k.sum(), 1e-6)))
     noise = rng.uniform(0, 6)
     if noise > 0.5:
         out = (out.astype(np.float32) + _randn(out.shape, noise, rng)).clip(0, 255).astype(np.uint8)
@@ -187,7 +189,7 @@ def _light_and_sensor(rng: np.random.Generator, img: Image) -> tuple[Image, int 
     if q is not None:
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])
         if ok:
-            out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+            out = as_image(cv2.imdecode(buf, cv2.IMREAD_COLOR))
     return out, q
 
 

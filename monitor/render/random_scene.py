@@ -229,9 +229,9 @@ class SceneMaker:
                 tgt = lay.pile(int(r.integers(1, 8))).center if r.random() < 0.6 else lay.banker_place.center
                 self.arm((d[0] + r.uniform(-250, 250), d[1]), tgt)
             else:
-                s = lay.seat(int(r.integers(1, 8)))
-                tgt = s.back_hand.center if r.random() < 0.6 else s.betting_spot.center
-                self.arm(s.position, tgt)
+                seat = lay.seat(int(r.integers(1, 8)))
+                tgt = seat.back_hand.center if r.random() < 0.6 else seat.betting_spot.center
+                self.arm(seat.position, tgt)
         return self.scene
 
     def _chips_on_cards(self) -> None:
