@@ -27,18 +27,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
+from typing import Any, cast
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from monitor.perception.imageio import as_image
 from monitor.render.card_art import (
     CARD_H_MM,
     CARD_W_MM,
     PIP_LAYOUT,
     PIP_LAYOUTS,
     Canvas,
-    Color,
     draw_jester,
     draw_lattice,
     draw_ring_grid,
@@ -46,7 +47,7 @@ from monitor.render.card_art import (
 )
 from monitor.render.deck import BACK, CLASS_KEYS, CardDesign, DesignError, _mips
 from monitor.render.fonts import SUIT_CODEPOINTS, blend_mask, draw_text, glyph_mask, index_fonts, suit_fonts
-from monitor.render.suits import SUIT_ASPECT, draw_suit, fill_poly
+from monitor.render.suits import SUIT_ASPECT, Color, draw_suit, fill_poly
 from monitor.rules.cards import JOKER, RANK_CHARS, Card, parse_card
 
 Image = NDArray[np.uint8]
@@ -254,7 +255,8 @@ def _ink(rng: np.random.Generator, red: bool) -> Color:
 
 
 def _colour(rng: np.random.Generator) -> Color:
-    hsv = np.uint8([[[rng.integers(0, 180), rng.integers(90, 256), rng.integers(70, 240)]]])
+    # np.uint8 of a nested list builds an array; the stubs know only the scalar
+    hsv: Image = cast(Any, np.uint8)([[[rng.integers(0, 180), rng.integers(90, 256), rng.integers(70, 240)]]])
     b, g, r = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0]
     return (int(b), int(g), int(r))
 
@@ -522,7 +524,7 @@ class _Painter:
         tile = np.zeros((n, n, 3), np.uint8)
         self._suit_into(tile, s, n / 2 / k, n / 2 / k, h, (255, 255, 255), flip)
         rot = cv2.getRotationMatrix2D((n / 2, n / 2), angle, 1.0)
-        m = cv2.warpAffine(tile[..., 0], rot, (n, n), flags=cv2.INTER_LINEAR)
+        m = as_image(cv2.warpAffine(tile[..., 0], rot, (n, n), flags=cv2.INTER_LINEAR))
         blend_mask(self.cv.img, m, round(cx * k - n / 2), round(cy * k - n / 2), color)
 
     def poly(self, pts: Sequence[Pt] | NDArray[np.float64], color: Color, outline: bool = True) -> None:
@@ -587,7 +589,7 @@ class _Painter:
         ys, xs = np.nonzero(tmp)
         crop = tmp[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
         w = max(1, round(crop.shape[1] * hpx / crop.shape[0]))
-        return cv2.resize(crop, (w, hpx), interpolation=cv2.INTER_AREA)
+        return as_image(cv2.resize(crop, (w, hpx), interpolation=cv2.INTER_AREA))
 
     def blit(
         self, mask: Image, cx: float, cy: float, color: Color, angle: float = 0.0
@@ -603,7 +605,7 @@ class _Painter:
             n = int(math.hypot(h, w)) + 2
             rot = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
             rot[:, 2] += (n / 2 - w / 2, n / 2 - h / 2)
-            m = cv2.warpAffine(mask, rot, (n, n), flags=cv2.INTER_LINEAR)
+            m = as_image(cv2.warpAffine(mask, rot, (n, n), flags=cv2.INTER_LINEAR))
         k = self.cv.k
         blend_mask(self.cv.img, m, round(cx * k - m.shape[1] / 2), round(cy * k - m.shape[0] / 2), color)
         return m.shape[1] / k, m.shape[0] / k
@@ -627,7 +629,8 @@ class _Painter:
                 cv2.putText(
                     tmp, t, (thick + 2, th + thick + 2), font, scale, (255, 255, 255), thick, cv2.LINE_AA
                 )
-                mask = cv2.resize(tmp[..., 0], (max(1, round(tmp.shape[1] * squeeze)), tmp.shape[0]))
+                size = (max(1, round(tmp.shape[1] * squeeze)), tmp.shape[0])
+                mask = as_image(cv2.resize(tmp[..., 0], size))
                 blend_mask(cv.img, mask, round(x) - thick - 2, round(cv.px(top)) - thick - 2, color)
             else:
                 cv2.putText(
@@ -802,7 +805,7 @@ class _Painter:
                     (k(float(rng.uniform(x0 + 1, x1 - 1))), k(float(rng.uniform(y0 + 1, mid))))
                     for _ in range(n)
                 ]
-                hull = cv2.convexHull(np.array(pts, np.float32)).reshape(-1, 2)
+                hull = cast(NDArray[np.float32], cv2.convexHull(np.array(pts, np.float32))).reshape(-1, 2)
                 fill_poly(cv.img, hull, c)
             else:
                 cx, cy = float(rng.uniform(x0 + 4, x1 - 4)), float(rng.uniform(y0 + 4, mid - 2))
@@ -1257,10 +1260,12 @@ class _Painter:
             wmm = m.shape[1] / cv.k
             scale = min(1.0, (hi - lo + 8) / wmm)
             if scale < 1.0:
-                m = cv2.resize(
-                    m,
-                    (max(1, int(m.shape[1] * scale)), max(1, int(m.shape[0] * scale))),
-                    interpolation=cv2.INTER_AREA,
+                m = as_image(
+                    cv2.resize(
+                        m,
+                        (max(1, int(m.shape[1] * scale)), max(1, int(m.shape[0] * scale))),
+                        interpolation=cv2.INTER_AREA,
+                    )
                 )
             self.blit(
                 m, 31.5, (y_lo + y_hi) / 2, self.pick([c, *p.court_palette]), angle=float(rng.uniform(35, 60))
@@ -1277,10 +1282,12 @@ class _Painter:
             m = self.word_mask(word, h, p.joker_font)
             wmm = m.shape[1] / cv.k
             if wmm > hi - lo + 10:
-                m = cv2.resize(
-                    m,
-                    (int(cv.px(hi - lo + 10)), max(1, int(m.shape[0] * (hi - lo + 10) / wmm))),
-                    interpolation=cv2.INTER_AREA,
+                m = as_image(
+                    cv2.resize(
+                        m,
+                        (int(cv.px(hi - lo + 10)), max(1, int(m.shape[0] * (hi - lo + 10) / wmm))),
+                        interpolation=cv2.INTER_AREA,
+                    )
                 )
             y = float(rng.uniform(66, 74))
             self.blit(m, 31.5, y, c)
@@ -1480,7 +1487,7 @@ class _Painter:
         elif kind == "noise":
             rng = np.random.default_rng([p.seed, 0xBAC])
             n = rng.normal(0, 1, (h // 8 + 1, w // 8 + 1, 1)).astype(np.float32)
-            n = cv2.resize(n, (w, h), interpolation=cv2.INTER_CUBIC)[..., None]
+            n = cast(NDArray[np.float32], cv2.resize(n, (w, h), interpolation=cv2.INTER_CUBIC))[..., None]
             mix = (np.tanh(n) + 1) / 2
             sub[:] = (np.array(bg, np.float32) * (1 - mix) + np.array(acc, np.float32) * mix).astype(np.uint8)
         else:  # solid with a centre emblem

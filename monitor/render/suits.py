@@ -86,7 +86,9 @@ def draw_suit(
 
 
 def fill_poly(
-    img: NDArray[np.uint8], pts: NDArray[np.float64] | list[tuple[float, float]], color: Color
+    img: NDArray[np.uint8],
+    pts: NDArray[np.float64] | NDArray[np.float32] | list[tuple[float, float]],
+    color: Color,
 ) -> None:
     p = np.round(np.asarray(pts, dtype=np.float64) * _ONE).astype(np.int32)
     cv2.fillPoly(img, [p], color, lineType=cv2.LINE_AA, shift=_SHIFT)
