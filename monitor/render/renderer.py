@@ -17,15 +17,16 @@ import math
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from typing import Any
+from typing import Any, cast
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from monitor.perception.imageio import as_image
 from monitor.render.camera import Camera
 from monitor.render.deck import BACK, CardDesign, load_design
-from monitor.render.develop import develop
+from monitor.render.develop import LensMaps, develop
 from monitor.render.effects import Effects
 from monitor.render.props import chip_face, die_face, spot_color
 from monitor.render.scene import CHIP_DIAMETER_MM, CHIP_THICKNESS_MM, CardObj, ChipStack, Die, Occluder, Scene
@@ -33,6 +34,7 @@ from monitor.render.table_art import CHIP_COLORS, table_texture
 
 Image = NDArray[np.uint8]
 F64 = NDArray[np.float64]
+BGR = tuple[float, float, float]
 # Rounded corners take (4 - pi) r^2 = 8.8 mm^2 off a 63 x 88 card.
 CARD_FILL = 1.0 - (4 - math.pi) * 3.2**2 / (63 * 88)
 
@@ -47,8 +49,9 @@ _CHIP_TEMPLATE = np.zeros((3 * len(_RING_T) + 4, 3))
 _CHIP_TEMPLATE[: 3 * len(_RING_T), :2] = np.tile(
     (CHIP_DIAMETER_MM / 2) * np.stack([np.cos(_RING_T), np.sin(_RING_T)], axis=1), (3, 1)
 )
-_CHIP_SIDE = {d: tuple(0.7 * float(c) for c in CHIP_COLORS[d]) for d in CHIP_COLORS}
-_CHIP_SPOT = {d: tuple(0.8 * float(c) for c in spot_color(d)) for d in CHIP_COLORS}
+# three channels each (BGR), which tuple() over a generator cannot say
+_CHIP_SIDE = cast(dict[int, BGR], {d: tuple(0.7 * float(c) for c in CHIP_COLORS[d]) for d in CHIP_COLORS})
+_CHIP_SPOT = cast(dict[int, BGR], {d: tuple(0.8 * float(c) for c in spot_color(d)) for d in CHIP_COLORS})
 _TRUTH_T = np.linspace(0, 2 * math.pi, 24, endpoint=False)
 _TRUTH_RING = (CHIP_DIAMETER_MM / 2) * np.stack([np.cos(_TRUTH_T), np.sin(_TRUTH_T)], axis=1)  # 24 points
 
@@ -142,7 +145,7 @@ def _premultiplied(mips: tuple[Image, ...], lvl: int) -> Image:
     if got is None:
         a = cv2.cvtColor(np.ascontiguousarray(tex[..., 3]), cv2.COLOR_GRAY2BGRA)
         a[..., 3] = 255
-        got = (tex, cv2.multiply(tex, a, scale=1.0 / 255))
+        got = (tex, as_image(cv2.multiply(tex, a, scale=1.0 / 255)))
         _PREMULT[key] = got
         if len(_PREMULT) > _PREMULT_MAX:
             _PREMULT.popitem(last=False)
@@ -228,32 +231,37 @@ class _Canvas:
         src = _tex_corners(tex.shape[0], tex.shape[1])
         dst = (quad - (x0, y0)).astype(np.float32)
         size = (x1 - x0, y1 - y0)
-        aff = cv2.getAffineTransform(src[:3], dst[:3])
+        aff = cast(F64, cv2.getAffineTransform(src[:3], dst[:3]))
         miss = aff[:, :2] @ src[3] + aff[:, 2] - dst[3]
         affine = abs(float(miss[0])) + abs(float(miss[1])) <= AFFINE_TOL
         warped = _warp(
-            tex, aff if affine else cv2.getPerspectiveTransform(src, dst), size, cv2.BORDER_CONSTANT
+            tex,
+            aff if affine else cast(F64, cv2.getPerspectiveTransform(src, dst)),
+            size,
+            cv2.BORDER_CONSTANT,
         )
         alpha = cv2.extractChannel(warped, 3)
-        col = cv2.cvtColor(warped, cv2.COLOR_BGRA2BGR)
+        col = as_image(cv2.cvtColor(warped, cv2.COLOR_BGRA2BGR))
         if bend != 0.0:
             # A bowed card catches the light along its length: a smooth gain across the texture's v
             # axis (fixed point, 128 = 1.0), warped like the card.
             g8 = np.clip(128.5 + (bend * 0.18 * 128) * _BEND_COS, 0, 255).astype(np.uint8)
-            m = (
+            m = cast(
+                F64,
                 cv2.getAffineTransform(_GAIN_SRC[:3], dst[:3])
                 if affine
-                else cv2.getPerspectiveTransform(_GAIN_SRC, dst)
+                else cv2.getPerspectiveTransform(_GAIN_SRC, dst),
             )
             gain = _warp(g8, m, size, cv2.BORDER_REPLICATE)
-            col = cv2.multiply(col, cv2.cvtColor(gain, cv2.COLOR_GRAY2BGR), scale=1.0 / 128)
+            col = as_image(cv2.multiply(col, cv2.cvtColor(gain, cv2.COLOR_GRAY2BGR), scale=1.0 / 128))
         if shade != 1.0:
-            col = cv2.convertScaleAbs(col, alpha=shade)
-        keep = cv2.bitwise_not(alpha)
+            col = as_image(cv2.convertScaleAbs(col, alpha=shade))
+        keep = as_image(cv2.bitwise_not(alpha))
         if shadow > 0.0:
             sh = np.zeros_like(alpha)
             sh[1:, 1:] = alpha[:-1, :-1]
-            keep = cv2.multiply(keep, cv2.convertScaleAbs(sh, alpha=-shadow, beta=255), scale=1.0 / 255)
+            sh_keep = cv2.convertScaleAbs(sh, alpha=-shadow, beta=255)
+            keep = as_image(cv2.multiply(keep, sh_keep, scale=1.0 / 255))
         _over(self.img[y0:y1, x0:x1], col, keep)
         cover = alpha > 127
         self.ids[y0:y1, x0:x1][cover] = oid
@@ -291,9 +299,10 @@ class _Canvas:
         p = (pts - (x0, y0) + 0.5) / k - 0.5
         cv2.fillPoly(m, [np.round(p * 16).astype(np.int32)], level, cv2.LINE_AA, shift=4)
         if blur_px > 0.3:
-            m = cv2.GaussianBlur(m, (0, 0), blur_px / k)
+            m = as_image(cv2.GaussianBlur(m, (0, 0), blur_px / k))
         if k > 1:
-            m = cv2.resize(m, (m.shape[1] * k, m.shape[0] * k), interpolation=cv2.INTER_LINEAR)[:h, :w]
+            up = (m.shape[1] * k, m.shape[0] * k)
+            m = as_image(cv2.resize(m, up, interpolation=cv2.INTER_LINEAR))[:h, :w]
         roi = self.img[y0:y1, x0:x1]
         cv2.multiply(roi, cv2.cvtColor(m, cv2.COLOR_GRAY2BGR), dst=roi, scale=1.0 / 255)
 
@@ -321,7 +330,7 @@ class Renderer:
     # ---- lens ----------------------------------------------------------------------------------
     def _ideal_camera(
         self, cam: Camera
-    ) -> tuple[Camera, tuple[NDArray[np.float32], NDArray[np.float32]] | None]:
+    ) -> tuple[Camera, LensMaps | None]:
         if not cam.distorted:
             return cam, None
         key = (cam.width, cam.height, tuple(cam.K.ravel()), tuple(cam.dist))
@@ -362,13 +371,15 @@ class Renderer:
         if got is None:
             tex = table_texture(scene.layout, scene.table_style, tex_ppm, scene.table_variant)
             H = cam.plane_homography(0.0) @ np.linalg.inv(tex.table_to_tex())
-            got = cv2.warpPerspective(
-                tex.image,
-                H,
-                (cam.width, cam.height),
-                flags=cv2.INTER_LINEAR,
-                borderMode=cv2.BORDER_CONSTANT,
-                borderValue=tex.floor,
+            got = as_image(
+                cv2.warpPerspective(
+                    tex.image,
+                    H,
+                    (cam.width, cam.height),
+                    flags=cv2.INTER_LINEAR,
+                    borderMode=cv2.BORDER_CONSTANT,
+                    borderValue=tex.floor,
+                )
             )
             self._bg[key] = got
             if len(self._bg) > 3:
@@ -543,11 +554,11 @@ class Renderer:
         last = first + len(objs) - 1
         mine = (ids >= first) & (ids <= last)
         mask = np.where(mine, np.uint8(255), np.uint8(0))
-        layer = cv2.multiply(roi, cv2.cvtColor(mask, cv2.COLOR_GRAY2BGR), scale=1.0 / 255)
+        layer = as_image(cv2.multiply(roi, cv2.cvtColor(mask, cv2.COLOR_GRAY2BGR), scale=1.0 / 255))
         smeared = _smear(np.dstack([layer, mask]), dx, dy)
         layer, mask = np.ascontiguousarray(smeared[..., :3]), np.ascontiguousarray(smeared[..., 3])
         roi[:] = bg
-        _over(roi, layer, cv2.bitwise_not(mask))
+        _over(roi, layer, as_image(cv2.bitwise_not(mask)))
         top = _smear(np.where(mine, ids, np.uint16(0)), dx, dy, reduce="max") if len(objs) > 1 else None
         ids[:] = ids_bg
         cover = mask > 127
@@ -597,7 +608,9 @@ class Renderer:
         if effects is not None:
             img = develop(img, cv.gloss, effects, maps, (camera.width, camera.height))
         elif maps is not None:
-            img = cv2.remap(img, maps[0], maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+            img = as_image(
+                cv2.remap(img, maps[0], maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+            )
         objects = self._truth(scene, camera, ideal, counts, areas)
         return Frame(img, objects, camera, cv.ids, maps)
 
@@ -736,7 +749,7 @@ def _shift_reduce(img: NDArray[Any], offs: NDArray[np.int_], reduce: str) -> NDA
     """The mean (uint8) or maximum of ``img`` shifted by each whole-pixel offset (x, y), zeros coming
     in at the edges."""
     px, py = int(np.abs(offs[:, 0]).max()), int(np.abs(offs[:, 1]).max())
-    src = cv2.copyMakeBorder(img, py, py, px, px, cv2.BORDER_CONSTANT, value=0)
+    src = cast(NDArray[Any], cv2.copyMakeBorder(img, py, py, px, px, cv2.BORDER_CONSTANT, value=0))
     h, w = img.shape[:2]
     if reduce == "max":
         out = np.zeros_like(img)
