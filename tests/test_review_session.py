@@ -46,11 +46,14 @@ def hand_key(h: dict[str, Any]) -> tuple[Any, ...]:
 def reviewed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("review") / "sample-session"
     db = out.parent / "store.db"
-    # stride 2: 15 of the 30 fps perceived, the rate the live chain sustains (and half the test's time)
+    # no --stride: 15 of the 30 fps perceived by default (--perceive-fps 15, the rate the end-to-end
+    # proof covers), so stride 2 here
     result = CliRunner().invoke(app, ["review", str(SAMPLE), "--table", str(TABLE), "--out", str(out),
-                                      "--db", f"sqlite:///{db}", "--snapshot-dir", str(out.parent / "snaps"),
-                                      "--stride", "2"])
+                                      "--db", f"sqlite:///{db}", "--snapshot-dir", str(out.parent / "snaps")])
     assert result.exit_code == 0, result.output
+    files = json.loads((out / "review.json").read_text())["files"]
+    assert [(f["fps"], f["stride"]) for f in files] == [(30.0, 2)]
+    assert "every 2 frames: 15 a second" in (out / "report.html").read_text()
     assert "ORACLE" in result.output  # rendered ground truth: labelled as such
     assert "3 hands (3 complete), 2 alerts" in result.output
     return out

@@ -12,7 +12,7 @@ import pytest
 
 from monitor.calibration import load_table
 from monitor.review.gate import SampledMotionGate
-from monitor.review.jobs import FileJob, FileResult
+from monitor.review.jobs import FileJob, FileResult, GateSettings
 from monitor.review.report_html import clock, money
 from monitor.review.session import ReviewOptions, ReviewSetupError, _pin, build_jobs
 from monitor.review.sidecars import SidecarError, find_sidecars, read_outside_events
@@ -122,3 +122,18 @@ def test_a_folder_holds_one_session(tmp_path: Path) -> None:
 def test_report_formats() -> None:
     assert clock(62.45) == "1:02.5" and clock(3723.0) == "1:02:03.0" and clock(None) == "-"
     assert money(1500) == "$15" and money(1250) == "$12.50" and money(None) == "-"
+
+
+@pytest.mark.parametrize(("fps", "stride"), [(30.0, 2), (29.97, 2), (25.0, 1), (15.0, 1), (10.0, 1),
+                                             (60.0, 4), (59.94, 4), (50.0, 3)])
+def test_the_default_stride_perceives_fifteen_frames_a_second_or_more(fps: float, stride: int) -> None:
+    got = GateSettings().stride_for(fps)
+    assert got == stride
+    assert fps / got >= min(fps, 15.0) - 0.1  # never fewer than the proven rate (29.97 -> 14.985)
+    assert fps / (got + 1) < 15.0  # and the largest stride that keeps it
+
+
+def test_an_explicit_stride_wins_over_the_frame_rate() -> None:
+    assert GateSettings(stride=1).stride_for(30.0) == 1
+    assert GateSettings(stride=3).stride_for(15.0) == 3
+    assert GateSettings(perceive_fps=30.0).stride_for(30.0) == 1

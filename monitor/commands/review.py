@@ -33,8 +33,14 @@ def register(app: typer.Typer) -> None:
         scheduler: Annotated[str | None, typer.Option(
             help="a running Dask scheduler (tcp://host:8786): files fan out over its workers")] = None,
         motion_gate: Annotated[bool, typer.Option(help="skip perception where nothing moves")] = True,
-        stride: Annotated[int, typer.Option(
-            min=1, max=6, help="perceive every n-th frame at most (2: 15 of 30 fps)")] = 1,
+        stride: Annotated[int | None, typer.Option(
+            min=1, max=6,
+            help="perceive every n-th frame at most (2: 15 of 30 fps); default: from --perceive-fps",
+        )] = None,
+        perceive_fps: Annotated[float, typer.Option(
+            min=1.0, help="perceive at least this many frames a second: each file's stride is the largest "
+                          "that keeps them (15: the rate the end-to-end proof covers; stride 2 at 30 fps)",
+        )] = 15.0,
         clips: Annotated[bool, typer.Option(help="cut a short clip around each alert")] = True,
         restart: Annotated[bool, typer.Option(
             help="discard the checkpoints in --out and start over")] = False,
@@ -56,7 +62,8 @@ def register(app: typer.Typer) -> None:
         db_url = (db or DEFAULT_DB_URL) if store else None
         opts = ReviewOptions(videos=videos, table=table, out=out, perception=perception, models=models,
                              name=name, db_url=db_url, snapshot_dir=snapshot_dir, workers=workers,
-                             scheduler=scheduler, gate=GateSettings(enabled=motion_gate, stride=stride),
+                             scheduler=scheduler,
+                             gate=GateSettings(enabled=motion_gate, stride=stride, perceive_fps=perceive_fps),
                              clips=clips, restart=restart, threads=threads, detections_cache=detections_cache,
                              whole_frames=whole_frames)
         try:

@@ -52,6 +52,7 @@ def merge(name: str, table_id: str, out: Path, jobs: list[FileJob], results: lis
             "video": job.video, "link": video_link, "key": job.key, "offset_s": round(offset, 3),
             "duration_s": round(duration, 3), "reviewed_s": round(reviewed, 3), "fps": r.fps,
             "frames_total": r.frames_total, "frames_read": r.frames_read, "frames_kept": r.frames_kept,
+            "stride": r.stride,
             "perception": r.perception, "seconds": round(r.seconds, 2), "error": r.error,
             "resumed_from": r.resumed_from, "warnings": r.warnings, "hands": len(r.hands),
             "alerts": len(r.alerts), "speed": round(reviewed / r.seconds, 2) if r.seconds else None,
