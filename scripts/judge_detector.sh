@@ -16,7 +16,7 @@ out=runs/judge_$run; models=runs/m_$run
 mkdir -p "$out" "$models"
 YOLO_OFFLINE=1 $tm train detector --data data/detect_v4/obb.yaml --name "$run" --imgsz 512 --evaluate-only \
   --checkpoint "$ckpt" > "$out/export.log" 2>&1
-cp models/* "$models/" && cp runs/detector/"$run"/export/detector.* "$models/"
+find models -maxdepth 1 -type f -exec cp {} "$models/" \; && cp runs/detector/"$run"/export/detector.* "$models/"
 $tm detect data/detect_v4/fullres/test/*.png --score --threads 1 --models "$models" > "$out/score_$run.txt" 2>&1
 # the classical finder beside it (auto) costs a seventh of a review's CPU: is it still needed?
 for mode in refine off; do
