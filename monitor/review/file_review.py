@@ -33,7 +33,7 @@ from monitor.review.gate import SampledMotionGate
 from monitor.review.jobs import FileJob, FileResult
 from monitor.review.sidecars import read_outside_events
 from monitor.review.zones import RasterCalibration
-from monitor.sources.status import SourceStatus
+from monitor.sources.status import SourceEnded, SourceStatus
 from monitor.sources.to_events import SourceEventMapper
 from monitor.sources.video_source import SourceOptions, open_source
 
@@ -216,6 +216,10 @@ def review_file(job: FileJob, progress: Progress | None = None,
         if cached is not None:
             cached.close()
     source.stop()
+    if source.error is None:
+        # at a stride the last frames may be decoded but not handed out: the file is still read to its end
+        ends = [st.frames for st in statuses if isinstance(st, SourceEnded)]
+        result.next_frame = max([result.next_frame, *ends])
     reviewed_s = result.next_frame / fps
     if source.error is not None:
         kept = (f"the review keeps what it saw up to frame {result.next_frame} ({reviewed_s:.1f} s)"
