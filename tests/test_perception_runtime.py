@@ -461,3 +461,11 @@ def test_a_face_up_box_the_classifier_takes_for_a_back_is_a_face_down_card() -> 
         kinds[(label, top)] = p.perceive(frame).cards[0].kind
     assert kinds == {("unknown", "back"): "card_face_down", ("back", "back"): "card_face_down",
                      ("unknown", "As"): "card_face_up", ("As", "As"): "card_face_up"}
+
+
+def test_openvino_runs_the_models_in_float32_whatever_the_cpu_offers() -> None:
+    # On a CPU with AVX512_BF16 OpenVINO's default is bfloat16, which lost a card box ONNX Runtime kept.
+    detector = Path(__file__).resolve().parents[1] / "models" / "detector.onnx"
+    backend = load_backend(detector, "openvino", threads=1)
+    compiled = backend._compiled  # type: ignore[attr-defined]
+    assert str(compiled.get_property("INFERENCE_PRECISION_HINT")) in ("f32", "<Type: 'float32'>")
