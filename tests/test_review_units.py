@@ -137,3 +137,27 @@ def test_an_explicit_stride_wins_over_the_frame_rate() -> None:
     assert GateSettings(stride=1).stride_for(30.0) == 1
     assert GateSettings(stride=3).stride_for(15.0) == 3
     assert GateSettings(perceive_fps=30.0).stride_for(30.0) == 1
+
+
+def test_the_review_runtime_is_chosen_and_named_in_the_detections_cache_key() -> None:
+    from monitor.perception.pipeline import DEFAULT_MODELS
+    from monitor.pipeline.perceive import ModelPerception
+
+    ort = ModelPerception(DEFAULT_MODELS, threads=1, backend="onnxruntime")
+    assert ort.perceiver.detector is not None and ort.perceiver.detector.backend.name == "onnxruntime"
+    assert ort.cache_mode.endswith("onnxruntime")  # a cache made by one runtime is not replayed for another
+    assert "onnxruntime" not in ModelPerception(DEFAULT_MODELS, threads=1).cache_mode
+
+
+def test_an_unknown_runtime_is_refused_before_anything_runs(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from monitor.cli import app
+
+    video = tmp_path / "v.mp4"
+    video.write_bytes(b"\x00" * 64)
+    result = CliRunner().invoke(app, ["review", str(video), "--table", str(TABLE),
+                                      "--out", str(tmp_path / "o"), "--backend", "tensorflow", "--no-store"])
+    assert result.exit_code != 0
+    assert "--backend must be one of onnxruntime, openvino" in result.output
+    assert not (tmp_path / "o").exists()

@@ -24,6 +24,8 @@ def register(app: typer.Typer) -> None:
                  "(the shipped models, frames perceived where they changed)")] = (
             "live,oracle,stride2,clips,models-whole,models,models-stride2,scale"),
         threads: Annotated[int, typer.Option(min=1, help="perception threads of the model runs")] = 2,
+        backend: Annotated[str, typer.Option(
+            help="the model runs' inference runtime: openvino or onnxruntime")] = "openvino",
     ) -> None:
         """Measure review: x real time (1 process, oracle and models), Dask scaling from 1 to 2 workers."""
         import os
@@ -36,7 +38,7 @@ def register(app: typer.Typer) -> None:
 
         ensure_recording(recording)
         chosen = tuple(p.strip() for p in parts.split(",") if p.strip())
-        lines = run_bench(recording, models_seconds, files, scale_seconds, chosen, threads)
+        lines = run_bench(recording, models_seconds, files, scale_seconds, chosen, threads, backend)
         table = Table(title=f"review of {recording} (1080p, 30 fps); load before: "
                             f"{', '.join(f'{x:.2f}' for x in os.getloadavg())}")
         for col in ("run", "files", "media s", "wall s", "x real time", "CPU s / media s", "frames out",

@@ -45,6 +45,9 @@ def register(app: typer.Typer) -> None:
         restart: Annotated[bool, typer.Option(
             help="discard the checkpoints in --out and start over")] = False,
         threads: Annotated[int, typer.Option(min=1, help="perception threads (per worker: shared)")] = 2,
+        backend: Annotated[str, typer.Option(
+            help="the models' inference runtime: openvino or onnxruntime (on one thread ONNX Runtime "
+                 "reviewed faster: docs/benchmarks.md, session 17)")] = "openvino",
         detections_cache: Annotated[Path | None, typer.Option(
             help="keep the models' detections in this folder and replay them when the same recording is "
                  "reviewed again with the same models (re-review after a rule change without the models)",
@@ -55,16 +58,20 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Review recordings: hands, alerts with snapshots and clips, an HTML report; resumable."""
         from monitor.calibration import CalibrationError
+        from monitor.perception.backends import BACKENDS
         from monitor.review.jobs import GateSettings
         from monitor.review.session import ReviewOptions, ReviewSetupError, run_review
         from monitor.store.db import DEFAULT_DB_URL, redacted
 
+        if backend not in BACKENDS:
+            raise typer.BadParameter(f"--backend must be one of {', '.join(BACKENDS)} (got {backend!r})")
         db_url = (db or DEFAULT_DB_URL) if store else None
         opts = ReviewOptions(videos=videos, table=table, out=out, perception=perception, models=models,
                              name=name, db_url=db_url, snapshot_dir=snapshot_dir, workers=workers,
                              scheduler=scheduler,
                              gate=GateSettings(enabled=motion_gate, stride=stride, perceive_fps=perceive_fps),
-                             clips=clips, restart=restart, threads=threads, detections_cache=detections_cache,
+                             clips=clips, restart=restart, threads=threads, backend=backend,
+                             detections_cache=detections_cache,
                              whole_frames=whole_frames)
         try:
             outcome = run_review(opts)

@@ -18,6 +18,7 @@ from typing import Literal, Protocol
 
 import numpy as np
 
+from monitor.perception.backends import DEFAULT_BACKEND
 from monitor.perception.detections import Detections
 from monitor.pipeline.oracle import OracleOptions, oracle_frame, read_truth
 
@@ -71,11 +72,13 @@ class ModelPerception:
     (:mod:`monitor.perception.incremental`), or whole when ``whole_frames`` (or the detector takes only
     the full frame's size)."""
 
-    def __init__(self, models_dir: Path, threads: int = 2, whole_frames: bool = False) -> None:
+    def __init__(self, models_dir: Path, threads: int = 2, whole_frames: bool = False,
+                 backend: str = DEFAULT_BACKEND) -> None:
         from monitor.perception.incremental import IncrementalPerceiver
         from monitor.perception.pipeline import Perceiver
 
-        self.perceiver = Perceiver.from_models(models_dir, threads=threads, video=True)
+        self.backend = backend
+        self.perceiver = Perceiver.from_models(models_dir, backend=backend, threads=threads, video=True)
         self.incremental = None if whole_frames else IncrementalPerceiver(self.perceiver)
         if self.incremental is not None and not self.incremental.regional:
             log.warning("%s/detector.onnx takes only whole frames (exported without dynamic axes): every "
@@ -84,7 +87,7 @@ class ModelPerception:
         from monitor.perception.index_reader import load_index_reader
 
         # fanned hands read by their indices, in table state (models without the reader: not read)
-        self.index_reader = load_index_reader(models_dir, threads=threads)
+        self.index_reader = load_index_reader(models_dir, backend=backend, threads=threads)
         has_detector = self.perceiver.detector is not None
         self.sees_hands = has_detector and "hand" in self.perceiver.detector.classes  # type: ignore[union-attr]
         self.counts_face_down = False
@@ -112,7 +115,9 @@ class ModelPerception:
         """What recorded detections depend on besides the models (``perception_cache.fingerprint``)."""
         from monitor.perception.incremental import VERSION
 
-        return "whole frames" if self.incremental is None else f"changed regions v{VERSION}"
+        # the runtimes differ in the last digits, and a box near a threshold may differ with them
+        mode = "whole frames" if self.incremental is None else f"changed regions v{VERSION}"
+        return mode if self.backend == DEFAULT_BACKEND else f"{mode}, {self.backend}"
 
     def see(self, index: int, image: np.ndarray) -> tuple[Detections, tuple[str, ...] | None]:
         if self.incremental is not None:
@@ -121,7 +126,7 @@ class ModelPerception:
 
 
 def choose(choice: Choice, truth: Path | None, size: tuple[int, int], models_dir: Path,
-           threads: int = 2, whole_frames: bool = False) -> Perception:
+           threads: int = 2, whole_frames: bool = False, backend: str = DEFAULT_BACKEND) -> Perception:
     if choice == "oracle" or (choice == "auto" and truth is not None):
         if truth is None:
             raise PerceptionError("oracle perception needs the recording's ground truth "
@@ -129,4 +134,4 @@ def choose(choice: Choice, truth: Path | None, size: tuple[int, int], models_dir
         if not truth.exists():
             raise PerceptionError(f"ground truth file {truth} does not exist")
         return OraclePerception.load(truth, size)
-    return ModelPerception(models_dir, threads, whole_frames)
+    return ModelPerception(models_dir, threads, whole_frames, backend)

@@ -55,12 +55,12 @@ class BenchLine:
 
 def _run(name: str, videos: list[Path], out: Path, perception: str = "auto", workers: int | None = None,
          gate: bool = True, stride: int = 1, clips: bool = False, whole_frames: bool = False,
-         threads: int = 2) -> BenchLine:
+         threads: int = 2, backend: str = "openvino") -> BenchLine:
     from monitor.review.jobs import GateSettings
 
     opts = ReviewOptions(videos=videos, table=TABLE, out=out, perception=perception, workers=workers,
                          progress=False, gate=GateSettings(enabled=gate, stride=stride), restart=True,
-                         clips=clips, whole_frames=whole_frames, threads=threads)
+                         clips=clips, whole_frames=whole_frames, threads=threads, backend=backend)
     cpu0 = _cpu()
     start = time.perf_counter()
     outcome = run_review(opts)
@@ -109,9 +109,9 @@ def cut(recording: Path, seconds: float, folder: Path, sidecars: bool = True) ->
 def run_bench(recording: Path, models_seconds: float = 10.0, scale_files: int = 2,
               scale_seconds: float = 30.0,
               parts: tuple[str, ...] = ("oracle", "stride2", "clips", "models", "scale"),
-              threads: int = 2) -> list[BenchLine]:
+              threads: int = 2, backend: str = "openvino") -> list[BenchLine]:
     """``threads``: perception threads of the model runs (2: one review on two cores; 1: what each of
-    several reviews side by side, one per core, runs with)."""
+    several reviews side by side, one per core, runs with); ``backend``: their inference runtime."""
     lines: list[BenchLine] = []
     with tempfile.TemporaryDirectory(prefix="bench-review-") as tmp:
         root = Path(tmp)
@@ -127,24 +127,25 @@ def run_bench(recording: Path, models_seconds: float = 10.0, scale_files: int = 
             lines.append(_run("1 process, oracle, no gate", [recording], root / "nogate", gate=False))
         model_parts = [p for p in parts if p.startswith("models") or p == "scale-models"]
         short = cut(recording, models_seconds, root / "short", sidecars=False) if model_parts else None
-        secs = f"{models_seconds:.0f} s" + (f", {threads} thread(s)" if threads != 2 else "")
+        secs = (f"{models_seconds:.0f} s" + (f", {threads} thread(s)" if threads != 2 else "")
+                + (f", {backend}" if backend != "openvino" else ""))
         if "models-whole" in parts and short is not None:  # the peer: every kept frame perceived whole
             lines.append(_run(f"1 process, models, whole frames ({secs})", [short], root / "models-whole",
-                              perception="models", whole_frames=True, threads=threads))
+                              perception="models", whole_frames=True, threads=threads, backend=backend))
         if "models" in parts and short is not None:
             lines.append(_run(f"1 process, models, changed regions ({secs})", [short], root / "models",
-                              perception="models", threads=threads))
+                              perception="models", threads=threads, backend=backend))
         for stride in sorted(int(p.removeprefix("models-stride")) for p in parts
                              if p.startswith("models-stride") and p.removeprefix("models-stride").isdigit()):
             if short is not None:
                 lines.append(_run(f"1 process, models, changed regions, stride {stride} ({secs})", [short],
                                   root / f"models{stride}", perception="models", stride=stride,
-                                  threads=threads))
+                                  threads=threads, backend=backend))
         if "scale-models" in parts and short is not None:
             for workers in (1, 2):
                 lines.append(_run(f"Dask, {workers} worker(s), 2 x {secs}, models, stride 2", [short, short],
                                   root / f"daskm{workers}", perception="models", workers=workers, stride=2,
-                                  threads=threads))
+                                  threads=threads, backend=backend))
         if "scale" in parts:
             videos = [cut(recording, scale_seconds, root / f"part{i + 1}") for i in range(scale_files)]
             for workers in (1, 2):

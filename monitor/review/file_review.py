@@ -116,7 +116,8 @@ def review_file(job: FileJob, progress: Progress | None = None,
     calibration = load_table(Path(job.table))
     models = Path(job.models) if job.models else DEFAULT_MODELS
     perception = choose(job.perception, Path(job.truth) if job.truth else None,  # type: ignore[arg-type]
-                        calibration.image_size, models, threads=job.threads, whole_frames=job.whole_frames)
+                        calibration.image_size, models, threads=job.threads, whole_frames=job.whole_frames,
+                        backend=job.backend)
     cached: CachedPerception | None = None
     if job.detections_cache and not perception.label.startswith("ORACLE"):
         header = fingerprint(video, models, getattr(perception, "cache_mode", ""))

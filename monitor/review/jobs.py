@@ -56,7 +56,8 @@ class FileJob:
     clip_before_s: float = 2.5
     clip_after_s: float = 2.5
     clips: bool = True
-    threads: int = 2  # perception threads (ONNX Runtime)
+    threads: int = 2  # perception threads
+    backend: str = "openvino"  # inference runtime of the models (monitor.perception.backends)
     detections_cache: str | None = None  # folder of recorded perception (models only), replayed on re-runs
     whole_frames: bool = False  # perceive every kept frame whole, not only where it changed
 

@@ -46,6 +46,7 @@ class ReviewOptions:
     restart: bool = False
     progress: bool = True
     threads: int = 2
+    backend: str = "openvino"  # the models' inference runtime: openvino or onnxruntime
     detections_cache: Path | None = None  # keep the models' detections here and replay them next time
     whole_frames: bool = False  # perceive every kept frame whole, not only where it changed
 
@@ -91,7 +92,7 @@ def build_jobs(opts: ReviewOptions, table_id: str) -> list[FileJob]:
             table_id=table_id, perception=opts.perception, truth=str(truth) if truth else None,
             events=str(side.events) if side.events else None,
             models=str(opts.models.resolve()) if opts.models else None, gate=opts.gate, clips=opts.clips,
-            threads=opts.threads, whole_frames=opts.whole_frames,
+            threads=opts.threads, backend=opts.backend, whole_frames=opts.whole_frames,
             detections_cache=str(opts.detections_cache.resolve()) if opts.detections_cache else None))
     return jobs
 
