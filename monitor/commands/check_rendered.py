@@ -25,6 +25,8 @@ def register(app: typer.Typer) -> None:
         models: Annotated[Path | None, typer.Option(help="folder with detector.onnx / cards.onnx")] = None,
         stride: Annotated[int, typer.Option(min=1, max=6, help="perceive every n-th frame at most")] = 1,
         threads: Annotated[int, typer.Option(min=1, help="perception threads")] = 2,
+        backend: Annotated[str, typer.Option(
+            help="the models' inference runtime: openvino or onnxruntime")] = "openvino",
         detections_cache: Annotated[Path | None, typer.Option(
             help="recorded detections (models only): perceive each round once, replay it on later checks "
                  "(tune tracking and extraction in seconds)")] = None,
@@ -55,6 +57,7 @@ def register(app: typer.Typer) -> None:
             dest = out / folder.name
             opts = ReviewOptions(videos=[video], table=TABLE, out=dest, perception=perception, models=models,
                                  gate=GateSettings(stride=stride), clips=False, threads=threads,
+                                 backend=backend,
                                  detections_cache=detections_cache, whole_frames=whole_frames)
             try:
                 outcome = run_review(opts)
