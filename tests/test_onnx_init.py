@@ -46,11 +46,11 @@ def test_the_rebuilt_detector_reproduces_the_shipped_export(tmp_path: Path) -> N
     import onnxruntime as ort
 
     from monitor.perception.imageio import load_image
-    from monitor.training.onnx_init import _letterbox
+    from monitor.perception.yolo_post import letterbox
 
     assert FRAMES, "tests/data holds sample frames"
     model = module_from_onnx(MODELS / "detector.onnx", "yolo11n-obb.yaml", FRAMES)
-    x = _letterbox(load_image(FRAMES[-1]), (288, 512))[None]
+    x, _ = letterbox(load_image(FRAMES[-1]), (288, 512))
     session = ort.InferenceSession(str(MODELS / "detector.onnx"), providers=["CPUExecutionProvider"])
     expected = session.run(None, {session.get_inputs()[0].name: x})[0]
     model.eval()

@@ -24,6 +24,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from monitor.perception.backends import DEFAULT_BACKEND
 from monitor.review.session import ReviewOptions, run_review
 
 TABLE = Path(__file__).resolve().parents[2] / "calibration" / "default-table.yaml"
@@ -55,7 +56,7 @@ class BenchLine:
 
 def _run(name: str, videos: list[Path], out: Path, perception: str = "auto", workers: int | None = None,
          gate: bool = True, stride: int = 1, clips: bool = False, whole_frames: bool = False,
-         threads: int = 2, backend: str = "openvino") -> BenchLine:
+         threads: int = 2, backend: str = DEFAULT_BACKEND) -> BenchLine:
     from monitor.review.jobs import GateSettings
 
     opts = ReviewOptions(videos=videos, table=TABLE, out=out, perception=perception, workers=workers,
@@ -109,7 +110,7 @@ def cut(recording: Path, seconds: float, folder: Path, sidecars: bool = True) ->
 def run_bench(recording: Path, models_seconds: float = 10.0, scale_files: int = 2,
               scale_seconds: float = 30.0,
               parts: tuple[str, ...] = ("oracle", "stride2", "clips", "models", "scale"),
-              threads: int = 2, backend: str = "openvino") -> list[BenchLine]:
+              threads: int = 2, backend: str = DEFAULT_BACKEND) -> list[BenchLine]:
     """``threads``: perception threads of the model runs (2: one review on two cores; 1: what each of
     several reviews side by side, one per core, runs with); ``backend``: their inference runtime."""
     lines: list[BenchLine] = []
@@ -128,7 +129,7 @@ def run_bench(recording: Path, models_seconds: float = 10.0, scale_files: int = 
         model_parts = [p for p in parts if p.startswith("models") or p == "scale-models"]
         short = cut(recording, models_seconds, root / "short", sidecars=False) if model_parts else None
         secs = (f"{models_seconds:.0f} s" + (f", {threads} thread(s)" if threads != 2 else "")
-                + (f", {backend}" if backend != "openvino" else ""))
+                + (f", {backend}" if backend != DEFAULT_BACKEND else ""))
         if "models-whole" in parts and short is not None:  # the peer: every kept frame perceived whole
             lines.append(_run(f"1 process, models, whole frames ({secs})", [short], root / "models-whole",
                               perception="models", whole_frames=True, threads=threads, backend=backend))

@@ -12,6 +12,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from monitor.perception.backends import DEFAULT_BACKEND
+
 SEQ_STRIDE = 100_000_000  # events per file at most: ~900 days of video at 30 fps, an event a frame
 
 
@@ -57,7 +59,7 @@ class FileJob:
     clip_after_s: float = 2.5
     clips: bool = True
     threads: int = 2  # perception threads
-    backend: str = "openvino"  # inference runtime of the models (monitor.perception.backends)
+    backend: str = DEFAULT_BACKEND  # inference runtime of the models (monitor.perception.backends)
     detections_cache: str | None = None  # folder of recorded perception (models only), replayed on re-runs
     whole_frames: bool = False  # perceive every kept frame whole, not only where it changed
 

@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from monitor.calibration import load_table
+from monitor.perception.backends import DEFAULT_BACKEND
 from monitor.review.file_review import probe
 from monitor.review.jobs import FileJob, FileResult, GateSettings
 from monitor.review.merge import Session, merge
@@ -46,7 +47,7 @@ class ReviewOptions:
     restart: bool = False
     progress: bool = True
     threads: int = 2
-    backend: str = "openvino"  # the models' inference runtime: openvino or onnxruntime
+    backend: str = DEFAULT_BACKEND  # the models' inference runtime: openvino or onnxruntime
     detections_cache: Path | None = None  # keep the models' detections here and replay them next time
     whole_frames: bool = False  # perceive every kept frame whole, not only where it changed
 

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from monitor.perception.imageio import load_image
+from monitor.perception.yolo_post import letterbox
 
 
 class OnnxInitError(ValueError):
@@ -37,17 +38,6 @@ def onnx_weights(path: Path) -> tuple[dict[str, np.ndarray], dict[str, str]]:
     weights = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
     meta = {p.key: p.value for p in model.metadata_props}
     return weights, meta
-
-
-def _letterbox(image: np.ndarray, hw: tuple[int, int]) -> np.ndarray:
-    import cv2
-
-    h, w = image.shape[:2]
-    scale = min(hw[0] / h, hw[1] / w)
-    resized = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
-    canvas = np.full((hw[0], hw[1], 3), 114, np.uint8)
-    canvas[: resized.shape[0], : resized.shape[1]] = resized
-    return canvas[:, :, ::-1].transpose(2, 0, 1).astype(np.float32) / 255.0  # BGR -> RGB, CHW, [0, 1]
 
 
 def module_from_onnx(path: Path, base_yaml: str, images: Sequence[Path], imgsz: int = 512) -> Any:
@@ -79,19 +69,17 @@ def module_from_onnx(path: Path, base_yaml: str, images: Sequence[Path], imgsz: 
 
     state = model.state_dict()
     convs = {n: m for n, m in model.named_modules() if isinstance(m, Conv) and hasattr(m, "bn")}
-    copied, fused_bias = 0, {}
+    fused_bias = {}
     with torch.no_grad():
         for key, value in weights.items():
             if key in state and tuple(state[key].shape) == value.shape:
-                state[key].copy_(torch.from_numpy(value.copy()))
-                copied += 1
+                state[key].copy_(torch.from_numpy(value.copy()))  # the state's tensors are the module's
             elif key.endswith(".conv.bias") and key.removesuffix(".conv.bias") in convs:
                 fused_bias[key.removesuffix(".conv.bias")] = torch.from_numpy(value.copy())
         missing = [n for n in convs if f"{n}.conv.weight" not in weights or n not in fused_bias]
         if missing:
             raise OnnxInitError(f"{path}: no fused weights for {len(missing)} convolutions of {base_yaml} "
                                 f"(first: {missing[0]}): another model family?")
-        model.load_state_dict(state)
         # Identity norms with the fused bias: the eval-mode network is now exactly the exported one.
         for name, conv in convs.items():
             bn: Any = conv.bn  # torch types its running statistics as optional
@@ -109,8 +97,10 @@ def module_from_onnx(path: Path, base_yaml: str, images: Sequence[Path], imgsz: 
 
         handles = [conv.conv.register_forward_hook(hook(n)) for n, conv in convs.items()]
         hw = ast.literal_eval(meta.get("imgsz", f"[{imgsz}, {imgsz}]"))
-        batch = torch.from_numpy(np.stack([_letterbox(load_image(p), (int(hw[0]), int(hw[1])))
-                                           for p in images]))
+        # the runtime's own preprocessing (monitor.perception.yolo_post), so the statistics are of what
+        # the model is fed
+        batch = torch.from_numpy(np.concatenate([letterbox(load_image(p), (int(hw[0]), int(hw[1])))[0]
+                                                 for p in images]))
         model.eval()
         model(batch)
         for h in handles:
@@ -122,5 +112,4 @@ def module_from_onnx(path: Path, base_yaml: str, images: Sequence[Path], imgsz: 
             bn.bias.add_(mean)
             bn.running_mean.copy_(mean)
             bn.running_var.copy_(var)
-    model.onnx_tensors_copied = copied + len(fused_bias)
     return model
