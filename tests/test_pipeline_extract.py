@@ -1055,3 +1055,101 @@ def test_the_banker_hand_set_in_two_fans_is_read_by_its_indices() -> None:
     t2.run(2.0)
     fan = [IndexCard(-132 + 30 * i, 0, "banker", c, None, 0.99) for i, c in enumerate(cards)]
     assert [e for e in t2.run(0.5, hand_cards={"banker": fan}) if e.type == "banker_hand_set"] == []
+
+
+# ---- the deal counted by trips from the deck (the deck's place known: the stub zone) ------------------
+
+SLOTS = {n: (-500.0 + 125.0 * n, -40.0) for n in range(1, 8)}  # the default table's pile slots (mm)
+DECK = (560.0, -200.0)  # the default table's stub zone, where the deck rests while it is dealt
+
+
+def _trip_table() -> Table:
+    t = Table()
+    t.x.slot_centers = dict(SLOTS)
+    t.x.deck_at = DECK
+    return t
+
+
+def _at(t: Table, dt: float, hand: tuple[float, float] | None, pile: int | None = None,
+        card: dict[str, object] | None = None) -> list:
+    """One frame ``dt`` after the last: the hand where given (none: not detected), the top card of
+    ``pile`` as given (the card under the hand keeps the pile's track, as a tracker does)."""
+    if hand is None:
+        t.take("hand")
+    else:
+        t.put("hand", "hand", "felt", x=hand[0], y=hand[1])
+    if pile is not None:
+        t.put(f"top{pile}", "card", f"pile{pile}", x=SLOTS[pile][0], y=SLOTS[pile][1], **(card or {}))
+    t.frame += 1
+    out = t.x.frame(t.frame, round(t.frame * dt, 4), list(t.objects.values()))
+    t.events += out
+    return out
+
+
+def _deal_at_15_fps(t: Table, piles: list[int], deck_seen: bool = True) -> None:
+    """The dealer at 15 fps: a card takes 0.3 s, 4-5 frames; the hand is seen near the deck for one
+    frame between cards (or only on its way, mid-flight), and over the slot it deals to for two."""
+    dt = 1 / 15
+    for pile in piles:
+        sx, sy = SLOTS[pile]
+        hx, hy = sx + 10.0, sy + 25.0  # the hand's box centre: over the card's near edge
+        _at(t, dt, ((DECK[0] + hx) / 2, (DECK[1] + hy) / 2))  # on its way out
+        _at(t, dt, (hx, hy), pile)
+        _at(t, dt, (hx + 5.0, hy - 5.0), pile)
+        # back: near the deck, or only part of the way there (seen mid-flight)
+        _at(t, dt, DECK if deck_seen else ((DECK[0] + 2 * hx) / 3, (DECK[1] + 2 * hy) / 3), pile)
+
+
+@pytest.mark.parametrize("deck_seen", [True, False])
+def test_trips_from_the_deck_at_15_fps_are_one_card_each_though_the_hand_is_never_long_away(
+        deck_seen: bool) -> None:
+    # Waiting for the hand to be over no slot for visit_gap_s merged such trips: two cards counted as
+    # one, every later card a pile early (deal_order, pile_not_seven in every round, session 17).
+    order = [1, 2, 3, 4, 5, 6, 7, 7, 6, 5, 4, 3, 2, 1, 1, 2]
+    t = _trip_table()
+    _deal_at_15_fps(t, order, deck_seen)
+    for _ in range(10):
+        _at(t, 1 / 15, None)
+    assert [e.pile for e in t.events if e.type == "card_dealt"] == order
+    assert "deal_order" not in types(t.events)
+
+
+def test_without_the_decks_place_the_same_fast_deal_merges_trips() -> None:
+    # why the deck's place is used: the gap rule alone cannot split these trips
+    order = [5, 6, 7, 7, 6]
+    t = _trip_table()
+    t.x.deck_at = None
+    _deal_at_15_fps(t, order, deck_seen=False)
+    for _ in range(10):
+        _at(t, 1 / 15, None)
+    assert len([e for e in t.events if e.type == "card_dealt"]) < len(order)
+
+
+def test_a_pale_back_read_as_an_unread_face_on_a_trip_is_dealt_face_down() -> None:
+    # the held-out deck's pale back boxed face up, back chance 0.08: not certainly a face
+    t = _trip_table()
+    _deal_at_15_fps(t, [3, 4])
+    pale = {"face_up": True, "back_p": 0.08}
+    _at(t, 1 / 15, ((DECK[0] + SLOTS[5][0]) / 2, -120.0))
+    for _ in range(2):
+        _at(t, 1 / 15, (SLOTS[5][0] + 10.0, -15.0), 5, pale)
+    _at(t, 1 / 15, DECK, 5, pale)
+    for _ in range(3):
+        _at(t, 1 / 15, None, 5, {"face_up": False, "back_p": 0.9})
+    dealt = [(e.pile, e.face_up) for e in t.events if e.type == "card_dealt"]
+    assert dealt == [(3, False), (4, False), (5, False)]
+    assert not [e for e in t.events if e.type == "card_exposed"]
+
+
+def test_after_the_49th_card_and_a_pause_a_trip_to_a_pile_is_not_a_50th_card() -> None:
+    # the dealer takes an exposed card off pile 3 before the stub is counted (rule 51)
+    order = [*range(1, 8), *range(7, 0, -1)] * 3 + list(range(1, 8))
+    t = _trip_table()
+    _deal_at_15_fps(t, order)
+    for _ in range(15):  # a second's pause
+        _at(t, 1 / 15, DECK)
+    _deal_at_15_fps(t, [3])
+    for _ in range(10):
+        _at(t, 1 / 15, None)
+    assert len(order) == 49
+    assert [e.pile for e in t.events if e.type == "card_dealt"] == order

@@ -55,3 +55,21 @@ def test_bad_files_name_the_file_and_line(tmp_path: Path) -> None:
     (rendered / "check.json").write_text("[{]")
     with pytest.raises(RenderedCheckError, match=r"check\.json: not a render-round check"):
         compare(rendered, reviewed)
+
+
+def test_a_render_cut_short_is_an_error_not_a_clean_round(tmp_path: Path) -> None:
+    # a render killed part-way left a video that plays but ends early (seen: 499 of 786 frames)
+    rendered = _round(tmp_path, [], [])
+    (rendered / "truth.jsonl").write_text("".join(json.dumps({"frame": i, "time": i / 15}) + "\n"
+                                                  for i in range(786)))
+    reviewed = tmp_path / "review"
+    reviewed.mkdir()
+    (reviewed / "alerts.jsonl").write_text("")
+    (reviewed / "review.json").write_text(json.dumps({"files": [{"frames_total": 499}]}))
+    with pytest.raises(RenderedCheckError, match="499 frames, its truth has 786: the render was cut short"):
+        compare(rendered, reviewed)
+    (reviewed / "review.json").write_text(json.dumps({"files": [{"frames_total": 786}]}))
+    assert compare(rendered, reviewed).ok
+    (rendered / "truth.jsonl").write_text('{"frame": 0}\n{"fra')
+    with pytest.raises(RenderedCheckError, match=r"truth\.jsonl: not a render-round truth file"):
+        compare(rendered, reviewed)

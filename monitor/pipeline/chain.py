@@ -46,6 +46,9 @@ class TableChain:
         self.extractor = extractor
         extractor.slot_centers = {n: poly.center for name, poly in calibration.zones.items()
                                   if zone_kind(name) == "pile" and (n := zone_number(name)) is not None}
+        # the deck rests at the stub's place while it is dealt (the stub is what is left of it)
+        stub = calibration.zones.get("stub")
+        extractor.deck_at = stub.center if stub is not None else None
         self.fps = fps
         self._tracker: object | None = None
         self.last_seen: list[Seen] = []

@@ -88,6 +88,11 @@ class ExtractorSettings:
     slot_wait_s: float = 2.5  # a pile at a seat waits this long for a slot's picture to say it is empty
     land_mm: float = 60.0  # a card that vanishes this close to a card resting on a pile landed on it
     visit_gap_s: float = 0.12  # a hand away from a pile slot this long has left it (dropouts are shorter)
+    # With the deck's place known: a trip ends where the hand's distance from the deck turns from
+    # falling to rising by this much on both sides (the deck is 245 mm from the nearest slot; the
+    # box centre of a hand resting over a card jitters by 20-30 mm).
+    trip_turn_mm: float = 70.0
+    deck_reach_mm: float = 400.0  # a hand over no slot this near the deck is the dealing hand
     visit_read_s: float = 0.15  # after a hand left a pile slot, read the card it put there this much later
     hand_reach_mm: float = 78.0  # a hand this close to a pile slot's centre is over it (it holds an edge)
     clear_s: float = 1.0  # table empty this long: the round is over (no console)
@@ -153,6 +158,17 @@ class _Visit:
     ended: float | None = None
     read: bool = False
     read_at: float | None = None  # a card coming onto the slot after this is another card
+    path: list[_HandAt] = field(default_factory=list)  # with the deck's place known: the hand's samples
+
+
+@dataclass(frozen=True, slots=True)
+class _HandAt:
+    """One sighting of the dealing hand during a trip: how far from the deck, and the slots under it."""
+
+    t: float
+    frame: int
+    deck_mm: float
+    under: tuple[tuple[int, float], ...]  # (slot, mm from where its cards lie)
 
 
 @dataclass(slots=True)
@@ -252,6 +268,8 @@ class EventExtractor:
         self.tracks: dict[str, _Track] = {}
         # pile slot -> its centre (table mm), from the calibration: where a dealt card lands
         self.slot_centers: dict[int, tuple[float, float]] = {}
+        # where the deck rests during the deal (the stub zone's centre, table mm), if calibrated
+        self.deck_at: tuple[float, float] | None = None
         self._landing: set[str] = set()  # cards stopped on a pile, not yet resting
         self.round_open = not self.s.round_from_vision
         self.banker_seat = self.s.banker_seat
@@ -717,6 +735,9 @@ class EventExtractor:
         d = self.deal
         if d.done or d.delivered or not self.s.count_deal:
             return
+        if self.deck_at is not None:
+            self._hand_trips(hands, present)
+            return
         over = [(n, h) for h in hands for n in self._slots_under(h)]
         run = d.visits[-1] if d.visits and d.visits[-1].ended is None else None
         if over:
@@ -735,6 +756,114 @@ class EventExtractor:
         for v in d.visits:
             if v.ended is not None and not v.read and self._now - v.ended >= self.s.visit_read_s - 1e-9:
                 self._visit_read(v, present, final=self._now - v.ended >= self.s.visit_read_s + 0.3)
+
+    def _hand_trips(self, hands: list[Seen], present: dict[str, Seen]) -> None:
+        """:meth:`_hand_visits` with the deck's place known: a trip goes out from the deck and back.
+
+        At 15 fps a card takes 4-5 frames and the hand is seen near the deck for one of them or none,
+        so waiting for it to be over no slot for ``visit_gap_s`` merges trips (two cards counted as
+        one, every later card a pile early). A trip ends instead where the hand's distance from the
+        deck turns from falling to rising by ``trip_turn_mm`` (the hand went back for the next card),
+        or, as before, when it has been over no slot for ``visit_gap_s``; its card went to the slot
+        under the hand where it came farthest from the deck (the end of its way out).
+        """
+        d = self.deal
+        run = d.visits[-1] if d.visits and d.visits[-1].ended is None else None
+        hand = self._dealing_hand(hands)
+        if hand is not None:
+            dist, under = hand
+            if run is None and under and not self._deal_counted():
+                run = self._new_trip(present)
+            if run is not None:
+                run.path.append(_HandAt(self._now, self._frame, dist, under))
+                if under:
+                    run.last = self._now
+                    for pile, mm in under:
+                        run.closest[pile] = min(run.closest.get(pile, 1e9), mm)
+                run = self._trip_turn(run, present)
+        if run is not None and (hand is None or not hand[1]) \
+                and self._now - run.last >= self.s.visit_gap_s - 1e-9:
+            self._end_trip(run, run.path)
+        for v in d.visits:
+            if v.ended is not None and not v.read and self._now - v.ended >= self.s.visit_read_s - 1e-9:
+                self._visit_read(v, present, final=self._now - v.ended >= self.s.visit_read_s + 0.3)
+
+    def _deal_counted(self) -> bool:
+        """All 49 cards of the 7x7 deal counted and the hand paused since (rule 6): a trip now is not
+        the deal's (it takes an exposed card off a pile before the stub is counted, rule 51). A 50th
+        card dealt in the deal's rhythm is still counted (a pile of eight is a foul deal)."""
+        d = self.deal
+        return (sum(d.counts) >= PILES * 7 and d.last_card is not None
+                and self._now - d.last_card >= self.s.deal_idle_s)
+
+    def _dealing_hand(self, hands: list[Seen]) -> tuple[float, tuple[tuple[int, float], ...]] | None:
+        """The hand dealing, as (mm from the deck, slots under it): of the hands over a slot the
+        farthest from the deck (a second box on the wrist is nearer), else the hand nearest the deck."""
+        assert self.deck_at is not None
+        dx, dy = self.deck_at
+        best: tuple[float, tuple[tuple[int, float], ...]] | None = None
+        near: float | None = None
+        for h in hands:
+            dist = math.hypot(h.x - dx, h.y - dy)
+            under = tuple((n, math.hypot(self.slot_centers[n][0] - h.x, self.slot_centers[n][1] - h.y))
+                          for n in self._slots_under(h))
+            if under and (best is None or dist > best[0]):
+                best = (dist, under)
+            elif not under and dist <= self.s.deck_reach_mm and (near is None or dist < near):
+                near = dist
+        if best is not None:
+            return best
+        return None if near is None else (near, ())
+
+    def _new_trip(self, present: dict[str, Seen]) -> _Visit:
+        for old in self.deal.visits:  # the hand is back: read what is in view before it covers it
+            if not old.read:
+                self._visit_read(old, present, final=False)
+        run = _Visit(self._now, self._frame, self._now)
+        self.deal.visits.append(run)
+        return run
+
+    def _trip_turn(self, run: _Visit, present: dict[str, Seen]) -> _Visit | None:
+        """Split the trip where the hand turned back at the deck: a valley in its distance from the
+        deck ``trip_turn_mm`` below the farthest point before it and below the sighting now."""
+        path = run.path
+        turn = self.s.trip_turn_mm
+        # the lowest sighting that far below the farthest before it (checked every frame, so there
+        # is at most one turn in the path: the next trip's farthest point may already be in it)
+        valley, far = None, path[0].deck_mm
+        for i in range(1, len(path) - 1):
+            low = path[i].deck_mm
+            if far - low >= turn and (valley is None or low < path[valley].deck_mm):
+                valley = i
+            far = max(far, low)
+        if valley is None or path[-1].deck_mm - path[valley].deck_mm < turn:
+            return run
+        self._end_trip(run, path[:valley + 1])
+        rest = path[valley + 1:]
+        out = [a for a in rest if a.under]
+        if not out:
+            return None
+        nxt = _Visit(out[0].t, out[0].frame, out[-1].t, path=rest)
+        for a in out:
+            for pile, mm in a.under:
+                nxt.closest[pile] = min(nxt.closest.get(pile, 1e9), mm)
+        for old in self.deal.visits:
+            if not old.read:
+                self._visit_read(old, present, final=False)
+        self.deal.visits.append(nxt)
+        return nxt
+
+    @staticmethod
+    def _end_trip(run: _Visit, path: list[_HandAt]) -> None:
+        """The trip's card went to the slot nearest the hand where it came farthest from the deck."""
+        run.path = path
+        over = [a for a in path if a.under]
+        run.ended = run.last = over[-1].t if over else run.last
+        far = max(over, key=lambda a: a.deck_mm, default=None)
+        if far is not None:
+            run.pile = min(far.under, key=lambda u: (u[1], u[0]))[0]
+        else:
+            run.pile = min(run.closest, key=lambda p: (run.closest[p], p))
 
     def _slots_under(self, hand: Seen) -> list[int]:
         if not self.slot_centers:
@@ -781,7 +910,8 @@ class EventExtractor:
         if not now and not final:
             return False
         v.read, v.read_at = True, self._now
-        end = (v.ended or v.last) + self.s.visit_read_s + 0.3
+        # (the final read comes on the first frame past this: a card first seen in it came in time)
+        end = max((v.ended or v.last) + self.s.visit_read_s + 0.3, self._now)
         # else what lay there a moment ago, or came onto the slot since the hand did (seen once is
         # enough: a new card on the slot, not one flying past, since it is still in the slot's zone)
         cards = now or [tr.last for tr in on_slot
@@ -795,7 +925,9 @@ class EventExtractor:
                 d.pile_of.setdefault(o.track, v.pile)
         d.counts[v.pile] += 1
         d.last_card = max(d.last_card or 0.0, v.last)
-        up = [o for o in cards if o.face_up and o.track not in d.exposed
+        # an unread "face" not certainly one (a pale back, a frame of glare) is left to _pile_faces,
+        # which waits for it to show as a face long enough
+        up = [o for o in cards if self._certain_face(o) and o.track not in d.exposed
               and (o.card is None or o.card not in d.exposed_cards)]
         if up:
             d.exposed[up[0].track] = v.pile

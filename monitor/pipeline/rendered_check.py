@@ -71,6 +71,36 @@ def _trigger(alert: dict[str, Any]) -> float | None:
     return float(t) if t is not None else None
 
 
+def _truth_frames(path: Path) -> int | None:
+    """How many frames the render meant to write: its truth has a line per frame (None: no truth)."""
+    try:
+        with path.open("rb") as f:
+            f.seek(0, 2)
+            f.seek(max(0, f.tell() - 4096))
+            last = f.read().splitlines()[-1]
+        return int(json.loads(last)["frame"]) + 1
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError, KeyError, TypeError, IndexError) as e:
+        raise RenderedCheckError(f"{path}: not a render-round truth file ({e})") from None
+
+
+def _whole_video(rendered: Path, reviewed: Path) -> None:
+    """A render cut short (its process killed) can leave a video that plays but ends early: a clean
+    round would pass on half a round. Its truth says how many frames there should be."""
+    want = _truth_frames(rendered / "truth.jsonl")
+    review = reviewed / "review.json"
+    if want is None or not review.exists():
+        return
+    try:
+        got = sum(int(f["frames_total"]) for f in json.loads(review.read_text(encoding="utf-8"))["files"])
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise RenderedCheckError(f"{review}: not a review summary ({e})") from None
+    if got < want:
+        raise RenderedCheckError(f"{rendered / 'video.mp4'}: {got} frames, its truth has {want}: "
+                                 "the render was cut short (render it again)")
+
+
 def compare(rendered: Path, reviewed: Path, name: str | None = None) -> RenderedCheck:
     """``rendered``: a ``render-round`` folder; ``reviewed``: the ``review --out`` folder of its video."""
     check_path = rendered / "check.json"
@@ -79,6 +109,7 @@ def compare(rendered: Path, reviewed: Path, name: str | None = None) -> Rendered
         expected = [str(c) for entry in checks for c in entry["expected"]]
     except (OSError, ValueError, KeyError, TypeError) as e:
         raise RenderedCheckError(f"{check_path}: not a render-round check ({e})") from None
+    _whole_video(rendered, reviewed)
     truth = _alerts(rendered / "alerts.jsonl")
     raised = _alerts(reviewed / "alerts.jsonl")
     result = RenderedCheck(name or rendered.name, expected, [str(a["code"]) for a in raised])
