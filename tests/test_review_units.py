@@ -149,6 +149,26 @@ def test_the_review_runtime_is_chosen_and_named_in_the_detections_cache_key() ->
     assert "onnxruntime" not in ModelPerception(DEFAULT_MODELS, threads=1).cache_mode
 
 
+def test_review_runs_onnx_runtime_on_one_thread_by_default_and_live_keeps_its_own() -> None:
+    from monitor.perception.backends import DEFAULT_BACKEND
+    from monitor.review.jobs import REVIEW_BACKEND, REVIEW_THREADS, FileJob
+    from monitor.review.session import ReviewOptions
+
+    # the faster runtime for throughput (docs/benchmarks.md, session 18); live stays on its own
+    assert (REVIEW_BACKEND, REVIEW_THREADS) == ("onnxruntime", 1) and DEFAULT_BACKEND == "openvino"
+    opts = ReviewOptions(videos=[Path("v.mp4")], table=TABLE, out=Path("o"))
+    assert (opts.backend, opts.threads) == (REVIEW_BACKEND, REVIEW_THREADS)
+    job = FileJob(index=0, video="v.mp4", table=str(TABLE), out="o")
+    assert (job.backend, job.threads) == (REVIEW_BACKEND, REVIEW_THREADS)
+    import typer
+
+    from monitor.cli import app
+
+    for name in ("review", "bench-review"):  # the commands' own defaults
+        params = {p.name: p.default for p in typer.main.get_command(app).commands[name].params}  # type: ignore[attr-defined]
+        assert (params["backend"], params["threads"]) == (REVIEW_BACKEND, REVIEW_THREADS), name
+
+
 def test_an_unknown_runtime_is_refused_before_anything_runs(tmp_path: Path) -> None:
     from typer.testing import CliRunner
 

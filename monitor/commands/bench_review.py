@@ -20,12 +20,15 @@ def register(app: typer.Typer) -> None:
             help="length of each recording in the scaling run")] = 30.0,
         parts: Annotated[str, typer.Option(
             help="comma-separated: live,oracle,stride2,clips,nogate,scale (oracle perception); models-whole "
-                 "(the peer: every frame whole), models, models-strideN (N = 2, 3, ...), scale-models "
-                 "(the shipped models, frames perceived where they changed)")] = (
-            "live,oracle,stride2,clips,models-whole,models,models-stride2,scale"),
-        threads: Annotated[int, typer.Option(min=1, help="perception threads of the model runs")] = 2,
+                 "(the peer: every frame whole), models, models-strideN (N = 2, 3, ...), models-default "
+                 "(review's defaults: 15 fps perceived, clips), scale-models (the shipped models, frames "
+                 "perceived where they changed)")] = (
+            "live,oracle,stride2,clips,models-whole,models,models-stride2,models-default,scale"),
+        threads: Annotated[int, typer.Option(
+            min=1, help="perception threads of the model runs (review's default: 1)")] = 1,
         backend: Annotated[str, typer.Option(
-            help="the model runs' inference runtime: openvino or onnxruntime")] = "openvino",
+            help="the model runs' inference runtime: onnxruntime (review's default) or openvino",
+        )] = "onnxruntime",
     ) -> None:
         """Measure review: x real time (1 process, oracle and models), Dask scaling from 1 to 2 workers."""
         import os

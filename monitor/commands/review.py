@@ -44,10 +44,12 @@ def register(app: typer.Typer) -> None:
         clips: Annotated[bool, typer.Option(help="cut a short clip around each alert")] = True,
         restart: Annotated[bool, typer.Option(
             help="discard the checkpoints in --out and start over")] = False,
-        threads: Annotated[int, typer.Option(min=1, help="perception threads (per worker: shared)")] = 2,
+        threads: Annotated[int, typer.Option(
+            min=1, help="perception threads (per worker: shared); one leaves a core to decode and "
+                        "run the chain")] = 1,
         backend: Annotated[str, typer.Option(
-            help="the models' inference runtime: openvino or onnxruntime (on one thread ONNX Runtime "
-                 "reviewed faster: docs/benchmarks.md, session 17)")] = "openvino",
+            help="the models' inference runtime: onnxruntime or openvino (on one thread ONNX Runtime "
+                 "reviews fastest: docs/benchmarks.md, sessions 17-18)")] = "onnxruntime",
         detections_cache: Annotated[Path | None, typer.Option(
             help="keep the models' detections in this folder and replay them when the same recording is "
                  "reviewed again with the same models (re-review after a rule change without the models)",

@@ -7,7 +7,8 @@ On the 1080p, 30 fps bench recording of scripted faults (``bench-pipeline``'s, r
   report): the review's own cost; at stride 2 (15 of 30 fps perceived); and with a clip cut per
   alert (each decodes the recording again from the keyframe before it);
 - one process, the shipped models (classical card finder and card classifier when no detector is
-  shipped), on the recording's first seconds: the cost with perception;
+  shipped), on the recording's first seconds: the cost with perception, at strides chosen, and as
+  ``review`` runs by default (``models-default``: 15 frames a second perceived, a clip per alert);
 - the same recording twice as one session, fanned out over a local Dask cluster of 1 and then 2
   worker processes: how review scales with the cores.
 
@@ -24,7 +25,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from monitor.perception.backends import DEFAULT_BACKEND
+from monitor.review.jobs import REVIEW_BACKEND, REVIEW_THREADS
 from monitor.review.session import ReviewOptions, run_review
 
 TABLE = Path(__file__).resolve().parents[2] / "calibration" / "default-table.yaml"
@@ -55,8 +56,8 @@ class BenchLine:
 
 
 def _run(name: str, videos: list[Path], out: Path, perception: str = "auto", workers: int | None = None,
-         gate: bool = True, stride: int = 1, clips: bool = False, whole_frames: bool = False,
-         threads: int = 2, backend: str = DEFAULT_BACKEND) -> BenchLine:
+         gate: bool = True, stride: int | None = 1, clips: bool = False, whole_frames: bool = False,
+         threads: int = REVIEW_THREADS, backend: str = REVIEW_BACKEND) -> BenchLine:
     from monitor.review.jobs import GateSettings
 
     opts = ReviewOptions(videos=videos, table=TABLE, out=out, perception=perception, workers=workers,
@@ -110,9 +111,9 @@ def cut(recording: Path, seconds: float, folder: Path, sidecars: bool = True) ->
 def run_bench(recording: Path, models_seconds: float = 10.0, scale_files: int = 2,
               scale_seconds: float = 30.0,
               parts: tuple[str, ...] = ("oracle", "stride2", "clips", "models", "scale"),
-              threads: int = 2, backend: str = DEFAULT_BACKEND) -> list[BenchLine]:
-    """``threads``: perception threads of the model runs (2: one review on two cores; 1: what each of
-    several reviews side by side, one per core, runs with); ``backend``: their inference runtime."""
+              threads: int = REVIEW_THREADS, backend: str = REVIEW_BACKEND) -> list[BenchLine]:
+    """``threads``: perception threads of the model runs (review's default 1: the other core decodes
+    and runs the chain); ``backend``: their inference runtime (review's default: ONNX Runtime)."""
     lines: list[BenchLine] = []
     with tempfile.TemporaryDirectory(prefix="bench-review-") as tmp:
         root = Path(tmp)
@@ -128,8 +129,7 @@ def run_bench(recording: Path, models_seconds: float = 10.0, scale_files: int = 
             lines.append(_run("1 process, oracle, no gate", [recording], root / "nogate", gate=False))
         model_parts = [p for p in parts if p.startswith("models") or p == "scale-models"]
         short = cut(recording, models_seconds, root / "short", sidecars=False) if model_parts else None
-        secs = (f"{models_seconds:.0f} s" + (f", {threads} thread(s)" if threads != 2 else "")
-                + (f", {backend}" if backend != DEFAULT_BACKEND else ""))
+        secs = f"{models_seconds:.0f} s, {backend}, {threads} thread(s)"
         if "models-whole" in parts and short is not None:  # the peer: every kept frame perceived whole
             lines.append(_run(f"1 process, models, whole frames ({secs})", [short], root / "models-whole",
                               perception="models", whole_frames=True, threads=threads, backend=backend))
@@ -142,6 +142,10 @@ def run_bench(recording: Path, models_seconds: float = 10.0, scale_files: int = 
                 lines.append(_run(f"1 process, models, changed regions, stride {stride} ({secs})", [short],
                                   root / f"models{stride}", perception="models", stride=stride,
                                   threads=threads, backend=backend))
+        if "models-default" in parts and short is not None:  # `review`'s defaults: 15 fps perceived, clips
+            lines.append(_run(f"1 process, models, review's defaults: 15 fps perceived, a clip per alert "
+                              f"({secs})", [short], root / "models-default", perception="models",
+                              stride=None, clips=True, threads=threads, backend=backend))
         if "scale-models" in parts and short is not None:
             for workers in (1, 2):
                 lines.append(_run(f"Dask, {workers} worker(s), 2 x {secs}, models, stride 2", [short, short],

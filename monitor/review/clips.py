@@ -24,6 +24,7 @@ class ClipSpec:
     after_s: float = 2.5
     width: int = 960
     crf: int = 28
+    threads: int = 0  # ffmpeg's threads (0: its own choice); a clip cut beside the review takes one
 
 
 def cut_clip(video: Path, trigger_s: float, out: Path, spec: ClipSpec = ClipSpec()) -> tuple[float, float]:
@@ -34,8 +35,10 @@ def cut_clip(video: Path, trigger_s: float, out: Path, spec: ClipSpec = ClipSpec
     out.parent.mkdir(parents=True, exist_ok=True)
     exe = shutil.which("ffmpeg")
     if exe is not None:
-        cmd = [exe, "-v", "error", "-y", "-ss", f"{begin:.3f}", "-i", str(video), "-t", f"{duration:.3f}",
-               "-vf", f"scale='min({spec.width},iw)':-2", "-c:v", "libx264", "-preset", "veryfast",
+        threads = ["-threads", str(spec.threads)] if spec.threads else []
+        cmd = [exe, "-v", "error", "-y", *threads, "-ss", f"{begin:.3f}", "-i", str(video),
+               "-t", f"{duration:.3f}", "-vf", f"scale='min({spec.width},iw)':-2", *threads,
+               "-c:v", "libx264", "-preset", "veryfast",
                "-crf", str(spec.crf), "-pix_fmt", "yuv420p", "-an", "-movflags", "+faststart", str(out)]
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=120, check=False)
         if done.returncode != 0 or not out.exists() or out.stat().st_size == 0:

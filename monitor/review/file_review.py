@@ -27,6 +27,7 @@ from monitor.pipeline.perceive import choose
 from monitor.pipeline.perception_cache import CachedPerception, fingerprint
 from monitor.pipeline.snapshots import FrameRing
 from monitor.review import checkpoint
+from monitor.review.clip_cutter import ClipCutter
 from monitor.review.clips import ClipSpec, attach_media
 from monitor.review.feed import ReviewFeed
 from monitor.review.gate import SampledMotionGate
@@ -155,12 +156,18 @@ def review_file(job: FileJob, progress: Progress | None = None,
     first_frame = result.next_frame
     started = time.perf_counter()
     hand_closed = False
+    spec = ClipSpec(job.clip_before_s, job.clip_after_s)
+    clipper = ClipCutter(video, job.folder, spec) if job.clips else None
 
     def push(event: EventBase) -> None:
         nonlocal hand_closed
         log_file.add(event)
         out = feed.push(event)
-        result.alerts.extend(a.model_dump(mode="json") for a in out.alerts)
+        if out.alerts:
+            raised = [a.model_dump(mode="json") for a in out.alerts]
+            result.alerts.extend(raised)
+            if clipper is not None:
+                clipper.offer(raised)
         if out.histories:
             result.hands.extend(h.data for h in out.histories)
             hand_closed = True
@@ -203,6 +210,8 @@ def review_file(job: FileJob, progress: Progress | None = None,
                 for event in chain.step(frame.index, frame.media_time_s, detections, tracks, frame.image):
                     push(event)
             result.next_frame = frame.index + 1
+            if clipper is not None:
+                clipper.advance(frame.media_time_s)
             if hand_closed:
                 hand_closed = False
                 save(done=False)
@@ -212,6 +221,8 @@ def review_file(job: FileJob, progress: Progress | None = None,
                 progress(result.next_frame, frames_total)
     except BaseException:  # interrupted or failed: the checkpoint on disk is where to resume
         source.stop()
+        if clipper is not None:
+            clipper.abandon()
         raise
     finally:
         if cached is not None:
@@ -237,8 +248,9 @@ def review_file(job: FileJob, progress: Progress | None = None,
     out = feed.close()
     result.alerts.extend(a.model_dump(mode="json") for a in out.alerts)
     result.hands.extend(h.data for h in out.histories)
+    if clipper is not None:
+        clipper.finish(reviewed_s + 0.5)
     if job.clips and result.next_frame:
-        spec = ClipSpec(job.clip_before_s, job.clip_after_s)
         shown = [a for a in result.alerts if a.get("media") and a["media"]["trigger"] <= reviewed_s + 0.5]
         result.warnings += attach_media(video, shown, job.folder, spec)
     save(done=True)

@@ -12,9 +12,14 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from monitor.perception.backends import DEFAULT_BACKEND
-
 SEQ_STRIDE = 100_000_000  # events per file at most: ~900 days of video at 30 fps, an event a frame
+
+# A review's runtime: ONNX Runtime on one thread reviewed 1080p at 15 fps perceived 4.5-5.1x real time
+# where OpenVINO on two threads reached 3.6-3.9x (the other core decodes and runs the chain;
+# docs/benchmarks.md, sessions 17-18). The live monitor keeps DEFAULT_BACKEND on two threads: there a
+# frame's latency counts, not throughput.
+REVIEW_BACKEND = "onnxruntime"
+REVIEW_THREADS = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,8 +63,8 @@ class FileJob:
     clip_before_s: float = 2.5
     clip_after_s: float = 2.5
     clips: bool = True
-    threads: int = 2  # perception threads
-    backend: str = DEFAULT_BACKEND  # inference runtime of the models (monitor.perception.backends)
+    threads: int = REVIEW_THREADS  # perception threads
+    backend: str = REVIEW_BACKEND  # inference runtime of the models (monitor.perception.backends)
     detections_cache: str | None = None  # folder of recorded perception (models only), replayed on re-runs
     whole_frames: bool = False  # perceive every kept frame whole, not only where it changed
 

@@ -16,9 +16,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from monitor.calibration import load_table
-from monitor.perception.backends import DEFAULT_BACKEND
 from monitor.review.file_review import probe
-from monitor.review.jobs import FileJob, FileResult, GateSettings
+from monitor.review.jobs import REVIEW_BACKEND, REVIEW_THREADS, FileJob, FileResult, GateSettings
 from monitor.review.merge import Session, merge
 from monitor.review.progress import ReviewProgress
 from monitor.review.sidecars import find_sidecars
@@ -46,8 +45,8 @@ class ReviewOptions:
     clips: bool = True
     restart: bool = False
     progress: bool = True
-    threads: int = 2
-    backend: str = DEFAULT_BACKEND  # the models' inference runtime: openvino or onnxruntime
+    threads: int = REVIEW_THREADS
+    backend: str = REVIEW_BACKEND  # the models' inference runtime: openvino or onnxruntime
     detections_cache: Path | None = None  # keep the models' detections here and replay them next time
     whole_frames: bool = False  # perceive every kept frame whole, not only where it changed
 
