@@ -1153,3 +1153,63 @@ def test_after_the_49th_card_and_a_pause_a_trip_to_a_pile_is_not_a_50th_card() -
         _at(t, 1 / 15, None)
     assert len(order) == 49
     assert [e.pile for e in t.events if e.type == "card_dealt"] == order
+
+
+def _dealt_face_up_on_5(t: Table, face: dict[str, object]) -> None:
+    """Cards to piles 3 and 4, then one landing face up on pile 5 (``face``), the hand back at the deck."""
+    _deal_at_15_fps(t, [3, 4])
+    _at(t, 1 / 15, ((DECK[0] + SLOTS[5][0]) / 2, -120.0))
+    for _ in range(2):
+        _at(t, 1 / 15, (SLOTS[5][0] + 10.0, -15.0), 5, face)
+    _at(t, 1 / 15, DECK, 5, face)
+
+
+def test_a_face_dealt_unread_waits_for_its_rank_and_the_cards_after_it_wait_with_it() -> None:
+    # the sample's ace of spades on the held-out deck: a face at once, "an ace" 0.6 s later; dealt as
+    # an unread face at once it was a card to replace (rule 51), not the misdeal it is (rule 48a)
+    t = _trip_table()
+    unread = {"face_up": True, "back_p": 0.0, "face_sure": True}
+    _dealt_face_up_on_5(t, unread)
+    _deal_at_15_fps(t, [6])  # the next card dealt meanwhile (0.5 s after the face showed)
+    assert [e.pile for e in t.events if e.type == "card_dealt"] == [3, 4]  # 5 and 6 wait, in order
+    _at(t, 1 / 15, DECK, 5, {**unread, "rank": "A"})
+    for _ in range(5):
+        _at(t, 1 / 15, None)
+    dealt = [(e.pile, e.face_up, e.card, e.rank) for e in t.events if e.type == "card_dealt"]
+    assert dealt == [(3, False, None, None), (4, False, None, None), (5, True, None, "A"),
+                     (6, False, None, None)]
+    five = next(e for e in t.events if e.type == "card_dealt" and e.pile == 5)
+    assert five.media_time < next(e for e in t.events if e.type == "card_dealt" and e.pile == 6).media_time
+    assert not [e for e in t.events if e.type == "card_exposed"]  # reported once, by its deal
+
+
+def test_a_face_dealt_unread_goes_out_unread_after_the_hold_or_once_covered() -> None:
+    t = _trip_table()
+    unread = {"face_up": True, "back_p": 0.0, "face_sure": True}  # the jester joker: never read
+    _dealt_face_up_on_5(t, unread)
+    for _ in range(12):  # 0.8 s, past unread_hold_s
+        _at(t, 1 / 15, DECK, 5, unread)
+    dealt = [(e.pile, e.face_up, e.card, e.rank) for e in t.events if e.type == "card_dealt"]
+    assert dealt[-1] == (5, True, None, None)
+    # covered at once by the next card (face down): it goes out unread then, before that card
+    t = _trip_table()
+    _dealt_face_up_on_5(t, unread)
+    _deal_at_15_fps(t, [5])
+    for _ in range(5):
+        _at(t, 1 / 15, None)
+    dealt = [(e.pile, e.face_up) for e in t.events if e.type == "card_dealt"]
+    assert dealt == [(3, False), (4, False), (5, True), (5, False)]
+
+
+def test_a_face_dealt_unread_is_not_lost_when_the_piles_are_counted() -> None:
+    t = _trip_table()
+    unread = {"face_up": True, "back_p": 0.0, "face_sure": True}
+    _dealt_face_up_on_5(t, unread)
+    for _ in range(4):
+        if t.x.deal.dealt_out:
+            break
+        _at(t, 1 / 15, DECK, 5, unread)
+    assert [e.pile for e in t.x.deal.dealt_out] == [5]  # counted, its read awaited
+    t.x._emit("piles_complete", counts=[1] * 7)  # anything closing the deal sends the cards first
+    types_now = [e.type for e in t.x._out]
+    assert types_now.index("card_dealt") < types_now.index("piles_complete")

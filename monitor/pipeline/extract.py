@@ -55,6 +55,8 @@ WAIT = -1  # a judgement that waits for more frames
 AMBIGUOUS = -2  # two slots emptied before a pile showed at a seat: the next pile to show says which
 HAND_SHOWN = 3  # a player's set cards face up, read or not: that hand is opened (rule 56)
 BANKER_SHOWN = 4  # face-up cards resting in the banker's place: its hand is exposed (rule 11), read or not
+# events that may pass a counted card still waiting for its read (none of them closes the deal)
+_PASS_DEALT = frozenset({"card_dealt", "card_exposed", "bet_placed", "bet_changed", "dice_rolled"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,6 +202,23 @@ class _Seat:
 
 
 @dataclass(slots=True)
+class _Dealt:
+    """A ``card_dealt`` waiting to go out. They go out in the deal's order (the rules count the n-th
+    card by arrival); a face seen landing unread waits for its read (its rank or name) until it has
+    been unread ``unread_hold_s`` or goes out of sight: an ace read a moment later is a misdeal (rule
+    48a), not a card to replace (rule 51), and the exposure is reported once."""
+
+    at: tuple[float, int]
+    pile: int
+    face_up: bool
+    confidence: float = 1.0
+    card: str | None = None
+    rank: str | None = None
+    track: str | None = None  # the unread face's track, while its read is awaited
+    since: float = 0.0  # when it showed certainly a face
+
+
+@dataclass(slots=True)
 class _Deal:
     """What a misdeal voids."""
 
@@ -216,6 +235,7 @@ class _Deal:
     unread_pending: dict[str, tuple[int, tuple[float, int], float]] = field(default_factory=dict)
     exposed_as: dict[str, str | None] = field(default_factory=dict)  # track -> its card, rank, or None
     visits: list[_Visit] = field(default_factory=list)  # hands over pile slots during the deal
+    dealt_out: list[_Dealt] = field(default_factory=list)  # counted cards not yet reported, in order
     removed: list[int] = field(default_factory=list)  # piles whose exposed card was taken off
     emptied: dict[int, float] = field(default_factory=dict)  # pile slot -> when its cards left it
     # Watched slots (their pictures): pile slot -> when its cards went out of sight, until its picture
@@ -405,6 +425,8 @@ class EventExtractor:
         self._round_from_table(present)
         if self.round_open:
             self._hand_visits(hands, present)
+            if self.deal.dealt_out:
+                self._send_dealt(present, force=self.deal.done or bool(self.deal.delivered))
             for o, before in settled:
                 if o.kind == "card":
                     self._card_rests(o, before)
@@ -494,6 +516,8 @@ class EventExtractor:
     def _emit(self, etype: str, confidence: float = 1.0, source: Source = Source.VISION,
               at: tuple[float, int] | None = None, **fields: Any) -> None:
         """``at``: (media time, frame) the event happened at, when earlier than the frame confirming it."""
+        if etype not in _PASS_DEALT and self.deal.dealt_out:
+            self._send_dealt({}, force=True)  # what closes or follows the deal comes after its cards
         t, frame = at if at is not None else (self._now, self._frame)
         cls = EVENT_TYPES[etype]
         self._out.append(cls(
@@ -505,6 +529,8 @@ class EventExtractor:
     # ---- rounds ----------------------------------------------------------------------------------
 
     def _new_round(self) -> None:
+        if getattr(self, "deal", None) is not None and self.deal.dealt_out:
+            self._send_dealt({}, force=True)  # the last round's cards are not lost with it
         self.deal = _Deal()
         self.bets_closed = False
         self.closed_at = None
@@ -681,7 +707,8 @@ class EventExtractor:
 
     def zones_to_read(self) -> set[str]:
         """Pile slots where a face lies unread: the chain reads them by their cards' indices."""
-        return {f"pile{pile}" for pile, _, _ in self.deal.unread_pending.values()}
+        return ({f"pile{pile}" for pile, _, _ in self.deal.unread_pending.values()}
+                | {f"pile{e.pile}" for e in self.deal.dealt_out if e.track is not None})
 
     def _unread_faces(self, present: dict[str, Seen]) -> None:
         """Report the unread faces waiting to be read, once out of sight or waited for long enough;
@@ -930,15 +957,47 @@ class EventExtractor:
         up = [o for o in cards if self._certain_face(o) and o.track not in d.exposed
               and (o.card is None or o.card not in d.exposed_cards)]
         if up:
-            d.exposed[up[0].track] = v.pile
-            d.exposed_as[up[0].track] = up[0].card or up[0].rank
-            if up[0].card is not None:
-                d.exposed_cards.add(up[0].card)
-            self._emit("card_dealt", up[0].confidence, at=(v.start, v.frame), pile=v.pile, face_up=True,
-                       card=up[0].card, rank=up[0].rank)
+            o = up[0]
+            d.exposed[o.track] = v.pile
+            d.exposed_as[o.track] = o.card or o.rank
+            if o.card is not None:
+                d.exposed_cards.add(o.card)
+            certain = self.tracks[o.track].certain_at
+            unread = o.card is None and o.rank is None
+            d.dealt_out.append(_Dealt((v.start, v.frame), v.pile, True, o.confidence, o.card, o.rank,
+                                      o.track if unread else None,
+                                      certain[0] if certain is not None else self._now))
         else:
-            self._emit("card_dealt", at=(v.start, v.frame), pile=v.pile, face_up=False, card=None)
+            d.dealt_out.append(_Dealt((v.start, v.frame), v.pile, False))
+        self._send_dealt(present)
         return True
+
+    def _send_dealt(self, present: dict[str, Seen], force: bool = False) -> None:
+        """Report the counted cards in order, an unread face once read or held long enough (``force``:
+        all of them now, read or not: the deal is closing)."""
+        d = self.deal
+        while d.dealt_out:
+            e = d.dealt_out[0]
+            if e.track is not None:
+                o = present.get(e.track)
+                tr = self.tracks.get(e.track)
+                seen = o if o is not None else (tr.last if tr is not None else None)
+                by_index = [c for c in self.hand_cards.get(f"pile{e.pile}", []) if c.card or c.rank]
+                if seen is not None and (seen.card is not None or seen.rank is not None):
+                    e.card, e.rank = seen.card, seen.rank
+                elif by_index:
+                    best = max(by_index, key=lambda c: (c.card is not None, c.confidence))
+                    e.card, e.rank, e.confidence = best.card, best.rank, min(e.confidence, best.confidence)
+                elif (not force and o is not None and self._certain_face(o) and zone_number(o.zone) == e.pile
+                      and self._now - e.since < self.s.unread_hold_s - 1e-9):
+                    return  # still unread, still in view: the cards after it wait with it
+                d.exposed_as[e.track] = e.card or e.rank
+                if e.card is not None:
+                    d.exposed_cards.add(e.card)
+                e.track = None
+            d.dealt_out.pop(0)
+            self._emit("card_dealt", e.confidence, at=e.at, pile=e.pile, face_up=e.face_up, card=e.card,
+                       rank=e.rank)
 
     @staticmethod
     def _card_on_slot(tr: _Track) -> bool:
