@@ -1213,3 +1213,20 @@ def test_a_face_dealt_unread_is_not_lost_when_the_piles_are_counted() -> None:
     t.x._emit("piles_complete", counts=[1] * 7)  # anything closing the deal sends the cards first
     types_now = [e.type for e in t.x._out]
     assert types_now.index("card_dealt") < types_now.index("piles_complete")
+
+
+def test_a_card_boxed_once_as_an_unread_face_as_it_lands_is_dealt_face_down() -> None:
+    # clean round 1013 with detector_v8: the card in flight boxed as a face (back chance 0.0018) for
+    # one frame, face down from the next: no exposure (one_card_exposed, then not replaced: 2 false)
+    t = _trip_table()
+    _deal_at_15_fps(t, [3, 4])
+    _at(t, 1 / 15, ((DECK[0] + SLOTS[5][0]) / 2, -120.0))
+    _at(t, 1 / 15, (SLOTS[5][0] + 10.0, -15.0), 5, {"face_up": True, "back_p": 0.0018, "face_sure": True})
+    t.take("top5")  # and the pile not boxed again before the trip is read: that sighting is all there is
+    _at(t, 1 / 15, (SLOTS[5][0] + 10.0, -15.0))
+    _at(t, 1 / 15, DECK)
+    for _ in range(12):
+        _at(t, 1 / 15, None)
+    dealt = [(e.pile, e.face_up) for e in t.events if e.type == "card_dealt"]
+    assert dealt == [(3, False), (4, False), (5, False)]
+    assert not [e for e in t.events if e.type == "card_exposed"]

@@ -216,6 +216,7 @@ class _Dealt:
     rank: str | None = None
     track: str | None = None  # the unread face's track, while its read is awaited
     since: float = 0.0  # when it showed certainly a face
+    last_certain: float = 0.0  # when it last showed certainly a face
 
 
 @dataclass(slots=True)
@@ -962,11 +963,12 @@ class EventExtractor:
             d.exposed_as[o.track] = o.card or o.rank
             if o.card is not None:
                 d.exposed_cards.add(o.card)
-            certain = self.tracks[o.track].certain_at
+            tr = self.tracks[o.track]
             unread = o.card is None and o.rank is None
             d.dealt_out.append(_Dealt((v.start, v.frame), v.pile, True, o.confidence, o.card, o.rank,
                                       o.track if unread else None,
-                                      certain[0] if certain is not None else self._now))
+                                      tr.certain_at[0] if tr.certain_at is not None else tr.seen_at,
+                                      tr.seen_at))
         else:
             d.dealt_out.append(_Dealt((v.start, v.frame), v.pile, False))
         self._send_dealt(present)
@@ -988,12 +990,22 @@ class EventExtractor:
                 elif by_index:
                     best = max(by_index, key=lambda c: (c.card is not None, c.confidence))
                     e.card, e.rank, e.confidence = best.card, best.rank, min(e.confidence, best.confidence)
-                elif (not force and o is not None and self._certain_face(o) and zone_number(o.zone) == e.pile
-                      and self._now - e.since < self.s.unread_hold_s - 1e-9):
-                    return  # still unread, still in view: the cards after it wait with it
-                d.exposed_as[e.track] = e.card or e.rank
-                if e.card is not None:
-                    d.exposed_cards.add(e.card)
+                else:
+                    if o is not None and self._certain_face(o) and zone_number(o.zone) == e.pile:
+                        e.last_certain = self._now
+                        if not force and self._now - e.since < self.s.unread_hold_s - 1e-9:
+                            return  # still unread, still in view: the cards after it wait with it
+                    wait = self.s.unread_face_s
+                    if wait is None or e.last_certain - e.since < wait - 1e-9:
+                        # a face unread and not certainly one for unread_face_s (a card in flight
+                        # boxed once as a face, glare): dealt face down, as _pile_faces would judge it
+                        e.face_up, e.confidence = False, 1.0
+                        d.exposed.pop(e.track, None)
+                        d.exposed_as.pop(e.track, None)
+                if e.face_up:
+                    d.exposed_as[e.track] = e.card or e.rank
+                    if e.card is not None:
+                        d.exposed_cards.add(e.card)
                 e.track = None
             d.dealt_out.pop(0)
             self._emit("card_dealt", e.confidence, at=e.at, pile=e.pile, face_up=e.face_up, card=e.card,
