@@ -232,6 +232,15 @@ def test_detector_keeps_a_class_at_its_own_score_threshold(tmp_path: Path) -> No
         (tmp_path / "detector.json").write_text(json.dumps({**meta, "class_conf": bad}))
         with pytest.raises(ModelFileError, match="class_conf"):
             Detector(tmp_path / "detector.onnx", "onnxruntime")
+    # the score from which its boxes start tracks: its own when calibrated (calibrate-detector)
+    (tmp_path / "detector.json").write_text(json.dumps(meta))
+    assert Detector(tmp_path / "detector.onnx", "onnxruntime").track_conf is None
+    (tmp_path / "detector.json").write_text(json.dumps({**meta, "track_conf": 0.35}))
+    assert Detector(tmp_path / "detector.onnx", "onnxruntime").track_conf == 0.35
+    for bad_t in (0, 1.2, "0.35"):
+        (tmp_path / "detector.json").write_text(json.dumps({**meta, "track_conf": bad_t}))
+        with pytest.raises(ModelFileError, match="track_conf"):
+            Detector(tmp_path / "detector.onnx", "onnxruntime")
 
 
 def test_pipeline_refines_detector_cards_at_full_resolution_and_reads_chips(tmp_path: Path) -> None:

@@ -65,6 +65,14 @@ class Detector:
         ):
             raise ModelFileError(f"detector metadata {meta_path}: class_conf must map its classes to"
                                  f" scores in (0, 1), got {per!r}")
+        # the score from which a box may start a track (monitor.tablestate.tracking): calibrated per
+        # detector on held-out frames (``calibrate-detector``), since scores differ from model to model
+        # (None: the tracker's own, monitor.tablestate.tracking.ACTIVATION_CONFIDENCE)
+        track = meta.get("track_conf")
+        if track is not None and (not isinstance(track, int | float) or not 0.0 < track < 1.0):
+            raise ModelFileError(f"detector metadata {meta_path}: track_conf must be a score in (0, 1),"
+                                 f" got {track!r}")
+        self.track_conf: float | None = None if track is None else float(track)
         self.backend: Backend = load_backend(self.path, backend, threads)
         self.conf, self.iou = conf, iou
         self.class_conf = np.array([float(per.get(c, conf)) for c in self.classes])

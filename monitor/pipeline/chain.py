@@ -41,8 +41,11 @@ HAND_MARGIN_MM = 40.0
 
 class TableChain:
     def __init__(self, calibration: TableCalibration, extractor: EventExtractor, fps: float = 30.0,
-                 index_reader: IndexReader | None = None) -> None:
+                 index_reader: IndexReader | None = None, track_conf: float | None = None) -> None:
+        """``track_conf``: the score from which a detection starts a track (the detector's own, from
+        its metadata; None: the tracker's default)."""
         self.calibration = calibration
+        self.track_conf = track_conf
         self.extractor = extractor
         extractor.slot_centers = {n: poly.center for name, poly in calibration.zones.items()
                                   if zone_kind(name) == "pile" and (n := zone_number(name)) is not None}
@@ -195,7 +198,8 @@ class TableChain:
             import supervision  # noqa: F401  (the tracker imports these lazily, on its first frame)
             import trackers  # noqa: F401
 
-            self._tracker = ObjectTracker(frame_rate=self.fps)
+            self._tracker = (ObjectTracker(frame_rate=self.fps) if self.track_conf is None else
+                             ObjectTracker(frame_rate=self.fps, activation_confidence=self.track_conf))
 
     def _track(self, placed: list, media_time: float) -> list:  # type: ignore[type-arg]
         from monitor.tablestate.tracking import ObjectTracker

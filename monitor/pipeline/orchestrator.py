@@ -118,7 +118,8 @@ class LiveRun:
         self.extractor = EventExtractor(self.table_id, settings, next_seq=self.next_seq,
                                         wall_time=lambda _t: datetime.now(UTC))
         self.chain = TableChain(calibration, self.extractor, fps=30.0,
-                                index_reader=getattr(perception, "index_reader", None))
+                                index_reader=getattr(perception, "index_reader", None),
+                                track_conf=getattr(perception, "track_conf", None))
         # perception -> table state: in order, bounded; a lagging table state loses the oldest frame
         self._detected: BoundedBuffer[tuple[Frame, Detections, tuple[str, ...] | None]] = BoundedBuffer(
             queue_size, FillPolicy.DROP_OLDEST if source.live or source.realtime else FillPolicy.WAIT,

@@ -90,6 +90,8 @@ class ModelPerception:
         self.index_reader = load_index_reader(models_dir, backend=backend, threads=threads)
         has_detector = self.perceiver.detector is not None
         self.sees_hands = has_detector and "hand" in self.perceiver.detector.classes  # type: ignore[union-attr]
+        # the score from which the detector's boxes start tracks (None: the tracker's default)
+        self.track_conf = self.perceiver.detector.track_conf if has_detector else None  # type: ignore[union-attr]
         self.counts_face_down = False
         parts = ["detector.onnx" if has_detector else "classical card finder (no detector)"]
         if self.perceiver.classifier is None:

@@ -92,6 +92,7 @@ class CachedPerception:
         self.hits = 0
         self.label = inner.label
         self.sees_hands = getattr(inner, "sees_hands", True)
+        self.track_conf = getattr(inner, "track_conf", None)
         self.counts_face_down = getattr(inner, "counts_face_down", True)
         self.index_reader = getattr(inner, "index_reader", None)  # reads from the frame, never cached
         self.warnings = list(getattr(inner, "warnings", []))

@@ -139,7 +139,7 @@ def review_file(job: FileJob, progress: Progress | None = None,
     # a perception with models may read fanned hands by their indices (when the models hold a reader)
     index_reader = getattr(perception, "index_reader", None)
     chain = TableChain(RasterCalibration.of(calibration), extractor, fps=fps / stride,
-                       index_reader=index_reader)
+                       index_reader=index_reader, track_conf=getattr(perception, "track_conf", None))
     if not perception.label.startswith("ORACLE"):
         chain.warm_up()
     ring = FrameRing(size=8, lazy=True)

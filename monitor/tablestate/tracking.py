@@ -32,6 +32,11 @@ class Tracked:
     placed: Placed
 
 
+# A detection starts a track from this score (ByteTrack's activation threshold; lower ones only extend
+# tracks). A detector whose scores run lower says its own in its metadata (``track_conf``).
+ACTIVATION_CONFIDENCE = 0.4
+
+
 class ObjectTracker:
     """One ByteTrack per object group; ``update`` once per frame with that frame's placed detections."""
 
@@ -39,7 +44,7 @@ class ObjectTracker:
         self,
         lost_after_s: float = 1.0,
         frame_rate: float = 30.0,
-        activation_confidence: float = 0.4,
+        activation_confidence: float = ACTIVATION_CONFIDENCE,
         confirm_frames: int = 2,
         min_iou: float = 0.1,
     ) -> None:
