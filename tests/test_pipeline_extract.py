@@ -800,6 +800,46 @@ def test_a_bet_read_late_is_dated_when_its_spots_picture_settled_with_the_chips(
     assert [(e.amount, e.media_time) for e in out] == [(10000, round(15 / FPS, 6))]  # before the close
 
 
+def test_a_first_reading_on_an_empty_spot_while_a_hand_passes_is_dated_by_the_spots_picture() -> None:
+    # detector_v8 boxes a $25 chip on the teal table's empty printed circle while the dealer's hand
+    # passes by after the close (seven false bet_changed_after_close over the hundred clean rounds):
+    # judged once the spot lies still, where its picture is the one it had before the close
+    from monitor.events.schema import parse_event
+
+    t = Table()
+    t.run(1.0, spots={"seat4.bet": SpotView(0, True, 0.0)})  # the empty spot, as the bets close
+    t.x.note(parse_event({"type": "bets_closed", "table_id": "T1", "seq": 0, "media_time": t.frame / FPS,
+                          "wall_time": "2026-01-01T00:00:01Z", "source": "operator"}))
+    closed = t.frame / FPS
+    t.run(1.0, spots={"seat4.bet": SpotView(0, True, 0.0)})
+    t.put("c", "chips", "seat4.bet", value=2500)  # the circle boxed as a chip
+    moving = [e for e in t.run(1.0, spots={"seat4.bet": SpotView(0, False, 0.0)})
+              if e.type in ("bet_placed", "bet_changed")]
+    assert moving == []  # not judged while something moves over the spot
+    out = [e for e in t.run(1.0, spots={"seat4.bet": SpotView(0, True, 0.0)}) if e.type == "bet_placed"]
+    assert len(out) == 1 and out[0].media_time < closed  # the spot looks as before the close
+    # the spot left that picture (a pile laid by it) and came back to it: what it holds, it held then
+    t = Table()
+    t.run(1.0, spots={"seat2.bet": SpotView(0, True, 0.0)})
+    t.x.note(parse_event({"type": "bets_closed", "table_id": "T1", "seq": 0, "media_time": t.frame / FPS,
+                          "wall_time": "2026-01-01T00:00:01Z", "source": "operator"}))
+    closed = t.frame / FPS
+    t.run(1.0, spots={"seat2.bet": SpotView(3, True, 0.0)})
+    t.put("c", "chips", "seat2.bet", value=2500)
+    out = [e for e in t.run(1.5, spots={"seat2.bet": SpotView(0, True, 0.0)}) if e.type == "bet_placed"]
+    assert len(out) == 1 and out[0].media_time < closed
+    # a real late bet on an empty spot: its picture settles into a new version, dated then
+    t = Table()
+    t.run(1.0, spots={"seat6.bet": SpotView(0, True, 0.0)})
+    t.x.note(parse_event({"type": "bets_closed", "table_id": "T1", "seq": 0, "media_time": t.frame / FPS,
+                          "wall_time": "2026-01-01T00:00:01Z", "source": "operator"}))
+    closed = t.frame / FPS
+    t.put("c", "chips", "seat6.bet", value=2500)
+    t.run(0.5, spots={"seat6.bet": SpotView(0, False, 0.0)})
+    out = [e for e in t.run(2.0, spots={"seat6.bet": SpotView(1, True, 0.0)}) if e.type == "bet_placed"]
+    assert len(out) == 1 and out[0].media_time > closed
+
+
 def test_a_bet_taken_away_after_the_close_is_a_change() -> None:
     t = Table()
     t.put("c", "chips", "seat2.bet", value=2500)
@@ -1230,3 +1270,35 @@ def test_a_card_boxed_once_as_an_unread_face_as_it_lands_is_dealt_face_down() ->
     dealt = [(e.pile, e.face_up) for e in t.events if e.type == "card_dealt"]
     assert dealt == [(3, False), (4, False), (5, False)]
     assert not [e for e in t.events if e.type == "card_exposed"]
+
+
+def test_a_card_boxed_anew_on_a_pile_with_no_trip_there_is_not_a_card_dealt() -> None:
+    # clean round 1066 with detector_v8 at its track_conf: a card lying on pile 3 boxed under a new
+    # track mid-deal (no hand near it) had been counted as a card dealt: a 50th card, every later one
+    # a pile off (deal_order, pile_not_seven)
+    order = [1, 2, 3, 4, 5]
+    t = _trip_table()
+    _deal_at_15_fps(t, order)
+    t.put("again3", "card", "pile3", x=SLOTS[3][0] + 2.0, y=SLOTS[3][1] + 1.0)  # the same card, a new id
+    _deal_at_15_fps(t, [6, 7])
+    for _ in range(10):
+        _at(t, 1 / 15, None)
+    assert [e.pile for e in t.events if e.type == "card_dealt"] == [*order, 6, 7]
+    assert "deal_order" not in types(t.events)
+
+
+def test_a_card_boxed_anew_on_a_far_pile_during_a_trip_does_not_take_the_trips_card() -> None:
+    # clean round 1066 with detector_v8: while the hand dealt to pile 6, a card lying on pile 3 was
+    # boxed under a new track; "a new card came to lie there during the trip" moved card 6 to pile 3
+    t = _trip_table()
+    _deal_at_15_fps(t, [1, 2, 3, 4, 5])
+    dt = 1 / 15
+    sx, sy = SLOTS[6]
+    _at(t, dt, ((DECK[0] + sx) / 2, (DECK[1] + sy) / 2))
+    _at(t, dt, (sx + 10.0, sy + 25.0), 6)
+    _at(t, dt, (sx + 15.0, sy + 20.0), 6)
+    t.put("again3", "card", "pile3", x=SLOTS[3][0] + 2.0, y=SLOTS[3][1] + 1.0)  # the same card, a new id
+    _at(t, dt, DECK, 6)
+    for _ in range(10):
+        _at(t, dt, None)
+    assert [e.pile for e in t.events if e.type == "card_dealt"] == [1, 2, 3, 4, 5, 6]

@@ -309,7 +309,9 @@ class EventExtractor:
         self.spots: Mapping[str, SpotView] = {}  # zone name -> its picture (betting spots, pile slots)
         self.stub_spread: Spread | None = None  # the stub spread counted from its picture, if watched
         self.stub_still: tuple[float, int] | None = None  # since when (time, frame) it has lain still
-        self.bet_version: dict[int, int] = {}
+        self.bet_version: dict[int, int] = {}  # seat -> its spot's picture version as the bets closed
+        # seat -> its spot's picture version as the bets closed, and when it was last seen so before
+        self.close_view: dict[int, tuple[int, float, int]] = {}
         self.spot_since: dict[str, tuple[int, float, int]] = {}  # zone -> (version, settled since, frame)
         self.rereads = 0  # bet readings that changed with nothing touching the spot (not reported)
         # chip track -> (seat, cents, last seen, cents exact: not a lower bound)
@@ -539,6 +541,7 @@ class EventExtractor:
         self.bets_reported = {}
         self.bet_since, self.spot_touched, self.spot_missing = {}, {}, {}
         self.bet_version = {}
+        self.close_view = {}
         self.stacks = {}
         self.chip_reads = {}
 
@@ -573,6 +576,11 @@ class EventExtractor:
                 return  # already counted, or a pile squared after delivery began
             if not d.done and self._visit_covers(pile, self.tracks[o.track].entered):
                 d.pile_of[o.track] = pile  # put there by a hand whose visit counts it
+                return
+            if not d.done and self.s.count_deal and self.deck_at is not None and d.visits:
+                # the deal is counted by the hand's trips from the deck, and no trip put this card
+                # here: a card already lying there boxed anew (a new track), not a card dealt
+                d.pile_of[o.track] = pile
                 return
             d.pile_of[o.track] = pile
             d.counts[pile] += 1
@@ -930,7 +938,8 @@ class EventExtractor:
         until = min([(v.ended or v.last) + 0.15, *later])
         landed = {n for tr in on_slot
                   if tr.still >= 2 and v.start - 0.2 <= tr.entered < until and tr.last is not None
-                  and tr.last.track not in d.pile_of and (n := zone_number(tr.zone)) is not None}
+                  and tr.last.track not in d.pile_of and (n := zone_number(tr.zone)) is not None
+                  and (n in v.closest or not v.closest)}  # under the hand's way, not a box re-tracked afar
         if len(landed) == 1 and v.pile not in landed:
             v.pile = landed.pop()
         now = [tr.last for tr in on_slot
@@ -1459,6 +1468,8 @@ class EventExtractor:
             if (zone_kind(zone) == "bet" and seat is not None and spot_view.settled
                     and (self.closed_at is None or seat not in self.bet_version)):
                 self.bet_version[seat] = spot_view.version
+                if self.closed_at is None:
+                    self.close_view[seat] = (spot_view.version, self._now, self._frame)
         totals: dict[int, int] = {}
         conf: dict[int, float] = {}
         fresh: set[int] = set()
@@ -1503,9 +1514,11 @@ class EventExtractor:
             picture = self.spots.get(f"seat{seat}.bet")
             # a watched spot is judged even when its chips were read as none: from overhead a
             # stack can drop out of the detector's sight for seconds while it lies untouched
-            after_close = (self.closed_at is not None and c.since >= self.closed_at
-                           and (before != 0 or (picture is not None and seat in self.bets_reported)))
-            if picture is not None and after_close and (not picture.settled or (
+            late = self.closed_at is not None and c.since >= self.closed_at
+            after_close = late and (before != 0 or (picture is not None and seat in self.bets_reported))
+            # (a first reading after the close waits for a still spot too: a box on an empty spot's
+            # printed circle while a hand passes by is dated by the spot's picture, as it was at the close)
+            if picture is not None and late and (not picture.settled or (
                     picture.version != self.bet_version.get(seat, picture.version)
                     and self._now - self.spot_since[f"seat{seat}.bet"][1] < self.s.spot_hold_s - 1e-9)):
                 # something is moving over the spot, or has just stopped there (a hand resting a
@@ -1537,6 +1550,12 @@ class EventExtractor:
             still = self.spot_since.get(f"seat{seat}.bet")
             if picture is not None and picture.settled and still is not None and still[0] == picture.version:
                 at = min(at, (still[1], still[2]))
+            closing = self.close_view.get(seat)
+            if picture is not None and picture.settled and late and closing is not None \
+                    and picture.version == closing[0]:
+                # the spot looks as it did as the bets closed (it left that picture and came back: a
+                # pile laid beside it, a hand resting there): what it holds, it held then
+                at = min(at, (closing[1], closing[2]))
             if before == 0:
                 self._emit("bet_placed", conf.get(seat, 1.0), at=at, seat=seat, amount=c.value,
                            at_least=seat in bound)
