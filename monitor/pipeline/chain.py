@@ -192,14 +192,14 @@ class TableChain:
 
     def warm_up(self) -> None:
         """Load the tracker now (importing it takes seconds), not on the first frame of a live run."""
-        from monitor.tablestate.tracking import ObjectTracker
+        from monitor.tablestate.tracking import ACTIVATION_CONFIDENCE, ObjectTracker
 
         if self._tracker is None:
             import supervision  # noqa: F401  (the tracker imports these lazily, on its first frame)
             import trackers  # noqa: F401
 
-            self._tracker = (ObjectTracker(frame_rate=self.fps) if self.track_conf is None else
-                             ObjectTracker(frame_rate=self.fps, activation_confidence=self.track_conf))
+            self._tracker = ObjectTracker(frame_rate=self.fps, activation_confidence=(
+                ACTIVATION_CONFIDENCE if self.track_conf is None else self.track_conf))
 
     def _track(self, placed: list, media_time: float) -> list:  # type: ignore[type-arg]
         from monitor.tablestate.tracking import ObjectTracker

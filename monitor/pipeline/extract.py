@@ -728,10 +728,9 @@ class EventExtractor:
             if o is not None and (o.card is not None or o.rank is not None):
                 del d.unread_pending[track]  # read now: reported as read, once it has held
                 continue
-            by_index = [c for c in self.hand_cards.get(f"pile{pile}", []) if c.card or c.rank]
-            if by_index and pile not in d.exposed.values() and pile not in d.unread_exposed:
+            best = self._index_read(pile)
+            if best is not None and pile not in d.exposed.values() and pile not in d.unread_exposed:
                 del d.unread_pending[track]
-                best = max(by_index, key=lambda c: (c.card is not None, c.confidence))
                 self._expose(track, pile, best.card, best.rank, at, min(conf, best.confidence))
                 continue
             if (o is not None and self._certain_face(o) and zone_number(o.zone) == pile
@@ -740,6 +739,11 @@ class EventExtractor:
             del d.unread_pending[track]
             if pile not in d.exposed.values() and pile not in d.unread_exposed:
                 self._expose(track, pile, None, None, at, conf)
+
+    def _index_read(self, pile: int) -> IndexCard | None:
+        """The best read by its index (named, else ranked) of the cards lying on ``pile``, if any."""
+        read = [c for c in self.hand_cards.get(f"pile{pile}", []) if c.card or c.rank]
+        return max(read, key=lambda c: (c.card is not None, c.confidence), default=None)
 
     def _expose(self, track: str, pile: int, card: str | None, rank: str | None, at: tuple[float, int],
                 confidence: float) -> None:
@@ -993,11 +997,9 @@ class EventExtractor:
                 o = present.get(e.track)
                 tr = self.tracks.get(e.track)
                 seen = o if o is not None else (tr.last if tr is not None else None)
-                by_index = [c for c in self.hand_cards.get(f"pile{e.pile}", []) if c.card or c.rank]
                 if seen is not None and (seen.card is not None or seen.rank is not None):
                     e.card, e.rank = seen.card, seen.rank
-                elif by_index:
-                    best = max(by_index, key=lambda c: (c.card is not None, c.confidence))
+                elif (best := self._index_read(e.pile)) is not None:  # the chain reads the slot
                     e.card, e.rank, e.confidence = best.card, best.rank, min(e.confidence, best.confidence)
                 else:
                     if o is not None and self._certain_face(o) and zone_number(o.zone) == e.pile:

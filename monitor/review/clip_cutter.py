@@ -44,11 +44,13 @@ class ClipCutter:
         """The review has read the video up to ``media_s``: start the clips that end before it and
         attach the ones done."""
         if self._waiting:
-            ready = [a for a in self._waiting if self._trigger(a) + self._spec.after_s <= media_s]
-            if ready:
-                self._waiting = [a for a in self._waiting if all(a is not r for r in ready)]
-                for alert in ready:
+            later = []
+            for alert in self._waiting:
+                if self._trigger(alert) + self._spec.after_s <= media_s:
                     self._submit(alert)
+                else:
+                    later.append(alert)
+            self._waiting = later
         if self._running and self._running[0][1].done():
             self._collect(wait=False)
 

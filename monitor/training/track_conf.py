@@ -17,6 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from monitor.perception.yolo_post import box_iou
+
 Box = tuple[str, float, npt.NDArray[np.float64]]  # (class, score, (4, 2) corners in pixels)
 Truth = tuple[str, npt.NDArray[np.float64]]  # (class, (4, 2) corners in pixels)
 
@@ -35,36 +37,25 @@ class CurvePoint:
     boxes: int
 
 
-def _bounds(corners: npt.NDArray[np.float64]) -> tuple[float, float, float, float]:
-    return (float(corners[:, 0].min()), float(corners[:, 1].min()),
-            float(corners[:, 0].max()), float(corners[:, 1].max()))
-
-
-def _iou(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    h = min(a[3], b[3]) - max(a[1], b[1])
-    if w <= 0 or h <= 0:
-        return 0.0
-    inter = w * h
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
+def _bounds(quads: list[npt.NDArray[np.float64]]) -> npt.NDArray[np.float64]:
+    """(N, 4) xyxy bounds of (4, 2) corner arrays."""
+    if not quads:
+        return np.zeros((0, 4))
+    c = np.stack(quads)
+    return np.concatenate([c.min(axis=1), c.max(axis=1)], axis=1)
 
 
 def match(boxes: Sequence[Box], truth: Sequence[Truth], iou_min: float = 0.5) -> list[Scored]:
     """Each box, best score first, takes the unmatched true object of its class it overlaps most
     (bounds IoU >= ``iou_min``): a hit; else a false box."""
-    free = [(cls, _bounds(c)) for cls, c in truth]
-    taken = [False] * len(free)
+    ranked = sorted(boxes, key=lambda b: -b[1])
+    iou = box_iou(_bounds([c for _, _, c in ranked]), _bounds([c for _, c in truth]))
+    classes = np.array([t for t, _ in truth], dtype=object)
+    taken = np.zeros(len(truth), dtype=bool)
     out = []
-    for cls, score, corners in sorted(boxes, key=lambda b: -b[1]):
-        b = _bounds(corners)
-        best, best_iou = -1, iou_min
-        for i, (tcls, tb) in enumerate(free):
-            if taken[i] or tcls != cls:
-                continue
-            iou = _iou(b, tb)
-            if iou >= best_iou:
-                best, best_iou = i, iou
+    for i, (cls, score, _) in enumerate(ranked):
+        free = ~taken & (iou[i] >= iou_min) & (classes == cls)
+        best = int(np.argmax(np.where(free, iou[i], -1.0))) if free.any() else -1
         if best >= 0:
             taken[best] = True
         out.append(Scored(score, best >= 0))
