@@ -103,7 +103,9 @@ def test_a_batching_websocket_client_gets_one_commits_alerts_in_one_message(clie
         assert message["type"] == "batch"
         assert [m["data"]["id"] for m in message["data"] if m["type"] == "alert"] == ids
         # bench-api's clients find alerts without parsing the whole message.
-        assert alerts_in(raw) == [(m["data"]["id"], m["data"]["round_id"]) for m in message["data"]]
+        # (a table's status may share the batch: alerts_in finds the alerts among the other messages)
+        assert alerts_in(raw) == [(m["data"]["id"], m["data"]["round_id"]) for m in message["data"]
+                                  if m["type"] == "alert"]
 
 
 def test_hub_messages_are_encoded_once_and_drained_together() -> None:
