@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -59,6 +60,22 @@ def test_a_frame_of_another_size_is_read_at_the_calibrations_size_if_its_chips_a
     assert not finder.readable(small)
     with pytest.raises(ValueError, match=r"1280x960.*1920x1080"):
         finder.find(np.zeros((960, 1280, 3), np.uint8), "seat2.bet")
+
+
+def test_a_painted_numeral_in_an_empty_betting_circle_is_no_chip() -> None:
+    # the bench recording's empty seat-6 spot after H.264: a yellow "9" inside the printed ring, on green
+    # felt; it reads as a green $25 chip with a light "inlay" (the numeral), but its ring is the felt
+    import cv2
+
+    finder = _finder()
+    crop = cv2.imread(str(Path(__file__).parent / "data" / "perception" / "empty_spot_seat6_numeral.png"))
+    x0, y0, x1, y1 = finder.spots["seat6.bet"].box
+    assert crop is not None and crop.shape[:2] == (y1 - y0, x1 - x0)
+    frame = np.zeros((1080, 1920, 3), np.uint8)
+    frame[y0:y1, x0:x1] = crop
+    assert finder.find(frame, "seat6.bet") == []
+    without = SpotChipFinder.for_table(load_table(TABLE), replace(finder.s, felt_ring=1.01))
+    assert [d.denomination for d in without.find(frame, "seat6.bet")] == [25]  # what the check removes
 
 
 def test_the_chain_takes_a_spots_chips_from_its_picture_not_the_detectors_box() -> None:

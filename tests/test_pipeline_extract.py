@@ -457,6 +457,22 @@ def test_rounds_open_and_close_with_the_table_when_there_is_no_console() -> None
     assert "round_ended" in types(out)
 
 
+def test_the_trays_chips_do_not_hold_a_round_open_and_its_end_is_dated_when_the_table_went_clear() -> None:
+    t = Table(round_from_vision=True, banker_seat=4, clear_s=1.0)
+    t.put("float", "chips", "tray", value=100000)  # the house's chips stay in the tray between rounds
+    assert t.run(0.5) == []
+    t.put("a", "chips", "seat1.bet", value=2500)
+    assert types(t.run(0.5))[0] == "round_started"
+    t.take("a")
+    cleared = t.frame
+    t.run(0.4)
+    # a review skips the still frames that follow: the end is confirmed late, dated when it happened
+    t.frame += int(3 * FPS)
+    out = t.run(0.2)
+    assert types(out) == ["round_ended"]
+    assert cleared <= out[0].frame <= cleared + FPS // 2, (cleared, out[0].frame)
+
+
 def test_the_banker_hand_is_exposed_only_once_every_face_up_card_there_is_read() -> None:
     t = Table()
     cards = ["As", "Kd", "Qh", "7c", "7d", "3s", "2h"]

@@ -45,6 +45,12 @@ class SpotChipSettings:
     # lighter than its ring by this much (the printed inlay; 40-130 on the renderer's $25 chips, 0-36
     # on painted numerals). Lightness on OpenCV's 0-255 scale.
     inlay_lighter: float = 40.0
+    # ... and only if its ring is not mostly the felt itself: a painted numeral inside a printed
+    # betting circle (a yellow "9" on green) passes the inlay test, but the circle round it is felt
+    # (0.42-0.55 of the ring within ``felt_near`` of the felt's colour, measured on the bench
+    # recording's empty spots; real chips read as the felt's colour 0.24 at most, on 14 rendered rounds)
+    felt_ring: float = 0.35
+    felt_near: float = 12.0  # Lab distance (OpenCV's 0-255 scale) of a pixel to the felt's median colour
     # weighted Lab distance of the ring's voters to their palette colour: chips match within ~25
     # (a few shadowed $5 chips at ~30 are lost), the teal felt read as the nearest (green, $25) colour
     # lies at 35-50, a painted orange seat number read as a red $5 chip at 30
@@ -135,6 +141,8 @@ class SpotChipFinder:
         felt_reads = chip_denomination(np.full((9, 9, 3), felt, np.uint8),
                                        ((0, 0), (8, 0), (8, 8), (0, 8))).denomination
         lightness: npt.NDArray[np.float64] | None = None  # the crop's L*, when an inlay is looked for
+        felt_lab: npt.NDArray[np.float64] | None = None  # the felt's and the crop's Lab, likewise
+        crop_lab: npt.NDArray[np.float64] | None = None
         yy, xx = np.mgrid[y0:y1, x0:x1]
         for cx, cy, cr in circles[0]:
             x, y = float(cx) + x0, float(cy) + y0
@@ -149,10 +157,17 @@ class SpotChipFinder:
                 if lightness is None:
                     lightness = _lab(crop)[:, 0].reshape(y1 - y0, x1 - x0)
                 d2 = (xx - x) ** 2 + (yy - y) ** 2
-                ring = np.median(lightness[(d2 <= (0.92 * rr) ** 2) & (d2 >= (0.68 * rr) ** 2)])
+                in_ring = (d2 <= (0.92 * rr) ** 2) & (d2 >= (0.68 * rr) ** 2)
+                ring = np.median(lightness[in_ring])
                 inlay = np.median(lightness[d2 <= (0.4 * rr) ** 2])
                 if inlay - ring < self.s.inlay_lighter:
                     continue  # the felt's colour and no inlay: a painted mark, not a chip
+                if felt_lab is None or crop_lab is None:
+                    felt_lab = _lab(felt[None])[0]
+                    crop_lab = _lab(crop).reshape(y1 - y0, x1 - x0, 3)
+                near = np.linalg.norm(crop_lab[in_ring] - felt_lab, axis=1) < self.s.felt_near
+                if float(near.mean()) >= self.s.felt_ring:
+                    continue  # the ring is the felt: a painted numeral with felt round it
             # how sure: 0.99 at the palette colour, 0.6 at the cut-off (each found circle passed the
             # colour check: the tracker must take it as a sure detection, 0.5 or more)
             conf = 0.99 - 0.39 * min(1.0, reading.distance / self.s.max_distance)

@@ -548,8 +548,9 @@ class EventExtractor:
     def _round_from_table(self, visible: dict[str, Seen]) -> None:
         if not self.s.round_from_vision:
             return
-        on_table = [o for o in visible.values() if o.zone not in ("off_table",)]
-        self.clear.update(not on_table, self._now)
+        # (the tray holds the house's chips and the discards between rounds: never the round's)
+        on_table = [o for o in visible.values() if o.zone not in ("off_table", "tray")]
+        self.clear.update(not on_table, self._now, self._frame)
         if not self.round_open:
             chips_down = any(o.kind == "chips" and zone_kind(o.zone) == "bet" and self._at_rest(o)
                              for o in on_table)
@@ -559,7 +560,8 @@ class EventExtractor:
                 self._emit("round_started", banker_seat=self.s.banker_seat)
         elif self.clear.value and self.clear.held(self._now, self.s.clear_s):
             self.round_open = False
-            self._emit("round_ended")
+            # dated when its last card or chip left (a review skips the still frames that follow)
+            self._emit("round_ended", at=(self.clear.since, self.clear.since_frame))
 
     # ---- the deal --------------------------------------------------------------------------------
 
