@@ -8,6 +8,7 @@ what follows from it.
 from __future__ import annotations
 
 import random
+from itertools import pairwise
 
 import pytest
 from procedure_support import clean_round, codes, find, find_all, only, run
@@ -113,6 +114,27 @@ def test_rule_48a_ace_or_joker_exposed_on_the_deal() -> None:
     assert a.severity is Severity.MISDEAL and a.rule.rule == "48a"
     assert str(events[i]["card"]) in a.message
     assert "one_card_exposed" not in codes(m)
+
+
+def test_after_a_rule_48_misdeal_the_deals_order_and_pile_counts_are_not_judged() -> None:
+    # the dealer gathers the piles after the exposed ace: trips vision counts as cards out of order
+    events = clean_round()
+    i = _first_dealt(events, want_ace=True)
+    events[i]["face_up"] = True
+    dealt = find_all(events, "card_dealt")
+    j, k = next((j, k) for j, k in pairwise(dealt) if j > i and events[j]["pile"] != events[k]["pile"])
+
+    def swap(evs: list[dict[str, object]]) -> None:
+        evs[j]["pile"], evs[k]["pile"] = evs[k]["pile"], evs[j]["pile"]
+
+    swap(events)
+    del events[dealt[-1]]  # and one card fewer on its pile
+    m = run(events)
+    assert "ace_or_joker_exposed" in codes(m)
+    assert "deal_order" not in codes(m) and "pile_not_seven" not in codes(m)
+    events = clean_round()  # the same swap with no misdeal before it is judged
+    swap(events)
+    assert "deal_order" in codes(run(events))
 
 
 def test_rule_48a_an_ace_read_to_its_rank_only_is_an_exposed_ace() -> None:

@@ -184,3 +184,43 @@ class PolygonSet:
             xin = x1 + (y - y1) * (x2 - x1) / (y2 - y1)
         hit = (crosses & (x < xin)).astype(np.int64)
         return np.asarray(np.add.reduceat(hit, self._starts, axis=1) % 2 == 1)
+
+
+def convex_hull(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The convex hull of a few points, counter-clockwise (Andrew's monotone chain)."""
+    pts = sorted(set(points))
+    if len(pts) <= 2:
+        return pts
+
+    def cross(o: tuple[float, float], a: tuple[float, float], b: tuple[float, float]) -> float:
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+    lower: list[tuple[float, float]] = []
+    upper: list[tuple[float, float]] = []
+    for p in pts:
+        while len(lower) >= 2 and cross(lower[-2], lower[-1], p) <= 0:
+            lower.pop()
+        lower.append(p)
+    for p in reversed(pts):
+        while len(upper) >= 2 and cross(upper[-2], upper[-1], p) <= 0:
+            upper.pop()
+        upper.append(p)
+    return lower[:-1] + upper[:-1]
+
+
+def hull_distance(hull: list[tuple[float, float]], x: float, y: float) -> float:
+    """How far (x, y) lies outside a convex hull (counter-clockwise, as :func:`convex_hull` gives it);
+    0 inside."""
+    if not hull:
+        return math.inf
+    if len(hull) == 1:
+        return math.hypot(x - hull[0][0], y - hull[0][1])
+    inside = len(hull) >= 3
+    best = math.inf
+    for (ax, ay), (bx, by) in zip(hull, hull[1:] + hull[:1], strict=True):
+        ex, ey = bx - ax, by - ay
+        if ex * (y - ay) - ey * (x - ax) < 0:
+            inside = False  # right of a counter-clockwise edge: outside
+        t = max(0.0, min(1.0, ((x - ax) * ex + (y - ay) * ey) / (ex * ex + ey * ey or 1.0)))
+        best = min(best, math.hypot(x - ax - t * ex, y - ay - t * ey))
+    return 0.0 if inside else best

@@ -42,6 +42,7 @@ from typing import Any
 
 from monitor.calibration.zones import zone_kind, zone_number
 from monitor.events.schema import EVENT_TYPES, PILES, EventBase, Source
+from monitor.geometry.shapes import convex_hull, hull_distance
 from monitor.perception.spot_watch import SpotView
 from monitor.perception.stub_spread import Spread
 from monitor.pipeline.observe import Seen
@@ -94,6 +95,13 @@ class ExtractorSettings:
     # falling to rising by this much on both sides (the deck is 245 mm from the nearest slot; the
     # box centre of a hand resting over a card jitters by 20-30 mm).
     trip_turn_mm: float = 70.0
+    # ... or by this much where the hand at the turn was over no slot: between two sightings over slots
+    # it went back toward the deck (at 10 fps the one sighting of a short trip's return, pile 7 to
+    # pile 6, may be only 62 mm nearer the deck than the card before it)
+    trip_turn_off_mm: float = 40.0
+    # a trip's slot whose picture moved this much (share of the slot) with no hand over it got a card,
+    # though none was boxed there (a card is 0.4-0.5 of a slot's picture)
+    slot_card_share: float = 0.2
     deck_reach_mm: float = 400.0  # a hand over no slot this near the deck is the dealing hand
     visit_read_s: float = 0.15  # after a hand left a pile slot, read the card it put there this much later
     hand_reach_mm: float = 78.0  # a hand this close to a pile slot's centre is over it (it holds an edge)
@@ -161,6 +169,9 @@ class _Visit:
     read: bool = False
     read_at: float | None = None  # a card coming onto the slot after this is another card
     path: list[_HandAt] = field(default_factory=list)  # with the deck's place known: the hand's samples
+    # how far the slot's picture moved from its last still one while no hand was over it, since the
+    # trip ended (a card lying there that the detector did not box moves it too)
+    slot_moved: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,6 +302,7 @@ class EventExtractor:
         self.slot_centers: dict[int, tuple[float, float]] = {}
         # where the deck rests during the deal (the stub zone's centre, table mm), if calibrated
         self.deck_at: tuple[float, float] | None = None
+        self._deal_hull: list[tuple[float, float]] | None = None  # deck and slots: where the hand deals
         self._landing: set[str] = set()  # cards stopped on a pile, not yet resting
         self.round_open = not self.s.round_from_vision
         self.banker_seat = self.s.banker_seat
@@ -826,6 +838,11 @@ class EventExtractor:
         if run is not None and (hand is None or not hand[1]) \
                 and self._now - run.last >= self.s.visit_gap_s - 1e-9:
             self._end_trip(run, run.path)
+        covered = {n for h in hands for n in self._slots_under(h)}
+        for v in d.visits:
+            if v.ended is not None and not v.read and v.pile not in covered \
+                    and (view := self.spots.get(f"pile{v.pile}")) is not None:
+                v.slot_moved = max(v.slot_moved, view.difference)
         for v in d.visits:
             if v.ended is not None and not v.read and self._now - v.ended >= self.s.visit_read_s - 1e-9:
                 self._visit_read(v, present, final=self._now - v.ended >= self.s.visit_read_s + 0.3)
@@ -840,9 +857,13 @@ class EventExtractor:
 
     def _dealing_hand(self, hands: list[Seen]) -> tuple[float, tuple[tuple[int, float], ...]] | None:
         """The hand dealing, as (mm from the deck, slots under it): of the hands over a slot the
-        farthest from the deck (a second box on the wrist is nearer), else the hand nearest the deck."""
+        farthest from the deck (a second box on the wrist is nearer), else the hand nearest the deck
+        of those near it or on the way between it and the slots (at 10 fps the one sighting of the
+        hand going back from a far pile may be 400 mm from the deck: without it two trips are one)."""
         assert self.deck_at is not None
         dx, dy = self.deck_at
+        if self._deal_hull is None:
+            self._deal_hull = convex_hull([(dx, dy), *self.slot_centers.values()])
         best: tuple[float, tuple[tuple[int, float], ...]] | None = None
         near: float | None = None
         for h in hands:
@@ -851,7 +872,9 @@ class EventExtractor:
                           for n in self._slots_under(h))
             if under and (best is None or dist > best[0]):
                 best = (dist, under)
-            elif not under and dist <= self.s.deck_reach_mm and (near is None or dist < near):
+            elif not under and (near is None or dist < near) and (
+                    dist <= self.s.deck_reach_mm
+                    or hull_distance(self._deal_hull, h.x, h.y) <= self.s.hand_reach_mm):
                 near = dist
         if best is not None:
             return best
@@ -869,16 +892,19 @@ class EventExtractor:
         """Split the trip where the hand turned back at the deck: a valley in its distance from the
         deck ``trip_turn_mm`` below the farthest point before it and below the sighting now."""
         path = run.path
-        turn = self.s.trip_turn_mm
+
+        def turn(a: _HandAt) -> float:
+            return self.s.trip_turn_mm if a.under else min(self.s.trip_turn_mm, self.s.trip_turn_off_mm)
+
         # the lowest sighting that far below the farthest before it (checked every frame, so there
         # is at most one turn in the path: the next trip's farthest point may already be in it)
         valley, far = None, path[0].deck_mm
         for i in range(1, len(path) - 1):
             low = path[i].deck_mm
-            if far - low >= turn and (valley is None or low < path[valley].deck_mm):
+            if far - low >= turn(path[i]) and (valley is None or low < path[valley].deck_mm):
                 valley = i
             far = max(far, low)
-        if valley is None or path[-1].deck_mm - path[valley].deck_mm < turn:
+        if valley is None or path[-1].deck_mm - path[valley].deck_mm < turn(path[valley]):
             return run
         self._end_trip(run, path[:valley + 1])
         rest = path[valley + 1:]
@@ -962,6 +988,14 @@ class EventExtractor:
                                                     or (zone_number(tr.zone) == v.pile
                                                         and v.start - 0.2 <= tr.entered <= end))]
         if not cards:
+            if v.slot_moved < self.s.slot_card_share:
+                return True
+            # no card boxed there, but the slot's picture changed by a card once the hand had left
+            # (at 10 fps a card may lie in view one frame before the next trip covers it): the trip's
+            # card, its face unseen (face down: a face up one is judged when seen, _pile_faces)
+            d.counts[v.pile] += 1
+            d.last_card = max(d.last_card or 0.0, v.last)
+            self._queue_dealt(v, _Dealt((v.start, v.frame), v.pile, False), present)
             return True
         for o in cards:  # the ones lying there belong to this pile (not one seen once, flying past)
             if lying(self.tracks[o.track]):
@@ -980,14 +1014,23 @@ class EventExtractor:
                 d.exposed_cards.add(o.card)
             tr = self.tracks[o.track]
             unread = o.card is None and o.rank is None
-            d.dealt_out.append(_Dealt((v.start, v.frame), v.pile, True, o.confidence, o.card, o.rank,
-                                      o.track if unread else None,
-                                      tr.certain_at[0] if tr.certain_at is not None else tr.seen_at,
-                                      tr.seen_at))
+            dealt = _Dealt((v.start, v.frame), v.pile, True, o.confidence, o.card, o.rank,
+                           o.track if unread else None,
+                           tr.certain_at[0] if tr.certain_at is not None else tr.seen_at, tr.seen_at)
         else:
-            d.dealt_out.append(_Dealt((v.start, v.frame), v.pile, False))
-        self._send_dealt(present)
+            dealt = _Dealt((v.start, v.frame), v.pile, False)
+        self._queue_dealt(v, dealt, present)
         return True
+
+    def _queue_dealt(self, v: _Visit, dealt: _Dealt, present: dict[str, Seen]) -> None:
+        """Queue a trip's card for reporting, in the order of the trips (a trip split from the one
+        before it late is read after the next), and report what is ready."""
+        d = self.deal
+        at = len(d.dealt_out)
+        while at and d.dealt_out[at - 1].at[0] > v.start:
+            at -= 1
+        d.dealt_out.insert(at, dealt)
+        self._send_dealt(present)
 
     def _send_dealt(self, present: dict[str, Seen], force: bool = False) -> None:
         """Report the counted cards in order, an unread face once read or held long enough (``force``:
@@ -995,6 +1038,8 @@ class EventExtractor:
         d = self.deal
         while d.dealt_out:
             e = d.dealt_out[0]
+            if not force and any(v.ended is not None and not v.read and v.start < e.at[0] for v in d.visits):
+                return  # an earlier trip's card is not read yet: the deal's order is kept
             if e.track is not None:
                 o = present.get(e.track)
                 tr = self.tracks.get(e.track)

@@ -139,6 +139,10 @@ class DealState:
     dealt: int = 0
     order_alerted: bool = False
     judged: bool = False
+    # a misdeal found (seed 000 rule 48: an ace or the joker, or two cards, exposed): the deal is dealt
+    # again, so its order and pile counts are no longer judged (a dealer gathering the piles after
+    # the exposure is no card dealt out of order)
+    void: bool = False
     exposures: list[Exposure] = field(default_factory=list)
     stub: int | None = None
     # Where each card was last seen ('pile 3', 'seat 5', 'stub', 'out of pile 2') and the event that saw it
@@ -358,7 +362,7 @@ class PaiGowRound:
             d.pile_cards[pile] = [text]
         else:
             held.append(text)
-        if n <= DEAL_SIZE and pile != SERPENTINE[n] and not d.order_alerted and not d.gap:
+        if n <= DEAL_SIZE and pile != SERPENTINE[n] and not d.order_alerted and not d.gap and not d.void:
             d.order_alerted = True
             self._alert("deal_order", self._dk(), [event], n=n, pile=pile, expected=SERPENTINE[n])
         if event.face_up:
@@ -389,9 +393,11 @@ class PaiGowRound:
         where = zone.replace(":", " ")
         ace_or_joker = (card(text).is_ace or card(text).is_joker) if text is not None else rank == "A"
         if ace_or_joker:
+            d.void = True
             self._alert("ace_or_joker_exposed", self._dk(text or zone), [event],
                         card=text or "an ace (suit unread)", zone=where)
         if len(d.exposures) >= 2:
+            d.void = True
             cards = ", ".join(e.shown or "unread card" for e in d.exposures)
             self._alert("two_or_more_exposed", self._dk(), [e.event for e in d.exposures],
                         count=len(d.exposures), cards=cards)
@@ -419,7 +425,7 @@ class PaiGowRound:
     def _judge_deal(self, trigger: EventBase) -> None:
         """Pile counts from the card-by-card deal (rule 55, 6): once, when the deal is over."""
         d = self.deal
-        if d.judged or d.dealt == 0 or d.gap:
+        if d.judged or d.dealt == 0 or d.gap or d.void:
             return
         d.judged = True
         for pile in range(1, PILE_SIZE + 1):
