@@ -988,11 +988,13 @@ class EventExtractor:
                                                     or (zone_number(tr.zone) == v.pile
                                                         and v.start - 0.2 <= tr.entered <= end))]
         if not cards:
-            if v.slot_moved < self.s.slot_card_share:
+            if v.slot_moved < self.s.slot_card_share or d.counts[v.pile]:
                 return True
-            # no card boxed there, but the slot's picture changed by a card once the hand had left
+            # no card boxed on the empty slot, but its picture changed by a card once the hand had left
             # (at 10 fps a card may lie in view one frame before the next trip covers it): the trip's
-            # card, its face unseen (face down: a face up one is judged when seen, _pile_faces)
+            # card, its face unseen (face down: a face up one is judged when seen, _pile_faces). Not
+            # on a slot with cards: those witness a card put there, and a hand gathering them after a
+            # misdeal changes the picture too.
             d.counts[v.pile] += 1
             d.last_card = max(d.last_card or 0.0, v.last)
             self._queue_dealt(v, _Dealt((v.start, v.frame), v.pile, False), present)
