@@ -8,7 +8,7 @@ import pytest
 
 from monitor.perception.spot_watch import SpotView
 from monitor.perception.stub_spread import Spread
-from monitor.pipeline.extract import EventExtractor, ExtractorSettings
+from monitor.pipeline.extract import EventExtractor, ExtractorSettings, _Seat
 from monitor.pipeline.observe import Seen
 from monitor.tablestate.index_cards import IndexCard
 
@@ -473,6 +473,27 @@ def test_the_trays_chips_do_not_hold_a_round_open_and_its_end_is_dated_when_the_
     out = t.run(0.2)
     assert types(out) == ["round_ended"]
     assert cleared <= out[0].frame <= cleared + FPS // 2, (cleared, out[0].frame)
+
+
+@pytest.mark.parametrize("tracked", [True, False])
+def test_from_vision_alone_the_seat_whose_hand_went_to_the_bankers_place_banks(tracked: bool) -> None:
+    # the Player-Dealer's pile is delivered to their seat, then set at the banker's place (rules 11, 35):
+    # the tracker kept its cards on the way, or lost them (the seat's hand went out of sight just before)
+    t = Table(round_from_vision=True, clear_s=1.0)
+    t.put("a", "chips", "seat1.bet", value=2500)
+    assert types(t.run(0.5))[0] == "round_started"
+    d = t.x.deal
+    d.delivered = {1: 4, 2: 5}
+    d.seats = {4: _Seat(1, {f"p{i}" for i in range(7)}), 5: _Seat(2, {f"q{i}" for i in range(7)})}
+    for i in range(7):
+        t.put(f"q{i}", "card", "seat5.back" if i < 5 else "seat5.front", x=30.0 * i)
+        t.put(f"p{i}", "card", "seat4", x=30.0 * i)
+    assert "banker_changed" not in types(t.run(0.5))
+    for i in range(7):
+        t.take(f"p{i}")
+        t.put(f"p{i}" if tracked else f"b{i}", "card", "banker", x=40.0 * i)
+    out = [e for e in t.run(1.0) if e.type == "banker_changed"]
+    assert [e.seat for e in out] == [4]
 
 
 def test_the_banker_hand_is_exposed_only_once_every_face_up_card_there_is_read() -> None:

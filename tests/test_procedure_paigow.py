@@ -234,6 +234,54 @@ def test_rules_8_9_21_pile_delivered_to_wrong_seat() -> None:
     assert "misdeal 4" in [r.rule for r in wrong[0].related_rules]
 
 
+def _banker_seen_by_vision(events: list[dict[str, object]]) -> int:
+    """The round opened by vision (no banker named) and its banker named when its hand went to the
+    banker's place, after the deliveries; returns the banker's seat."""
+    start = events[find(events, "round_started")]
+    banker = start["banker_seat"]
+    assert isinstance(banker, int)
+    start["banker_seat"], start["source"] = None, "vision"
+    last = find_all(events, "pile_delivered")[-1]
+    seen = {**events[last], "type": "banker_changed", "seat": banker, "source": "vision"}
+    seen.pop("pile")
+    events.insert(last + 1, seen)
+    return banker
+
+
+def test_a_banker_named_by_vision_during_the_round_has_the_deliveries_judged_then() -> None:
+    events = clean_round(show_deal=False)
+    _banker_seen_by_vision(events)
+    m = run(events)
+    assert codes(m) == []
+    assert paigow(m.histories).banker.seat == events[find(events, "banker_changed")]["seat"]
+    # a pile to the wrong seat waits for the banker's seat and is judged when vision names it
+    events = clean_round(show_deal=False)
+    _banker_seen_by_vision(events)
+    d = find_all(events, "pile_delivered")
+    events[d[0]]["seat"], events[d[1]]["seat"] = events[d[1]]["seat"], events[d[0]]["seat"]
+    wrong = [a for a in run(events).alerts if a.code == "pile_to_wrong_seat"]
+    banker = events[find(events, "banker_changed")]["seat"]
+    assert len(wrong) == 2 and wrong[0].details["banker_seat"] == banker
+    # the bank is no capped wager (rule 20): limits wait for the banker's seat; a player's are judged then
+    events = clean_round(show_deal=False)
+    banker = _banker_seen_by_vision(events)
+    player = next(i for i in find_all(events, "bet_placed") if events[i]["seat"] != banker)
+    events[player]["amount"] = DEFAULT_PROFILE.table_max + 100
+    over = [a for a in run(events).alerts if a.code == "bet_over_max"]
+    assert len(over) == 1 and str(events[player]["seat"]) in over[0].message
+
+
+def test_a_round_opened_by_vision_does_not_presume_last_rounds_banker() -> None:
+    # the bank moved (rule 3): judging this round's deliveries from last round's banker was wrong
+    first, second = clean_round(seed=3), clean_round(seed=4)
+    _banker_seen_by_vision(second)
+    start = second[find(second, "round_started")]
+    m = run([*first, *second])
+    assert [h.banker.seat for h in m.histories if isinstance(h, PaiGowHistory)][1] == \
+        second[find(second, "banker_changed")]["seat"]
+    assert "pile_to_wrong_seat" not in codes(m) and start["banker_seat"] is None
+
+
 def test_napa_dice_count_rule_of_the_profile_decides_the_seat() -> None:
     clockwise = PaiGowProfile(name="clockwise_count", dice_direction=Direction.CLOCKWISE)
     events = clean_round(seed=4, profile=clockwise, dice=(1, 1, 2), banker_seat=1, action_pile=1)

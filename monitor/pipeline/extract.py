@@ -73,6 +73,9 @@ class ExtractorSettings:
     # A delivered hand not seen at its seat this long: collected. The detector can lose a resting
     # pile for most of a second while an arm passes near it.
     gone_s: float = 1.2
+    # from vision alone: a seat whose hand left this long before cards came to rest at the banker's
+    # place may be the banker's, taken there to be set
+    banker_move_s: float = 4.0
     rebox_mm: float = 25.0  # a card resting this near where a seat's hand rests is that hand
     hold_s: float = 1.5  # chips that vanish at rest are taken as hidden (an arm) this long
     # A resting stack's worth is the reading most believed over this long: a colour read one frame
@@ -264,6 +267,8 @@ class _Deal:
     seats: dict[int, _Seat] = field(default_factory=dict)
     banker_row: _Count = field(default_factory=_Count)
     banker_exposed: bool = False
+    banker_seen: bool = False  # the banker's seat looked for from vision (no console said it)
+    banker_cards_at: float | None = None  # ... since cards came to rest at the banker's place
     banker_unread: bool = False  # banker_exposed with cards not named: the named event is still due
     banker_faces_since: tuple[float, int] | None = None  # BANKER_SHOWN cards there certainly faces since
     banker_faces_lost: float | None = None  # ... and fewer of them since
@@ -449,6 +454,7 @@ class EventExtractor:
             self._pile_faces(present)
             self._pile_slots(present)
             self._seats(present)
+            self._banker_seat_seen(present)
             self._banker(present)
             self._showdown(present)
             self._spot_touches(visible, hands)
@@ -569,6 +575,7 @@ class EventExtractor:
             if chips_down:
                 self._new_round()
                 self.round_open = True
+                self.banker_seat = self.s.banker_seat  # the bank moves (rule 3): told, or seen anew
                 self._emit("round_started", banker_seat=self.s.banker_seat)
         elif self.clear.value and self.clear.held(self._now, self.s.clear_s):
             self.round_open = False
@@ -1400,6 +1407,35 @@ class EventExtractor:
         if (front, back) != d.banker_set:
             d.banker_set = (front, back)
             self._emit("banker_hand_set", conf, front=list(front), back=list(back))
+
+    def _banker_seat_seen(self, visible: dict[str, Seen]) -> None:
+        """Who banks, from vision alone (no console said it): the Player-Dealer's pile is delivered to
+        their seat like any other (seed 000 rules 8, 9, 21), then the dealer takes it to the banker's
+        place to set it (rules 11, 35). The one seat whose delivered hand, never set, left as cards
+        came to rest there is the banker's: ``banker_changed`` (the procedure then judges what waited
+        for it: the deliveries, whose turn the bank was)."""
+        d = self.deal
+        if self.banker_seat is not None or d.banker_seen or not d.delivered:
+            return
+        there = {o.track for o in visible.values()
+                 if o.kind == "card" and o.zone == "banker" and self._at_rest(o)}
+        if len(there) < BANKER_SHOWN:
+            return
+        if d.banker_cards_at is None:
+            d.banker_cards_at = self._now
+        # the cards there followed from a seat (the tracker kept them on the way), else the seat whose
+        # hand went out of sight just before (a hand lost from view is missed for a moment first)
+        recent = d.banker_cards_at - self.s.banker_move_s
+        left = [seat for seat, st in d.seats.items() if st.reported_set is None and st.tracks & there] or [
+            seat for seat, st in d.seats.items()
+            if st.reported_set is None and st.absent_since is not None and st.absent_since >= recent]
+        if not left and self._now - d.banker_cards_at < self.s.banker_move_s:
+            return
+        d.banker_seen = True  # once a round, right or not: a guess among several is no evidence
+        if len(left) != 1:
+            return
+        self.banker_seat = left[0]
+        self._emit("banker_changed", seat=left[0])
 
     def _row_cut(self, xs: list[float]) -> int | None:
         """Where the banker's row (positions in order) is split in two: after its widest gap, if that

@@ -38,6 +38,7 @@ from monitor.events.schema import (
     Payout,
     PileDelivered,
     PilesComplete,
+    Source,
     StubCounted,
 )
 from monitor.procedure.alerting import AlertSink, money
@@ -189,6 +190,10 @@ class PaiGowRound:
         self.profile = rules.profile
         self.sink = sink
         self.banker_seat = banker_seat
+        # opened by vision, which names the banker only when its hand goes to the banker's place: the
+        # bets' limits wait for it (the bank is no capped wager, rule 20)
+        self.banker_unknown = banker_seat is None and start.source is Source.VISION
+        self._limits_pending: list[tuple[BetPlaced | BetChanged, int]] = []
         self.start = start
         self.last_media = start.media_time
         self.alert_ids: list[str] = []
@@ -267,6 +272,9 @@ class PaiGowRound:
     def _check_limits(self, event: BetPlaced | BetChanged, amount: int) -> None:
         if event.seat == self.banker_seat or amount == 0:
             return  # the Player-Dealer's wager is not capped (rule 20)
+        if self.banker_unknown:
+            self._limits_pending.append((event, amount))
+            return
         who = _who(event.bettor)
         if amount > self.profile.table_max:
             self._alert("bet_over_max", f"{event.seat}:{event.bettor}:{amount}", [event],
@@ -486,6 +494,15 @@ class PaiGowRound:
                                 card=e.card or "card", when="piles were delivered")
         d.deliveries[event.pile] = (event.seat, event)
         self._seat(event.seat).pile = event.pile
+        self._judge_deliveries()
+
+    def banker_identified(self, seat: int) -> None:
+        """The banker, unknown when the round opened, is ``seat``: judge what waited for it."""
+        self.banker_seat = seat
+        self.banker_unknown = False
+        pending, self._limits_pending = self._limits_pending, []
+        for bet, amount in pending:
+            self._check_limits(bet, amount)
         self._judge_deliveries()
 
     def _judge_deliveries(self) -> None:
@@ -813,6 +830,11 @@ class PaiGowRound:
     def close(self, trigger: EventBase | None, complete: bool) -> PaiGowHistory:
         """Final checks (unpaid wagers, uncollected dead hands) and the hand history."""
         d = self.deal
+        if self.banker_unknown:  # never named: a bet under the minimum is no bank; over the maximum may be
+            self.banker_unknown = False
+            for bet, amount in self._limits_pending:
+                if amount <= self.profile.table_max:
+                    self._check_limits(bet, amount)
         if trigger is not None and complete:
             if d.deliveries:
                 self._check_dead_hands(trigger, "by the end of the hand")

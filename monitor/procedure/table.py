@@ -21,6 +21,7 @@ from monitor.events.schema import (
     Game,
     RoundEnded,
     RoundStarted,
+    Source,
 )
 from monitor.procedure.alerting import AlertSink
 from monitor.procedure.banker import BankerWatch
@@ -64,6 +65,10 @@ class TableMonitor:
 
     def feed(self, event: Event) -> None:
         rnd = self.round
+        if isinstance(event, BankerChanged) and isinstance(rnd, PaiGowRound) and rnd.banker_seat is None \
+                and event.seat is not None:
+            self._identified(rnd, event, event.seat)
+            return
         if rnd is not None:
             handler = rnd.handlers.get(event.type)
             if handler is not None:
@@ -92,7 +97,9 @@ class TableMonitor:
             evidence: list[EventBase] = [event]
             if seat is None and self.pending_banker is not None:
                 seat = self.pending_banker.seat
-            if seat is None:
+            if seat is None and event.source is not Source.VISION:
+                # a console that does not say keeps the bank where it was; vision cannot know yet
+                # (the bank moves, rule 3): it names the seat when its hand goes to the banker's place
                 seat = self.banker.banker
             if self.pending_banker is not None:
                 evidence.insert(0, self.pending_banker)
@@ -112,6 +119,18 @@ class TableMonitor:
             self.round = rnd
         else:
             self.round = PokerRound(self.table_id, round_id, event, self.sink)
+
+    def _identified(self, rnd: PaiGowRound, event: BankerChanged, seat: int) -> None:
+        """The banker of a round opened without one, named during it (by vision): whose turn the bank
+        was (rules 3, 40) and what waited for the banker's seat (the deliveries, rules 8, 9, 21)."""
+        why = self.banker.new_banker(seat)
+        if why is not None:
+            alert = self.sink.raise_alert("banker_not_eligible", f"{seat}", [event], game=Game.PAIGOW,
+                                          round_id=rnd.round_id, facts={"seat": seat, "why": why})
+            if alert is not None:  # (None: already raised)
+                rnd.alert_ids.append(alert.id)
+                rnd.alert_codes.append(alert.code)
+        rnd.banker_identified(seat)
 
     def _end(self, event: RoundEnded) -> None:
         if self.round is None:
