@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The project's gate for a change to perception or the chain: the fault set (18 faults over 15
+# recordings, scripts/render_fault_set.sh) and the hundred clean rounds (scripts/render_random_rounds.sh
+# $(seq 1000 1099)), each perceived once into a detections cache and replayed after that (seconds a
+# round), two processes side by side. Ship only if the fault set loses nothing and the hundred stay at
+# most one false alert (issue 8).
+# Usage: scripts/gate.sh OUT [MODELS [FAULT_CACHE [CLEAN_CACHE]]]
+#   defaults: models/ and the caches of the shipped detector (detector_v8 since session 20),
+#   data/e2e_cache_detector_v8 and data/e2e_random_cache_v8; a cache is keyed by the models it was
+#   made with: other models perceive afresh into it (1-2 min a round)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=$1; models=${2:-models}
+faults_cache=${3:-data/e2e_cache_detector_v8}; clean_cache=${4:-data/e2e_random_cache_v8}
+tm=.venv/bin/table-monitor
+mkdir -p "$out"
+for half in 0 1; do
+  clean=()
+  for s in $(seq $((1000 + half)) 2 1099); do clean+=("data/e2e_random/clean_$s"); done
+  $tm check-rendered "${clean[@]}" --out "$out/clean_$half" --models "$models" --detections-cache "$clean_cache" \
+    --backend onnxruntime --threads 1 > "$out/clean_$half.log" 2>&1 &
+done
+rounds=(data/e2e/paigow_*/)
+$tm check-rendered "${rounds[@]%/}" monitor/render/rounds/sample_recording --out "$out/faults" --models "$models" \
+  --detections-cache "$faults_cache" > "$out/faults.log" 2>&1 || true
+wait || true
+for f in "$out"/faults.log "$out"/clean_0.log "$out"/clean_1.log; do echo "$f: $(tail -n 1 "$f")"; done
