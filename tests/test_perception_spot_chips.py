@@ -115,14 +115,20 @@ def test_the_bench_scores_found_chips_against_truth_stacks_and_skips_hidden_spot
     assert score.confusions == {"5->25": 1} and score.recall == 1.0 and score.denomination_right == 0.5
 
 
-def test_a_spot_where_no_circle_passed_keeps_the_detectors_chips() -> None:
-    image = _render([])  # nothing the finder would take for a chip (a stack in deep shadow, say)
+def test_a_spot_where_no_circle_passed_keeps_the_detectors_chips_unless_their_ring_is_the_felt() -> None:
+    import cv2
+
     cal = load_table(TABLE)
-    chain = TableChain(cal, EventExtractor("T1"))
     x, y = cal.table_to_image(np.array([cal.zones["seat2.bet"].center]))[0]
     box = Detection("chip", 0.8, ((x - 14, y - 14), (x + 14, y - 14), (x + 14, y + 14), (x - 14, y + 14)),
                     denomination=5)
-    for _ in range(4):  # the spot's picture settles
-        spots = chain.watcher.look(image)
-    got = chain._chips_in_spots(image, spots, Detections(1920, 1080, (box,)))
-    assert got.items == (box,)
+    shadowed = _render([])  # a stack in deep shadow: no palette colour, so no circle passes
+    cv2.circle(shadowed, (round(x), round(y)), 14, (60, 60, 60), -1)
+    bare = _render([])  # nothing there: the detector boxed the felt (a painted numeral, say)
+    for image, want in ((shadowed, (box,)), (bare, ())):
+        chain = TableChain(cal, EventExtractor("T1"))
+        for _ in range(4):  # the spot's picture settles
+            spots = chain.watcher.look(image)
+        assert chain.chip_finder.find(image, "seat2.bet") == []
+        got = chain._chips_in_spots(image, spots, Detections(1920, 1080, (box,)))
+        assert got.items == want

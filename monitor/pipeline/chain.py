@@ -176,6 +176,15 @@ class TableChain:
         if not self._spot_now:
             return detections
         k = image.shape[1] / self.chip_finder.size[0]  # the spots' pixels on a frame of another size
+        # a spot read with no chip keeps the detector's chips, unless their ring is the felt (a painted
+        # seat numeral the detector boxed: a phantom bet, session 20)
+        empty = {name: self.chip_finder.spots[name].polygon * k for name, chips in self._spot_now.items()
+                 if not chips}
+
+        def painted(d: Detection) -> bool:
+            c = (float(d.center[0]), float(d.center[1]))
+            return any(cv2.pointPolygonTest(p, c, False) >= 0 and self.chip_finder.felt_at(image, name, c)
+                       for name, p in empty.items())
         # a spot where no circle passed keeps the detector's chips: a stack in deep shadow, or of a
         # colour the ring reader doubts, is better counted by the detector than not at all
         polygons = {name: self.chip_finder.spots[name].polygon * k for name, chips in self._spot_now.items()
@@ -186,7 +195,7 @@ class TableChain:
             return any(cv2.pointPolygonTest(p, (float(c[0]), float(c[1])), False) >= 0
                        for p in polygons.values())
 
-        kept = tuple(d for d in detections.items if d.kind != "chip" or not in_read_spot(d))
+        kept = tuple(d for d in detections.items if d.kind != "chip" or not (in_read_spot(d) or painted(d)))
         found = tuple(d for chips in self._spot_now.values() for d in chips)
         return Detections(detections.width, detections.height, kept + found, detections.timings_ms)
 
