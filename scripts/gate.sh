@@ -5,13 +5,15 @@
 # round), two processes side by side. Ship only if the fault set loses nothing and the hundred stay at
 # most one false alert (issue 8).
 # Usage: scripts/gate.sh OUT [MODELS [FAULT_CACHE [CLEAN_CACHE]]]
-#   defaults: models/ and the caches of the shipped detector (detector_v8 since session 20),
-#   data/e2e_cache_detector_v8 and data/e2e_random_cache_v8; a cache is keyed by the models it was
-#   made with: other models perceive afresh into it (1-2 min a round)
+#   defaults: models/ and the caches of the shipped models as perceived by session 20's code (detector_v8,
+#   faces not named in boxes not shaped like one card), data/e2e_cache_v8_shape and
+#   data/e2e_random_cache_v8_shape. A cache is keyed by the model files it was made with (other models
+#   perceive afresh into it, ~1 min a round) but not by the code: after a change to perception itself,
+#   give new cache folders.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=$1; models=${2:-models}
-faults_cache=${3:-data/e2e_cache_detector_v8}; clean_cache=${4:-data/e2e_random_cache_v8}
+faults_cache=${3:-data/e2e_cache_v8_shape}; clean_cache=${4:-data/e2e_random_cache_v8_shape}
 tm=.venv/bin/table-monitor
 mkdir -p "$out"
 for half in 0 1; do

@@ -472,6 +472,34 @@ def test_a_face_up_box_the_classifier_takes_for_a_back_is_a_face_down_card() -> 
                      ("unknown", "As"): "card_face_up", ("As", "As"): "card_face_up"}
 
 
+def test_a_face_in_a_box_not_shaped_like_one_card_is_not_named() -> None:
+    # held-out frames: a 4d and the 3d under it boxed together (squarer than a card) read as 9d
+    from monitor.perception.detector import Box
+    from monitor.perception.identity import Identity
+    from monitor.perception.pipeline import Perceiver, card_shaped
+
+    card = np.array([[100.0, 100.0], [163.0, 100.0], [163.0, 188.0], [100.0, 188.0]])  # 63 x 88
+    square = np.array([[100.0, 100.0], [180.0, 100.0], [180.0, 188.0], [100.0, 188.0]])  # 80 x 88
+    assert card_shaped(card) and not card_shaped(square)
+    assert card_shaped(card[[1, 2, 3, 0]]) and not card_shaped(np.zeros((4, 2)))
+
+    class Reads:
+        def classify(self, crops: list[np.ndarray]) -> list[Identity]:
+            return [Identity("9d", 0.97, "9d") for _ in crops]
+
+    frame = np.full((720, 1280, 3), 90, np.uint8)
+    got = {}
+    for name, quad in (("card", card), ("square", square)):
+
+        class One:
+            def detect(self, frame: np.ndarray, q: np.ndarray = quad) -> list[Box]:
+                return [Box("card_face_up", 0.9, q)]
+
+        d = Perceiver(One(), Reads(), classical="off").perceive(frame).cards[0]  # type: ignore[arg-type]
+        got[name] = (d.kind, d.identity, d.rank)
+    assert got == {"card": ("card_face_up", "9d", None), "square": ("card_face_up", "unknown", None)}
+
+
 def test_openvino_runs_the_models_in_float32_whatever_the_cpu_offers() -> None:
     # On a CPU with AVX512_BF16 OpenVINO's default is bfloat16, which lost a card box ONNX Runtime kept.
     detector = Path(__file__).resolve().parents[1] / "models" / "detector.onnx"

@@ -40,6 +40,11 @@ from monitor.perception.rectify import CROP_SIZE, order_card_corners, rectify_ca
 
 ClassicalMode = Literal["off", "refine", "full", "auto"]
 DEFAULT_MODELS = Path(__file__).resolve().parents[2] / "models"
+# A card is 63 x 88 mm (short side 0.72 of the long); a box much squarer than that is two cards under
+# one box, or a card and the felt: its crop is no card to name (held-out full-resolution frames: of 95
+# cards named right one was boxed squarer than 0.85, of the wrong names two: the 9d of a 4d and a 3d
+# boxed together, and a joker read in a 20-pixel box)
+CARD_SHAPE_MAX = 0.85
 
 
 @dataclass
@@ -199,14 +204,26 @@ class Perceiver:
             # threshold, outweighs the detector's, which learned few backs (an unseen deck's backs
             # came out face up and raised exposed-card alerts; the classifier's "back" is 97.5%
             # precise on that deck, models/cards_ensemble_report.md).
-            if ident.label == BACK or (ident.label == UNKNOWN and ident.top_class == BACK):
+            label, rank = ident.label, ident.rank
+            if label not in (BACK, UNKNOWN) and not card_shaped(order_card_corners(c.corners)):
+                label, rank = UNKNOWN, None  # a face, but not one card's: not named (a misread ace is worse)
+            if label == BACK or (label == UNKNOWN and ident.top_class == BACK):
                 kind = CARD_FACE_DOWN
-            elif ident.label != UNKNOWN:
+            elif label != UNKNOWN:
                 kind = CARD_FACE_UP
             out.append(Detection(kind, c.confidence, corners_from_array(order_card_corners(c.corners)),
-                                 identity=ident.label, identity_confidence=ident.confidence, source=c.source,
-                                 rank=ident.rank, back_probability=ident.back_probability))
+                                 identity=label, identity_confidence=ident.confidence, source=c.source,
+                                 rank=rank, back_probability=ident.back_probability))
         return out
+
+
+def card_shaped(corners: npt.ArrayLike) -> bool:
+    """Whether a quad's sides are a card's: its mean short side at most ``CARD_SHAPE_MAX`` of its mean
+    long side (a card 0.72; perspective and corner error spread it 0.55-0.80 on held-out frames)."""
+    q = np.asarray(corners, np.float64).reshape(4, 2)
+    sides = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
+    a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    return bool(max(a, b) > 0 and min(a, b) / max(a, b) <= CARD_SHAPE_MAX)
 
 
 def _bounds(corners: npt.NDArray[np.float64]) -> tuple[float, float, float, float]:
