@@ -158,8 +158,7 @@ class SpotChipFinder:
         felt_reads = chip_denomination(np.full((9, 9, 3), felt, np.uint8),
                                        ((0, 0), (8, 0), (8, 8), (0, 8))).denomination
         lightness: npt.NDArray[np.float64] | None = None  # the crop's L*, when an inlay is looked for
-        felt_lab: npt.NDArray[np.float64] | None = None  # the felt's and the crop's Lab, likewise
-        crop_lab: npt.NDArray[np.float64] | None = None
+        felt_lab: npt.NDArray[np.float64] | None = None  # the felt's Lab, likewise
         yy, xx = np.mgrid[y0:y1, x0:x1]
         for cx, cy, cr in circles[0]:
             x, y = float(cx) + x0, float(cy) + y0
@@ -174,16 +173,13 @@ class SpotChipFinder:
                 if lightness is None:
                     lightness = _lab(crop)[:, 0].reshape(y1 - y0, x1 - x0)
                 d2 = (xx - x) ** 2 + (yy - y) ** 2
-                in_ring = (d2 <= (0.92 * rr) ** 2) & (d2 >= (0.68 * rr) ** 2)
-                ring = np.median(lightness[in_ring])
+                ring = np.median(lightness[(d2 <= (0.92 * rr) ** 2) & (d2 >= (0.68 * rr) ** 2)])
                 inlay = np.median(lightness[d2 <= (0.4 * rr) ** 2])
                 if inlay - ring < self.s.inlay_lighter:
                     continue  # the felt's colour and no inlay: a painted mark, not a chip
-                if felt_lab is None or crop_lab is None:
+                if felt_lab is None:
                     felt_lab = _lab(felt[None])[0]
-                    crop_lab = _lab(crop).reshape(y1 - y0, x1 - x0, 3)
-                near = np.linalg.norm(crop_lab[in_ring] - felt_lab, axis=1) < self.s.felt_near
-                if float(near.mean()) >= self.s.felt_ring:
+                if _ring_felt_share(crop, felt_lab, x - x0, y - y0, rr, self.s.felt_near) >= self.s.felt_ring:
                     continue  # the ring is the felt: a painted numeral with felt round it
             # how sure: 0.99 at the palette colour, 0.6 at the cut-off (each found circle passed the
             # colour check: the tracker must take it as a sure detection, 0.5 or more)

@@ -845,11 +845,12 @@ class EventExtractor:
         if run is not None and (hand is None or not hand[1]) \
                 and self._now - run.last >= self.s.visit_gap_s - 1e-9:
             self._end_trip(run, run.path)
-        covered = {n for h in hands for n in self._slots_under(h)}
-        for v in d.visits:
-            if v.ended is not None and not v.read and v.pile not in covered \
-                    and (view := self.spots.get(f"pile{v.pile}")) is not None:
-                v.slot_moved = max(v.slot_moved, view.difference)
+        unread = [v for v in d.visits if v.ended is not None and not v.read]
+        if unread and self.spots:
+            covered = {n for h in hands for n in self._slots_under(h)}
+            for v in unread:
+                if v.pile not in covered and (view := self.spots.get(f"pile{v.pile}")) is not None:
+                    v.slot_moved = max(v.slot_moved, view.difference)
         for v in d.visits:
             if v.ended is not None and not v.read and self._now - v.ended >= self.s.visit_read_s - 1e-9:
                 self._visit_read(v, present, final=self._now - v.ended >= self.s.visit_read_s + 0.3)

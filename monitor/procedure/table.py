@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from monitor.alerts.model import Alert
 from monitor.events.jsonl import RejectedLine
 from monitor.events.schema import (
     BankerChanged,
@@ -37,6 +38,13 @@ Round = PaiGowRound | PokerRound
 
 def _device_facts(event: DeviceLost | DeviceRecovered) -> dict[str, str]:
     return {"device": event.device.value.replace("_", " "), "name": f"{event.name} " if event.name else ""}
+
+
+def _listed(rnd: PaiGowRound, alert: Alert | None) -> None:
+    """The round's history lists an alert raised for it by the table (None: none, or already raised)."""
+    if alert is not None:
+        rnd.alert_ids.append(alert.id)
+        rnd.alert_codes.append(alert.code)
 
 
 class TableMonitor:
@@ -104,18 +112,9 @@ class TableMonitor:
             if self.pending_banker is not None:
                 evidence.insert(0, self.pending_banker)
                 self.pending_banker = None
-            alert = None
-            if seat is not None:
-                why = self.banker.new_banker(seat)
-                if why is not None:
-                    alert = self.sink.raise_alert(
-                        "banker_not_eligible", f"{seat}", evidence, game=Game.PAIGOW, round_id=round_id,
-                        facts={"seat": seat, "why": why},
-                    )
+            alert = None if seat is None else self._new_banker(seat, evidence, round_id)
             rnd = PaiGowRound(self.table_id, round_id, event, seat, self.rules, self.sink)
-            if alert is not None:  # the round's history lists it with the rest
-                rnd.alert_ids.append(alert.id)
-                rnd.alert_codes.append(alert.code)
+            _listed(rnd, alert)
             self.round = rnd
         else:
             self.round = PokerRound(self.table_id, round_id, event, self.sink)
@@ -123,14 +122,16 @@ class TableMonitor:
     def _identified(self, rnd: PaiGowRound, event: BankerChanged, seat: int) -> None:
         """The banker of a round opened without one, named during it (by vision): whose turn the bank
         was (rules 3, 40) and what waited for the banker's seat (the deliveries, rules 8, 9, 21)."""
-        why = self.banker.new_banker(seat)
-        if why is not None:
-            alert = self.sink.raise_alert("banker_not_eligible", f"{seat}", [event], game=Game.PAIGOW,
-                                          round_id=rnd.round_id, facts={"seat": seat, "why": why})
-            if alert is not None:  # (None: already raised)
-                rnd.alert_ids.append(alert.id)
-                rnd.alert_codes.append(alert.code)
+        _listed(rnd, self._new_banker(seat, [event], rnd.round_id))
         rnd.banker_identified(seat)
+
+    def _new_banker(self, seat: int, evidence: list[EventBase], round_id: str) -> Alert | None:
+        """``seat`` banks this round: the alert if it was not its turn (rules 3, 40)."""
+        why = self.banker.new_banker(seat)
+        if why is None:
+            return None
+        return self.sink.raise_alert("banker_not_eligible", f"{seat}", evidence, game=Game.PAIGOW,
+                                     round_id=round_id, facts={"seat": seat, "why": why})
 
     def _end(self, event: RoundEnded) -> None:
         if self.round is None:
