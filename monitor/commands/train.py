@@ -172,6 +172,24 @@ def train_index_crops_cmd(
         typer.echo(f"{split}: " + ", ".join(f"{k} {v}" for k, v in c.items()))
 
 
+@train_app.command("fan-crops")
+def train_fan_crops_cmd(
+    data: Annotated[Path, typer.Option(help="`render indices` dataset with its cards/ records")],
+    out: Annotated[Path, typer.Option(help="where the crop set goes (ROOT/SPLIT/CLASS/*.jpg)")],
+    size: Annotated[int, typer.Option(min=32, help="square side of each crop (train at this imgsz)")] = 64,
+    splits: Annotated[str, typer.Option(help="comma-separated splits to cut")] = "train,val,test",
+    limit: Annotated[int | None, typer.Option(help="at most this many windows per split")] = None,
+) -> None:
+    """Cut the index corners of every face-up card from its outline, true and moved as the detector's
+    boxes are, covered corners and corners slid off the index as 'back': the fan reader's training
+    set (`train cards --data OUT`)."""
+    from monitor.training.fan_crops import derive_fan_crops
+
+    wanted = tuple(s.strip() for s in splits.split(",") if s.strip())
+    for split, c in derive_fan_crops(data, out, size, splits=wanted, limit=limit).items():
+        typer.echo(f"{split}: " + ", ".join(f"{k} {v}" for k, v in c.items()))
+
+
 @train_app.command("detector")
 def train_detector_cmd(
     data: Annotated[Path, typer.Option(help="ultralytics dataset yaml (OBB or boxes)")],

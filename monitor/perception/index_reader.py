@@ -16,6 +16,7 @@ still be read (suits summed, ``ranks.py``).
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -131,8 +132,10 @@ class IndexReader:
             out.append(IndexRead(quad, score, top if named else None, None if named else rank, top, conf))
         return out
 
-    def read(self, frame: npt.NDArray[np.uint8], regions: list[Region] | None = None) -> list[IndexRead]:
-        """Every index found in ``regions`` (default: the whole frame), read."""
+    def read(self, frame: npt.NDArray[np.uint8], regions: list[Region] | None = None,
+             cards: Sequence[npt.ArrayLike] = ()) -> list[IndexRead]:
+        """Every index found in ``regions`` (default: the whole frame), read (the finder finds its own:
+        ``cards``, the card boxes the fan reader reads, are not needed)."""
         parts: list[Region | None] = list(regions) if regions else [None]
         found = [f for r in parts for f in self.finder.find(frame, r)]
         return self.read_quads(frame, found)

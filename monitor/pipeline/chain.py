@@ -18,6 +18,7 @@ from monitor.calibration import TableCalibration
 from monitor.calibration.zones import zone_kind, zone_number
 from monitor.events.schema import EventBase
 from monitor.perception.detections import Detection, Detections
+from monitor.perception.fan_reader import FanReader
 from monitor.perception.index_reader import IndexReader
 from monitor.perception.spot_chips import SpotChipFinder
 from monitor.perception.spot_watch import SpotView, SpotWatcher
@@ -37,11 +38,14 @@ SPREAD_STILL_S = 0.5
 # banker's place), and how far past each zone's outline the finder looks (a fan overhangs its box).
 HAND_ZONE_KINDS = ("front", "back")
 HAND_MARGIN_MM = 40.0
+# a face-down box this sure to be a back is not read by its corners (the fan reader never learned backs)
+FAN_BACK_MAX = 0.5
 
 
 class TableChain:
     def __init__(self, calibration: TableCalibration, extractor: EventExtractor, fps: float = 30.0,
-                 index_reader: IndexReader | None = None, track_conf: float | None = None) -> None:
+                 index_reader: IndexReader | FanReader | None = None,
+                 track_conf: float | None = None) -> None:
         """``track_conf``: the score from which a detection starts a track (the detector's own, from
         its metadata; None: the tracker's default)."""
         self.calibration = calibration
@@ -103,11 +107,11 @@ class TableChain:
                 [p for p in placed if p.detection.kind != "hand"], media_time)
                 if t.placed.detection.kind != "pile"] + hands
         self.last_seen = objects
-        hand_cards = None if image is None else self._hands_by_index(image, spots)
+        hand_cards = None if image is None else self._hands_by_index(image, spots, detections)
         return self.extractor.frame(index, media_time, objects, spots, spread, still, hand_cards)
 
-    def _hands_by_index(self, image: np.ndarray,
-                        spots: dict[str, SpotView] | None = None) -> dict[str, list[IndexCard]] | None:
+    def _hands_by_index(self, image: np.ndarray, spots: dict[str, SpotView] | None = None,
+                        detections: Detections | None = None) -> dict[str, list[IndexCard]] | None:
         """The cards of each hand zone whose picture lies still, read by their indices: once per
         settled picture (~10-20 ms a zone), then remembered; also the pile slots the extractor asks
         for (an exposed face it could not read). None where no index reader is loaded."""
@@ -129,7 +133,7 @@ class TableChain:
                     del self._hand_reads[next(iter(self._hand_reads))]
                 x0, y0, x1, y1 = self._hand_boxes[name]
                 box = (round(x0 * k[0]), round(y0 * k[1]), round(x1 * k[0]), round(y1 * k[1]))
-                reads = self.index_reader.read(image, [box])
+                reads = self.index_reader.read(image, [box], _fan_cards(detections))
                 cards = self._hand_reads[key] = index_cards(reads, name, self.calibration, (w, h))
             out[name] = cards
         return out
@@ -217,6 +221,16 @@ class TableChain:
         assert isinstance(self._tracker, ObjectTracker)
         return self._tracker.update(placed, media_time)
 
+
+
+def _fan_cards(detections: Detections | None) -> list[np.ndarray]:
+    """Card boxes a fan reader may read: face up, or face down but not surely a back (a fanned card's
+    crop is mostly other cards, which the whole-card reader may call a back)."""
+    if detections is None:
+        return []
+    return [np.asarray(d.corners, np.float64) for d in detections.items
+            if d.kind == "card_face_up"
+            or (d.kind == "card_face_down" and (d.back_probability or 0.0) < FAN_BACK_MAX)]
 
 
 def _pixel_box(calibration: TableCalibration, poly_mm: np.ndarray) -> tuple[int, int, int, int]:

@@ -84,10 +84,14 @@ class ModelPerception:
             log.warning("%s/detector.onnx takes only whole frames (exported without dynamic axes): every "
                         "frame is perceived whole", models_dir)
             self.incremental = None
-        from monitor.perception.index_reader import load_index_reader
+        from monitor.perception.fan_reader import FanReader, load_fan_reader
+        from monitor.perception.index_reader import IndexReader, load_index_reader
 
-        # fanned hands read by their indices, in table state (models without the reader: not read)
-        self.index_reader = load_index_reader(models_dir, backend=backend, threads=threads)
+        # fanned hands read by their indices, in table state (models without a reader: not read): the
+        # fan reader (the detector's card boxes' corners) where the models have one, else the finder
+        self.index_reader: IndexReader | FanReader | None = (
+            load_fan_reader(models_dir, backend=backend, threads=threads)
+            or load_index_reader(models_dir, backend=backend, threads=threads))
         has_detector = self.perceiver.detector is not None
         self.sees_hands = has_detector and "hand" in self.perceiver.detector.classes  # type: ignore[union-attr]
         # the score from which the detector's boxes start tracks (None: the tracker's default)
@@ -99,7 +103,9 @@ class ModelPerception:
                          "fouls) cannot fire")
         else:
             parts.append("cards.onnx")
-        if self.index_reader is not None:
+        if isinstance(self.index_reader, FanReader):
+            parts.append("fan_reader.json")
+        elif self.index_reader is not None:
             parts.append("index_reader.json")
         if not self.sees_hands:
             parts.append("the dealer's hand is not found: the deal is not counted card by card (the stub "

@@ -14,7 +14,9 @@ on their own (``perception/index_reader.py``) and reads each with the corner cla
 
 Layout under OUT: ``images/<split>/*.jpg``, ``labels/<split>/*.txt``
 (``0 xc yc w h x1 y1 2 ... x4 y4 2``, normalized), ``identities/<split>/*.txt`` (the card of each
-label line, to measure reading), ``pose.yaml``, ``summary.json``.
+label line, to measure reading), ``cards/<split>/*.json`` (every face-up card in the window: its
+outline in the card's own corner order, identity, and how much of each index is uncovered: an index
+reader must also learn what a covered corner looks like), ``pose.yaml``, ``summary.json``.
 """
 
 from __future__ import annotations
@@ -66,6 +68,24 @@ def index_labels(frame: Frame, min_visible: float) -> list[tuple[np.ndarray, str
     return out
 
 
+def card_records(frame: Frame) -> list[dict[str, object]]:
+    """Every face-up card wholly in the frame: outline (card order), identity, and the uncovered
+    share of each of its two printed indices (``index_quads`` order)."""
+    h, w = frame.image.shape[:2]
+    out: list[dict[str, object]] = []
+    for o in frame.objects:
+        if o.kind != "card" or not o.face_up or len(o.polygon) != 4:
+            continue
+        poly = np.asarray(o.polygon, np.float64)
+        if poly.min() < 0 or poly[:, 0].max() > w or poly[:, 1].max() > h:
+            continue
+        shares = [round(quad_share(frame.id_map, core, o.oid), 3) for core in index_cores(poly)]
+        outline = [[round(float(x), 2), round(float(y), 2)] for x, y in poly]
+        out.append({"card": o.identity, "polygon": outline,
+                    "index_visible": shares})
+    return out
+
+
 def pose_line(quad: np.ndarray, w: int, h: int) -> str:
     q = quad / (w, h)
     (x0, y0), (x1, y1) = q.min(axis=0), q.max(axis=0)
@@ -92,7 +112,8 @@ def _render_chunk(c: _Chunk) -> tuple[_Chunk, Counter[str]]:
     global _RENDERER
     if _RENDERER is None:
         _RENDERER = Renderer()
-    img_dir, lab_dir, id_dir = (c.out / d / c.split for d in ("images", "labels", "identities"))
+    img_dir, lab_dir, id_dir, card_dir = (c.out / d / c.split
+                                          for d in ("images", "labels", "identities", "cards"))
     stems = [f"{c.split}_{k:06d}" for k in range(c.first, c.first + c.n)]
     if all((img_dir / f"{s}.jpg").exists() for s in stems):  # done by an interrupted run: resume
         n = sum(len((lab_dir / f"{s}.txt").read_text().splitlines()) for s in stems)
@@ -108,6 +129,7 @@ def _render_chunk(c: _Chunk) -> tuple[_Chunk, Counter[str]]:
         stem = f"{c.split}_{k:06d}"
         (lab_dir / f"{stem}.txt").write_text("".join(pose_line(q, w, h) + "\n" for q, _ in quads))
         (id_dir / f"{stem}.txt").write_text("".join(f"{card}\n" for _, card in quads))
+        (card_dir / f"{stem}.json").write_text(json.dumps(card_records(f)))
         # the image last: an interrupted export never leaves an image without its labels
         write_image(img_dir / f"{stem}.jpg", f.image, [cv2.IMWRITE_JPEG_QUALITY, c.opt.quality])
         tally["images"] += 1
@@ -132,7 +154,7 @@ def export_indices(out: Path, counts: dict[str, int], splits: dict[str, SplitSpe
     opt = opt or IndexOptions()
     chunks = []
     for split, n in counts.items():
-        for d in ("images", "labels", "identities"):
+        for d in ("images", "labels", "identities", "cards"):
             (out / d / split).mkdir(parents=True, exist_ok=True)
         idx = list(splits).index(split)
         chunks += [_Chunk(out, split, idx, splits[split], seed, opt, first, min(CHUNK_FRAMES, n - first))

@@ -1,0 +1,146 @@
+"""Reading the cards of a fanned hand by their index corners, from the detector's card boxes.
+
+A set hand turned up lies fanned: each card shows little more than the corner where its index is
+printed, ~16 x 28 px at 1080p. The detector still boxes each card of the fan whole (its outline
+inferred under the cards above), a few pixels off: along the card's top edge a median 5 px of a
+45 px card (held-out fault recordings), which is a third of the index's width. So each of a box's
+two index corners is cut at a few shifts along the top edge and read by the fan-index classifier
+(``train fan-crops`` then ``train cards``), which also learned "no index here" (``back``: a covered
+corner, or a cut slid off the index); the shift it is surest shows an index is read. What comes
+out is the same as the index finder's (``IndexRead``), for ``tablestate.index_cards``.
+
+``fan_reader.json`` beside the models: ``{"reader": "fan_index.onnx", "shifts": [...],
+"min_index": p}``; the classifier's own JSON holds its classes, temperature and threshold.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from monitor.perception.backends import DEFAULT_BACKEND, Backend, load_backend
+from monitor.perception.calibration import log_probs, softmax_t
+from monitor.perception.errors import ModelFileError
+from monitor.perception.identity import ClassifierMeta
+from monitor.perception.index_geometry import index_crop, index_quads
+from monitor.perception.index_reader import IndexRead
+from monitor.perception.labels import BACK
+from monitor.perception.ranks import read_ranks
+from monitor.perception.rectify import crops_to_tensor, order_card_corners
+
+F64 = npt.NDArray[np.float64]
+Region = tuple[int, int, int, int]  # x0, y0, x1, y1 in frame pixels
+FAN_READER_FILE = "fan_reader.json"
+# shares of the card's width along its top edge: the detector's box error (p50 0.12, p90 0.3 of the
+# width); wider would reach the next card's index, a fan's step being ~0.3 of the width
+DEFAULT_SHIFTS = (-0.15, -0.075, 0.0, 0.075, 0.15)
+DEFAULT_MIN_INDEX = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class CornerRead:
+    """One index corner of a card box, read at the shift surest to show an index."""
+
+    quad: F64  # the index region read (card order: the card's corner first)
+    index_p: float  # 1 - P(back): how sure an index is there
+    probs: F64  # calibrated class probabilities there
+
+
+def corner_cards(card: npt.ArrayLike) -> list[F64]:
+    """A card box as its two readings: the outline from each printed-index corner (upright, and
+    turned 180 degrees)."""
+    q = order_card_corners(card)
+    return [q, np.roll(q, -2, axis=0)]
+
+
+def shifted_index_quads(card: F64, shifts: Sequence[float]) -> list[F64]:
+    """The index region of ``card`` (card order) with the outline slid along its top edge."""
+    u = card[1] - card[0]
+    return [index_quads(card + s * u)[0] for s in shifts]
+
+
+class FanReader:
+    """Index corners of card boxes -> ``IndexRead``s (the fan-index classifier, shift-searched)."""
+
+    def __init__(self, path: str | Path, backend: str = DEFAULT_BACKEND, threads: int = 2) -> None:
+        self.path = Path(path)
+        try:
+            raw: dict[str, Any] = json.loads(self.path.read_text())
+            reader = str(raw["reader"])
+            self.shifts = tuple(float(s) for s in raw.get("shifts", DEFAULT_SHIFTS))
+            self.min_index = float(raw.get("min_index", DEFAULT_MIN_INDEX))
+        except FileNotFoundError as exc:
+            raise ModelFileError(f"fan reader file not found: {self.path}") from exc
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+            raise ModelFileError(f"fan reader file {self.path} is malformed: {exc!r}") from exc
+        if not self.shifts or any(abs(s) > 0.5 for s in self.shifts) or not 0.0 < self.min_index < 1.0:
+            raise ModelFileError(f"fan reader file {self.path}: need shifts within +-0.5 of a card's width "
+                                 f"and min_index in (0, 1)")
+        self.reader_path = self.path.parent / reader
+        self.meta = ClassifierMeta.load(self.reader_path.with_suffix(".json"))
+        if BACK not in self.meta.classes:
+            raise ModelFileError(f"{self.reader_path}: a fan reader needs a '{BACK}' class (no index here)")
+        self.classes = self.meta.classes
+        self.threshold = self.meta.threshold
+        self.backend: Backend = load_backend(self.reader_path, backend, threads)
+        self._back = self.classes.index(BACK)
+
+    def corners(self, frame: npt.NDArray[np.uint8], cards: Sequence[npt.ArrayLike]) -> list[CornerRead]:
+        """Both index corners of every card box, each at its surest shift (corners sure of no index
+        are left out)."""
+        quads = [q for c in cards for card in corner_cards(c) for q in shifted_index_quads(card, self.shifts)]
+        if not quads:
+            return []
+        crops = [index_crop(frame, q, self.meta.imgsz) for q in quads]
+        lp = log_probs(self.backend.run(crops_to_tensor(crops, self.meta.imgsz))[0],
+                       self.meta.outputs_are_probabilities)
+        p = softmax_t(lp, self.meta.temperature).reshape(-1, len(self.shifts), len(self.classes))
+        qs = np.asarray(quads).reshape(-1, len(self.shifts), 4, 2)
+        out = []
+        for probs, quad in zip(p, qs, strict=True):
+            k = int(np.argmin(probs[:, self._back]))
+            index_p = 1.0 - float(probs[k, self._back])
+            if index_p >= self.min_index:
+                out.append(CornerRead(quad[k], index_p, probs[k]))
+        return out
+
+    def read_cards(self, frame: npt.NDArray[np.uint8], cards: Sequence[npt.ArrayLike]) -> list[IndexRead]:
+        """The readable index corners of ``cards`` (box outlines in frame pixels), read: named when the
+        classifier is ``threshold`` sure of the card (the index alone), else maybe its rank."""
+        found = self.corners(frame, cards)
+        if not found:
+            return []
+        # the card's own probabilities, "no index" set aside (the shift was chosen for an index)
+        p = np.stack([c.probs for c in found])
+        p[:, self._back] = 0.0
+        p /= np.clip(p.sum(axis=1, keepdims=True), 1e-12, None)
+        p *= np.array([[c.index_p] for c in found])  # a card named is also sure to be an index
+        ranks = read_ranks(p, self.classes, self.threshold)
+        out = []
+        for c, row, rank in zip(found, p, ranks, strict=True):
+            k = int(row.argmax())
+            top, conf = self.classes[k], float(row[k])
+            named = conf >= self.threshold
+            out.append(IndexRead(c.quad, c.index_p, top if named else None, None if named else rank,
+                                 top, conf))
+        return out
+
+    def read(self, frame: npt.NDArray[np.uint8], regions: Sequence[Region] | None = None,
+             cards: Sequence[npt.ArrayLike] = ()) -> list[IndexRead]:
+        """The index corners of the ``cards`` (box outlines) centred in ``regions`` (default: all), read."""
+        def inside(c: npt.ArrayLike) -> bool:
+            x, y = np.asarray(c, np.float64).reshape(4, 2).mean(axis=0)
+            return any(x0 <= x < x1 and y0 <= y < y1 for x0, y0, x1, y1 in regions or ())
+        return self.read_cards(frame, [c for c in cards if not regions or inside(c)])
+
+
+def load_fan_reader(models_dir: Path, backend: str = DEFAULT_BACKEND, threads: int = 2) -> FanReader | None:
+    """The fan reader a models folder holds, if it has one."""
+    path = models_dir / FAN_READER_FILE
+    return FanReader(path, backend, threads) if path.exists() else None

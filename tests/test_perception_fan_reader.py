@@ -1,0 +1,91 @@
+"""The fan reader: index corners of the detector's card boxes, read at the shift surest of an index."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from monitor.perception.errors import ModelFileError
+from monitor.perception.fan_reader import FanReader, corner_cards, load_fan_reader, shifted_index_quads
+from monitor.perception.index_geometry import index_quads
+
+MODELS = Path(__file__).resolve().parents[1] / "models"
+CARD = np.array([[100, 60], [160, 60], [160, 144], [100, 144]], float)  # upright, 60 x 84 px
+
+
+@pytest.fixture()
+def reader_dir(tmp_path: Path) -> Path:
+    """A fan reader over the shipped index-corner classifier (it has the classes and the back)."""
+    for name in ("cards_corner.onnx", "cards_corner.json"):
+        shutil.copy(MODELS / name, tmp_path / name)
+    (tmp_path / "fan_reader.json").write_text(json.dumps({"reader": "cards_corner.onnx",
+                                                          "shifts": [-0.1, 0.0, 0.1]}))
+    return tmp_path
+
+
+class _Backend:
+    """Answers every crop with set probabilities: per crop in order, from ``rows``."""
+
+    def __init__(self, rows: np.ndarray) -> None:
+        self.rows = rows
+
+    def run(self, x: np.ndarray) -> list[np.ndarray]:
+        assert len(x) == len(self.rows)
+        return [self.rows]
+
+
+def test_each_box_is_read_from_both_corners_at_each_shift() -> None:
+    one, two = corner_cards(CARD)
+    assert np.allclose(one[0], CARD[0]) and np.allclose(two[0], CARD[2])
+    quads = shifted_index_quads(one, (-0.1, 0.0, 0.1))
+    assert np.allclose(quads[1], index_quads(CARD)[0])
+    assert np.allclose(quads[2] - quads[1], [[6, 0]] * 4)  # a tenth of the 60 px top edge
+
+
+def test_the_shift_surest_of_an_index_is_read_and_corners_with_none_are_dropped(reader_dir: Path) -> None:
+    fan = FanReader(reader_dir / "fan_reader.json")
+    n = len(fan.classes)
+    back, seven, king = fan.classes.index("back"), fan.classes.index("7h"), fan.classes.index("Ks")
+    rows = np.full((6, n), 1e-6)
+    # the box's own corner: off the index, then on the seven, then half on; the far corner: covered
+    rows[0, back], rows[1, seven], rows[2, [back, king]] = 1.0, 1.0, 0.5
+    rows[3:, back] = 1.0
+    fan.backend = _Backend(rows / rows.sum(axis=1, keepdims=True))
+    fan.meta = fan.meta.__class__(**{**{f: getattr(fan.meta, f) for f in fan.meta.__slots__},
+                                     "temperature": 1.0, "outputs_are_probabilities": True})
+    reads = fan.read_cards(np.zeros((240, 400, 3), np.uint8), [CARD])
+    assert len(reads) == 1
+    r = reads[0]
+    assert r.card == "7h" and r.top == "7h" and r.score > 0.99
+    assert np.allclose(r.quad, index_quads(CARD)[0])
+
+
+def test_only_cards_centred_in_the_regions_are_read(reader_dir: Path) -> None:
+    fan = FanReader(reader_dir / "fan_reader.json")
+    seen: list[int] = []
+    fan.read_cards = lambda frame, cards: seen.append(len(cards)) or []  # type: ignore[method-assign]
+    frame = np.zeros((240, 400, 3), np.uint8)
+    fan.read(frame, [(0, 0, 200, 240)], [CARD, CARD + np.array([200, 0])])
+    fan.read(frame, None, [CARD, CARD + np.array([200, 0])])
+    assert seen == [1, 2]
+
+
+def test_a_models_folder_without_a_fan_reader_has_none(tmp_path: Path) -> None:
+    assert load_fan_reader(tmp_path) is None
+
+
+@pytest.mark.parametrize("config, why", [
+    ("{not json", "malformed"),
+    (json.dumps({"shifts": [0.0]}), "malformed"),
+    (json.dumps({"reader": "cards_corner.onnx", "shifts": [0.9]}), "within"),
+    (json.dumps({"reader": "cards_corner.onnx", "min_index": 1.5}), "min_index"),
+    (json.dumps({"reader": "missing.onnx"}), "not found"),
+])
+def test_a_bad_fan_reader_file_says_what_is_wrong(reader_dir: Path, config: str, why: str) -> None:
+    (reader_dir / "fan_reader.json").write_text(config)
+    with pytest.raises(ModelFileError, match=why):
+        FanReader(reader_dir / "fan_reader.json")
