@@ -70,7 +70,8 @@ class _Reader:
     def __init__(self) -> None:
         self.asked: list[tuple[int, int, int, int]] = []
 
-    def read(self, frame: np.ndarray, regions: list[tuple[int, int, int, int]]) -> list[IndexRead]:  # type: ignore[type-arg]
+    def read(self, frame: np.ndarray, regions: list[tuple[int, int, int, int]],  # type: ignore[type-arg]
+             cards: object = ()) -> list[IndexRead]:
         self.asked += regions
         px = CAL.table_to_image(Rect(-450.0, 250.0, 63.0, 88.0, 20.0).corners())
         return [IndexRead(q, 0.9, "Qc", None, "Qc", 0.99) for q in index_quads(px)]
