@@ -107,3 +107,32 @@ def test_the_chain_reads_a_hand_area_once_each_time_its_picture_comes_to_lie_sti
     assert len(reader.asked) == zones + 1 and reader.asked[-1] == chain._hand_boxes["seat2.back"]
     got = chain._hands_by_index(image)
     assert got is not None and [c.card for c in got["seat2.back"]] == ["Qc"]  # one card, both indices
+
+
+def test_the_chain_gives_a_fan_reader_the_frame_s_card_boxes_not_sure_backs() -> None:
+    from monitor.perception.detections import Detection, Detections, corners_from_array
+    from monitor.pipeline.chain import TableChain
+    from monitor.pipeline.extract import EventExtractor
+
+    class _Fan(_Reader):
+        def __init__(self) -> None:
+            super().__init__()
+            self.cards: list[object] = []
+
+        def read(self, frame: np.ndarray, regions: list[tuple[int, int, int, int]],  # type: ignore[type-arg]
+                 cards: object = ()) -> list[IndexRead]:
+            self.cards.append(cards)
+            return super().read(frame, regions, cards)
+
+    reader = _Fan()
+    chain = TableChain(CAL, EventExtractor("T1"), fps=15, index_reader=reader)  # type: ignore[arg-type]
+    w, h = CAL.image_size
+    box = corners_from_array(CAL.table_to_image(Rect(-450.0, 250.0, 63.0, 88.0, 20.0).corners()))
+    items = (Detection("card_face_up", 0.9, box, identity="unknown"),
+             Detection("card_face_down", 0.9, box, identity="unknown", back_probability=0.3),
+             Detection("card_face_down", 0.9, box, identity="back", back_probability=0.99),
+             Detection("chip", 0.9, box))
+    image = np.full((h, w, 3), 60, np.uint8)
+    for k in range(6):
+        chain.step(k, k / 15, Detections(w, h, items), image=image)
+    assert reader.cards and all(len(c) == 2 for c in reader.cards)  # type: ignore[arg-type]
