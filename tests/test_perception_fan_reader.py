@@ -89,3 +89,50 @@ def test_a_bad_fan_reader_file_says_what_is_wrong(reader_dir: Path, config: str,
     (reader_dir / "fan_reader.json").write_text(config)
     with pytest.raises(ModelFileError, match=why):
         FanReader(reader_dir / "fan_reader.json")
+
+
+def test_fitted_scores_read_as_the_runtime_reads() -> None:
+    from monitor.training.fan_reader_fit import runtime_scores, split_figures
+
+    classes = ["7c", "7h", "Ks", "back"]
+    prob = np.array([[0.00, 0.99, 0.00, 0.01],   # a seven of hearts, sure
+                     [0.48, 0.48, 0.00, 0.04],   # a seven, suit in doubt
+                     [0.00, 0.00, 0.30, 0.70],   # mostly no index: dropped below min_index 0.5
+                     [0.00, 0.00, 0.95, 0.05]])  # a king, on a covered corner: accepted, wrong
+    name, rank, top, top_rank = runtime_scores(prob, classes, 0.5)
+    assert top[0] == "7h" and name[0] > 0.98 and rank[1] > 0.95 and top_rank[1] == "7"
+    assert name[2] == 0.0 and rank[2] == 0.0
+    fig = split_figures(name, rank, top, top_rank, ["7h", "7c", "back", "back"], ["t", "j", "s", "c"],
+                        threshold=0.9, rank_threshold=0.9)
+    assert fig["named_of_shown"] == 0.5 and fig["named_or_rank_of_shown"] == 1.0
+    assert fig["false_names"] == 1 and fig["false_ranks"] == 0
+    assert fig["by_kind"] == {"t": 1, "j": 1, "c": 1, "s": 1}
+
+
+def test_a_rank_is_read_at_its_own_threshold(reader_dir: Path) -> None:
+    cfg = json.loads((reader_dir / "fan_reader.json").read_text())
+    (reader_dir / "fan_reader.json").write_text(json.dumps({**cfg, "rank_threshold": 0.9, "peaks": True}))
+    fan = FanReader(reader_dir / "fan_reader.json")
+    assert fan.rank_threshold == 0.9 and fan.peaks and fan.shifts == (-0.1, 0.0, 0.1)
+    n = len(fan.classes)
+    seven_c, seven_h = fan.classes.index("7c"), fan.classes.index("7h")
+    back = fan.classes.index("back")
+    rows = np.full((6, n), 1e-6)
+    rows[[0, 2], back] = 1.0
+    rows[1, [seven_c, seven_h]] = 0.5  # a seven, either red or black: not named, its rank read
+    rows[3:, back] = 1.0
+    fan.backend = _Backend(rows / rows.sum(axis=1, keepdims=True))
+    fan.meta = fan.meta.__class__(**{**{f: getattr(fan.meta, f) for f in fan.meta.__slots__},
+                                     "temperature": 1.0, "outputs_are_probabilities": True})
+    (r,) = fan.read_cards(np.zeros((240, 400, 3), np.uint8), [CARD])
+    assert r.card is None and r.rank == "7"
+
+
+def test_peaks_keep_every_index_a_box_edge_passes_apart(reader_dir: Path) -> None:
+    cfg = {"reader": "cards_corner.onnx", "peaks": True}
+    (reader_dir / "fan_reader.json").write_text(json.dumps(cfg))
+    fan = FanReader(reader_dir / "fan_reader.json")
+    assert len(fan.shifts) == 19 and fan.shifts[0] == -0.45
+    index_p = np.zeros(19)
+    index_p[[3, 4, 9, 15]] = [0.9, 0.8, 0.95, 0.7]  # two indices the box passes, its own, one more
+    assert fan._peaks(index_p)[:3] == [9, 3, 15]  # 4 is the same index as 3 (0.05 of a width apart)

@@ -190,6 +190,39 @@ def train_fan_crops_cmd(
         typer.echo(f"{split}: " + ", ".join(f"{k} {v}" for k, v in c.items()))
 
 
+@train_app.command("fan-reader")
+def train_fan_reader_cmd(
+    reader: Annotated[Path, typer.Option(help="the fan-index classifier's ONNX (`train cards` on fan "
+                                              "crops)")],
+    data: Annotated[Path, typer.Option(help="the fan-crop set it was trained on (val fits, test measures)")],
+    out: Annotated[Path, typer.Option(help="folder for the fitted reader")] = Path("runs/fan_reader"),
+    splits: Annotated[str, typer.Option(help="held-out splits to measure")] = "test",
+    max_false_rate: Annotated[float, typer.Option(min=0.0, max=0.05)] = 0.0025,
+    ship: Annotated[bool, typer.Option(help="copy the reader's files to models/")] = False,
+) -> None:
+    """Fit the fan reader's name and rank thresholds as the runtime reads (shift peaks), measure the
+    held-out crops, write fan_reader.json beside the classifier."""
+    from monitor.training.fan_reader_fit import READER_NAME, fit_fan_reader
+
+    wanted = tuple(s.strip() for s in splits.split(",") if s.strip())
+    result = fit_fan_reader(reader, data, out, wanted, max_false_rate=max_false_rate)
+    typer.echo(f"threshold={result['threshold']:.4f} rank_threshold={result['rank_threshold']:.4f}")
+    for split in ("val", *wanted):
+        if split in result:
+            m = result[split]
+            typer.echo(f"{split:>6}: indices {m['indices_shown']}, top-1 {m['top1_of_shown']:.3f}, named "
+                       f"{m['named_of_shown']:.3f}, named or rank {m['named_or_rank_of_shown']:.3f}; "
+                       f"false names {m['false_names']} ({m['false_name_rate']:.4f}), "
+                       f"false ranks {m['false_ranks']} "
+                       f"({m['false_rank_rate']:.4f}) of {m['crops']} crops")
+    if ship:
+        MODELS_DIR.mkdir(exist_ok=True)
+        for name in (f"{READER_NAME}.onnx", f"{READER_NAME}.json", "fan_reader.json",
+                     "fan_reader_metrics.json"):
+            shutil.copy(out / name, MODELS_DIR / name)
+        typer.echo(f"shipped to {MODELS_DIR}/fan_reader.json")
+
+
 @train_app.command("detector")
 def train_detector_cmd(
     data: Annotated[Path, typer.Option(help="ultralytics dataset yaml (OBB or boxes)")],

@@ -9,8 +9,9 @@ two index corners is cut at a few shifts along the top edge and read by the fan-
 corner, or a cut slid off the index); the shift it is surest shows an index is read. What comes
 out is the same as the index finder's (``IndexRead``), for ``tablestate.index_cards``.
 
-``fan_reader.json`` beside the models: ``{"reader": "fan_index.onnx", "shifts": [...],
-"min_index": p}``; the classifier's own JSON holds its classes, temperature and threshold.
+``fan_reader.json`` beside the models: ``{"reader": "fan_index.onnx", "peaks": true, "shifts": [...],
+"min_index": p, "rank_threshold": r}`` (``train fan-reader`` fits and writes it); the classifier's own
+JSON holds its classes, temperature and naming threshold.
 """
 
 from __future__ import annotations
@@ -41,6 +42,9 @@ FAN_READER_FILE = "fan_reader.json"
 # width); wider would reach the next card's index, a fan's step being ~0.3 of the width
 DEFAULT_SHIFTS = (-0.15, -0.075, 0.0, 0.075, 0.15)
 DEFAULT_MIN_INDEX = 0.5
+# with ``peaks``: every index a box's top edge passes (the fan's other cards too), a twentieth of a
+# width apart (the classifier learned an index within +-0.05 of a width as that index)
+PEAK_SHIFTS = tuple(round(0.05 * k, 2) for k in range(-9, 10))
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,8 +77,12 @@ class FanReader:
         try:
             raw: dict[str, Any] = json.loads(self.path.read_text())
             reader = str(raw["reader"])
-            self.shifts = tuple(float(s) for s in raw.get("shifts", DEFAULT_SHIFTS))
+            self.peaks = bool(raw.get("peaks", False))
+            default = PEAK_SHIFTS if self.peaks else DEFAULT_SHIFTS
+            self.shifts = tuple(float(s) for s in raw.get("shifts", default))
             self.min_index = float(raw.get("min_index", DEFAULT_MIN_INDEX))
+            self.peak_gap = float(raw.get("peak_gap", 0.2))
+            rank_threshold = raw.get("rank_threshold")
         except FileNotFoundError as exc:
             raise ModelFileError(f"fan reader file not found: {self.path}") from exc
         except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
@@ -88,6 +96,10 @@ class FanReader:
             raise ModelFileError(f"{self.reader_path}: a fan reader needs a '{BACK}' class (no index here)")
         self.classes = self.meta.classes
         self.threshold = self.meta.threshold
+        # a rank is read at its own threshold (fitted alone: a foul is judged on ranks)
+        self.rank_threshold = self.threshold if rank_threshold is None else float(rank_threshold)
+        if not 0.0 < self.rank_threshold <= 1.0:
+            raise ModelFileError(f"fan reader file {self.path}: rank_threshold must lie in (0, 1]")
         self.backend: Backend = load_backend(self.reader_path, backend, threads)
         self._back = self.classes.index(BACK)
 
@@ -104,11 +116,22 @@ class FanReader:
         qs = np.asarray(quads).reshape(-1, len(self.shifts), 4, 2)
         out = []
         for probs, quad in zip(p, qs, strict=True):
-            k = int(np.argmin(probs[:, self._back]))
-            index_p = 1.0 - float(probs[k, self._back])
-            if index_p >= self.min_index:
-                out.append(CornerRead(quad[k], index_p, probs[k]))
+            index_p = 1.0 - probs[:, self._back]
+            for k in (self._peaks(index_p) if self.peaks else [int(np.argmax(index_p))]):
+                if index_p[k] >= self.min_index:
+                    out.append(CornerRead(quad[k], float(index_p[k]), probs[k]))
         return out
+
+    def _peaks(self, index_p: F64) -> list[int]:
+        """Shifts where an index shows, surest first, at least ``peak_gap`` of a width apart: slid along
+        a box's top edge, the cut passes the indices of the fan's other cards too (found again from
+        their own boxes, the same index is one card: ``tablestate.index_cards``)."""
+        order = np.argsort(-index_p)
+        kept: list[int] = []
+        for k in order:
+            if all(abs(self.shifts[k] - self.shifts[j]) >= self.peak_gap for j in kept):
+                kept.append(int(k))
+        return kept
 
     def read_cards(self, frame: npt.NDArray[np.uint8], cards: Sequence[npt.ArrayLike]) -> list[IndexRead]:
         """The readable index corners of ``cards`` (box outlines in frame pixels), read: named when the
@@ -121,7 +144,7 @@ class FanReader:
         p[:, self._back] = 0.0
         p /= np.clip(p.sum(axis=1, keepdims=True), 1e-12, None)
         p *= np.array([[c.index_p] for c in found])  # a card named is also sure to be an index
-        ranks = read_ranks(p, self.classes, self.threshold)
+        ranks = read_ranks(p, self.classes, self.rank_threshold)
         out = []
         for c, row, rank in zip(found, p, ranks, strict=True):
             k = int(row.argmax())

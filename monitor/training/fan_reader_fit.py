@@ -1,0 +1,120 @@
+"""Fitting the fan reader's thresholds on fan crops (``train fan-reader``), and its held-out figures.
+
+The fan-index classifier (``train cards`` on a ``train fan-crops`` set) keeps its own temperature;
+here the thresholds are fitted the way the runtime reads (``perception/fan_reader.py``): "no index"
+set aside, the rest scaled by how sure an index is there, then a card named at ``threshold`` and,
+unnamed, its rank read at ``rank_threshold`` (suits summed). Each is the lowest whose wrong
+acceptances, counted over every val crop (covered and slid-off corners too: anything accepted there
+is wrong), stay within ``max_false_rate``. A foul is judged on ranks, a duplicate on names: the rank
+threshold is fitted alone so that a rank read does not wait on a suit.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from monitor.perception.calibration import choose_threshold, softmax_t
+from monitor.perception.fan_reader import DEFAULT_MIN_INDEX, FAN_READER_FILE
+from monitor.perception.identity import CardClassifier
+from monitor.perception.labels import BACK
+from monitor.perception.ranks import rank_probabilities
+from monitor.rules.cards import JOKER_TEXT
+from monitor.training.evaluate_cards import list_split, raw_log_probs
+
+F64 = npt.NDArray[np.float64]
+READER_NAME = "fan_index"
+
+
+def _rank(card: str) -> str:
+    return JOKER_TEXT if card == JOKER_TEXT else card[0]
+
+
+def runtime_scores(prob: F64, classes: list[str], min_index: float) -> tuple[F64, F64, list[str], list[str]]:
+    """Per crop as the runtime reads it: (name confidence, rank confidence, top card, top rank)."""
+    b = classes.index(BACK)
+    index_p = 1.0 - prob[:, b]
+    p = prob.copy()
+    p[:, b] = 0.0
+    p /= np.clip(p.sum(axis=1, keepdims=True), 1e-12, None)
+    p *= index_p[:, None]
+    p[index_p < min_index] = 0.0  # the runtime drops a corner this unsure of an index
+    ranks, rp = rank_probabilities(p, tuple(classes))
+    top = [classes[k] for k in p.argmax(axis=1)]
+    top_rank = [ranks[k] for k in rp.argmax(axis=1)]
+    return p.max(axis=1), rp.max(axis=1), top, top_rank
+
+
+def split_figures(name_conf: F64, rank_conf: F64, top: list[str], top_rank: list[str], truth: list[str],
+                  kinds: list[str], threshold: float, rank_threshold: float) -> dict[str, Any]:
+    """Named and rank-read shares of the indices that show (kinds t, j), and wrong acceptances over
+    all crops."""
+    n = len(truth)
+    named = name_conf >= threshold
+    ranked = ~named & (rank_conf >= rank_threshold)
+    name_ok = np.array([t == c for t, c in zip(top, truth, strict=True)])
+    rank_ok = np.array([t != BACK and r == _rank(t) for t, r in zip(truth, top_rank, strict=True)])
+    shown = np.array([k in "tj" for k in kinds])
+    return {
+        "crops": n, "indices_shown": int(shown.sum()),
+        "named_of_shown": float((named & shown).sum() / max(1, shown.sum())),
+        "named_or_rank_of_shown": float(((named | ranked) & shown).sum() / max(1, shown.sum())),
+        "top1_of_shown": float((name_ok & shown).sum() / max(1, shown.sum())),
+        "false_names": int((named & ~name_ok).sum()),
+        "false_name_rate": float((named & ~name_ok).sum() / n),
+        "false_ranks": int((ranked & ~rank_ok).sum()),
+        "false_rank_rate": float((ranked & ~rank_ok).sum() / n),
+        "by_kind": {k: int(sum(1 for x in kinds if x == k)) for k in "tjcs"},
+    }
+
+
+def _scores(clf: CardClassifier, data: Path, split: str, classes: list[str], min_index: float
+            ) -> tuple[tuple[F64, F64, list[str], list[str]], list[str], list[str]]:
+    paths, labels = list_split(data / split, classes)
+    prob = softmax_t(raw_log_probs(clf, paths, desc=split, tta="none"), clf.meta.temperature)
+    kinds = [p.stem.rsplit("_", 1)[-1] for p in paths]
+    return runtime_scores(prob, classes, min_index), [classes[k] for k in labels], kinds
+
+
+def fit_fan_reader(onnx_path: Path, data: Path, out: Path, splits: tuple[str, ...] = ("test",),
+                   shifts: tuple[float, ...] | None = None, peaks: bool = True,
+                   min_index: float = DEFAULT_MIN_INDEX, max_false_rate: float = 0.0025) -> dict[str, Any]:
+    """Fit the name and rank thresholds on ``data/val``, measure ``splits``, and write the reader
+    (``fan_index.onnx`` + its JSON, ``fan_reader.json``, ``fan_reader_metrics.json``) into ``out``."""
+    clf = CardClassifier(onnx_path, threads=2)
+    classes = list(clf.classes)
+    if BACK not in classes:
+        raise ValueError(f"{onnx_path}: no '{BACK}' class: not a fan-index classifier")
+    (name_c, rank_c, top, top_rank), truth, kinds = _scores(clf, data, "val", classes, min_index)
+    name_ok = np.array([t == c for t, c in zip(top, truth, strict=True)])
+    threshold = choose_threshold(name_c, name_ok, max_false_rate)
+    rank_ok = np.array([t != BACK and r == _rank(t) for t, r in zip(truth, top_rank, strict=True)])
+    # a rank is read only where the card is not named: fit it on those crops' confidences
+    rank_threshold = choose_threshold(np.where(name_c >= threshold, 0.0, rank_c),
+                                      np.where(name_c >= threshold, True, rank_ok), max_false_rate)
+    result: dict[str, Any] = {"reader": str(onnx_path), "data": str(data),
+                              "temperature": clf.meta.temperature,
+                              "threshold": threshold, "rank_threshold": rank_threshold,
+                              "min_index": min_index, "max_false_rate": max_false_rate}
+    result["val"] = split_figures(name_c, rank_c, top, top_rank, truth, kinds, threshold, rank_threshold)
+    for split in splits:
+        if (data / split).is_dir():
+            scores, truth_s, kinds_s = _scores(clf, data, split, classes, min_index)
+            result[split] = split_figures(*scores, truth_s, kinds_s, threshold, rank_threshold)
+    out.mkdir(parents=True, exist_ok=True)
+    shutil.copy(onnx_path, out / f"{READER_NAME}.onnx")
+    meta = json.loads(onnx_path.with_suffix(".json").read_text())
+    meta.update({"model": f"{READER_NAME}.onnx", "threshold": threshold})
+    (out / f"{READER_NAME}.json").write_text(json.dumps(meta, indent=1))
+    config: dict[str, Any] = {"reader": f"{READER_NAME}.onnx", "peaks": peaks, "min_index": min_index,
+                              "rank_threshold": rank_threshold}
+    if shifts is not None:
+        config["shifts"] = list(shifts)
+    (out / FAN_READER_FILE).write_text(json.dumps(config, indent=1))
+    (out / "fan_reader_metrics.json").write_text(json.dumps(result, indent=1))
+    return result
