@@ -136,3 +136,19 @@ def test_peaks_keep_every_index_a_box_edge_passes_apart(reader_dir: Path) -> Non
     index_p = np.zeros(19)
     index_p[[3, 4, 9, 15]] = [0.9, 0.8, 0.95, 0.7]  # two indices the box passes, its own, one more
     assert fan._peaks(index_p)[:3] == [9, 3, 15]  # 4 is the same index as 3 (0.05 of a width apart)
+
+
+def test_reads_of_one_index_from_several_boxes_are_pooled() -> None:
+    from monitor.perception.fan_reader import CornerRead, pooled
+
+    quad = index_quads(CARD)[0]
+    seven, king = np.zeros(4), np.zeros(4)
+    seven[0], king[1] = 1.0, 1.0
+    reads = [CornerRead(quad, 0.9, seven), CornerRead(quad + 2.0, 0.6, seven * 0.5 + king * 0.5),
+             CornerRead(quad + np.array([30.0, 0.0]), 0.8, king),      # the next card's index
+             CornerRead(index_quads(CARD)[1], 0.7, king)]                # the far corner, turned
+    out = pooled(reads)
+    assert len(out) == 3
+    first = out[0]
+    assert np.allclose(first.quad, quad) and first.index_p == 0.9
+    assert np.isclose(first.probs[0], (0.9 + 0.3) / 1.5)  # weighted by how sure each is of an index

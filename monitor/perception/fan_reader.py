@@ -33,7 +33,7 @@ from monitor.perception.index_geometry import index_crop, index_quads
 from monitor.perception.index_reader import IndexRead
 from monitor.perception.labels import BACK
 from monitor.perception.ranks import read_ranks
-from monitor.perception.rectify import crops_to_tensor, order_card_corners
+from monitor.perception.rectify import CORNER_SHARE, crops_to_tensor, order_card_corners
 
 F64 = npt.NDArray[np.float64]
 Region = tuple[int, int, int, int]  # x0, y0, x1, y1 in frame pixels
@@ -67,6 +67,31 @@ def shifted_index_quads(card: F64, shifts: Sequence[float]) -> list[F64]:
     """The index region of ``card`` (card order) with the outline slid along its top edge."""
     u = card[1] - card[0]
     return [index_quads(card + s * u)[0] for s in shifts]
+
+
+def pooled(reads: list[CornerRead], near: float = 0.12) -> list[CornerRead]:
+    """One read per index: reads whose index corners lie within ``near`` of a card's width of each
+    other, facing the same way, are the same index cut along different boxes' edges (a fan's boxes
+    pass each other's indices); their probabilities are averaged, weighted by how sure each is of
+    an index (cuts that differ a little read as test-time augmentation), the surest cut kept."""
+    groups: list[list[CornerRead]] = []
+    for r in sorted(reads, key=lambda r: -r.index_p):
+        width = float(np.linalg.norm(r.quad[1] - r.quad[0])) / CORNER_SHARE[0]
+        side = r.quad[3] - r.quad[0]
+        for g in groups:
+            a = g[0].quad
+            if (np.linalg.norm(a[0] - r.quad[0]) <= near * width
+                    and float(np.dot(a[3] - a[0], side)) > 0):
+                g.append(r)
+                break
+        else:
+            groups.append([r])
+    out = []
+    for g in groups:
+        w = np.array([r.index_p for r in g])
+        probs = np.average(np.stack([r.probs for r in g]), axis=0, weights=w)
+        out.append(CornerRead(g[0].quad, g[0].index_p, probs))
+    return out
 
 
 class FanReader:
@@ -120,7 +145,7 @@ class FanReader:
             for k in (self._peaks(index_p) if self.peaks else [int(np.argmax(index_p))]):
                 if index_p[k] >= self.min_index:
                     out.append(CornerRead(quad[k], float(index_p[k]), probs[k]))
-        return out
+        return pooled(out) if self.peaks else out
 
     def _peaks(self, index_p: F64) -> list[int]:
         """Shifts where an index shows, surest first, at least ``peak_gap`` of a width apart: slid along
