@@ -41,7 +41,9 @@ FAN_READER_FILE = "fan_reader.json"
 # shares of the card's width along its top edge: the detector's box error (p50 0.12, p90 0.3 of the
 # width); wider would reach the next card's index, a fan's step being ~0.3 of the width
 DEFAULT_SHIFTS = (-0.15, -0.075, 0.0, 0.075, 0.15)
-DEFAULT_MIN_INDEX = 0.5
+# a cut less sure of an index is not counted as a card at all (slid along a box's edge, cuts across a
+# card's pips peak at 0.6-0.8; indices at 0.99 and over, the fault recordings' fans)
+DEFAULT_MIN_INDEX = 0.95
 # with ``peaks``: every index a box's top edge passes (the fan's other cards too), a twentieth of a
 # width apart (the classifier learned an index within +-0.05 of a width as that index)
 PEAK_SHIFTS = tuple(round(0.05 * k, 2) for k in range(-9, 10))

@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from monitor.calibration import TableCalibration
+from monitor.calibration.polygons import distance_outside
 from monitor.calibration.zones import zone_kind, zone_number
 from monitor.events.schema import EventBase
 from monitor.perception.detections import Detection, Detections
@@ -83,6 +84,8 @@ class TableChain:
             name: _pixel_box(calibration, poly.array) for name, poly in calibration.zones.items()
             if name in hand_zones or zone_kind(name) == "pile"}
         self._hand_reads: dict[tuple[str, int], list[IndexCard]] = {}  # (zone, picture version) -> cards
+        self._hand_zone_mm = {name: [(float(x), float(y)) for x, y in poly.array]
+                              for name, poly in hand_zones.items()}
 
     def step(self, index: int, media_time: float, detections: Detections,
              tracks: Sequence[str] | None = None, image: np.ndarray | None = None) -> list[EventBase]:
@@ -134,9 +137,23 @@ class TableChain:
                 x0, y0, x1, y1 = self._hand_boxes[name]
                 box = (round(x0 * k[0]), round(y0 * k[1]), round(x1 * k[0]), round(y1 * k[1]))
                 reads = self.index_reader.read(image, [box], _fan_cards(detections))
-                cards = self._hand_reads[key] = index_cards(reads, name, self.calibration, (w, h))
+                cards = self._hand_reads[key] = self._own_cards(
+                    name, index_cards(reads, name, self.calibration, (w, h)))
             out[name] = cards
         return out
+
+    def _own_cards(self, name: str, cards: list[IndexCard]) -> list[IndexCard]:
+        """The cards read in a hand zone's box that lie nearer that zone than any other hand zone: the
+        boxes overlap (a fan overhangs its zone), and a seat's two-card hand read again as part of
+        its five-card hand would count seven cards there."""
+        zones = self._hand_zone_mm
+        if name not in zones:
+            return cards
+        def nearest(c: IndexCard) -> bool:
+            here = distance_outside([(c.x, c.y)], zones[name])
+            return all(here <= distance_outside([(c.x, c.y)], ring) for other, ring in zones.items()
+                       if other != name)
+        return [c for c in cards if nearest(c)]
 
     def _spread(self, image: np.ndarray, spots: dict | None, now: float,  # type: ignore[type-arg]
                 index: int) -> Spread | None:
