@@ -136,3 +136,25 @@ def test_the_chain_gives_a_fan_reader_the_frame_s_card_boxes_not_sure_backs() ->
     for k in range(6):
         chain.step(k, k / 15, Detections(w, h, items), image=image)
     assert reader.cards and all(len(c) == 2 for c in reader.cards)  # type: ignore[arg-type]
+
+
+def test_a_card_read_in_two_hand_zones_boxes_belongs_to_the_nearer_zone() -> None:
+    from monitor.pipeline.chain import TableChain
+    from monitor.pipeline.extract import EventExtractor
+
+    front, back = CAL.zones["seat2.front"].center, CAL.zones["seat2.back"].center
+
+    class _Both(_Reader):
+        def read(self, frame: np.ndarray, regions: list[tuple[int, int, int, int]],  # type: ignore[type-arg]
+                 cards: object = ()) -> list[IndexRead]:
+            return (reads_of(front[0], front[1], ("Qc", None), (None, None))
+                    + reads_of(back[0], back[1], ("Td", None), (None, None)))
+
+    chain = TableChain(CAL, EventExtractor("T1"), fps=15, index_reader=_Both())  # type: ignore[arg-type]
+    w, h = CAL.image_size
+    image = np.full((h, w, 3), 60, np.uint8)
+    got = None
+    for _ in range(6):
+        got = chain._hands_by_index(image)
+    assert got is not None
+    assert [c.card for c in got["seat2.front"]] == ["Qc"] and [c.card for c in got["seat2.back"]] == ["Td"]
