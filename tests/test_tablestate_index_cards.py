@@ -158,3 +158,17 @@ def test_a_card_read_in_two_hand_zones_boxes_belongs_to_the_nearer_zone() -> Non
         got = chain._hands_by_index(image)
     assert got is not None
     assert [c.card for c in got["seat2.front"]] == ["Qc"] and [c.card for c in got["seat2.back"]] == ["Td"]
+
+
+def test_the_last_card_of_a_fan_read_at_several_cuts_is_one_card() -> None:
+    size = CAL.image_size
+    fan = [reads_of(-450.0 + 22 * k, 250.0, (name, None), (None, None))[0]
+           for k, name in enumerate(["6d", "8d", "Jh"])]
+    again = reads_of(-450.0 + 44 + 14, 250.0, ("Jh", None), (None, None))[0]  # its index cut 14 mm on
+    unread = reads_of(-450.0 + 44 + 6, 250.0, (None, None), (None, None))[0]  # and cut badly between
+    apart = reads_of(-450.0 + 88, 250.0, (None, None), (None, None))[0]  # an unread card further on
+    cards = index_cards([*fan, again, unread, apart], "seat2.back", CAL, size)
+    assert sorted(str(c.card) for c in cards) == ["6d", "8d", "Jh", "None"]
+    # two cards of one rank side by side in a fan stay two
+    pair = [reads_of(-450.0 + 22 * k, 250.0, (None, None), (None, "J"))[0] for k in range(2)]
+    assert len(index_cards(pair, "seat2.back", CAL, size)) == 2

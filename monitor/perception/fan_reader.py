@@ -46,6 +46,8 @@ DEFAULT_SHIFTS = (-0.15, -0.075, 0.0, 0.075, 0.15)
 DEFAULT_MIN_INDEX = 0.95
 # with ``peaks``: every index a box's top edge passes (the fan's other cards too), a twentieth of a
 # width apart (the classifier learned an index within +-0.05 of a width as that index)
+# reads of one index closer than this share of a width are one (a fan steps ~0.3 of a width)
+POOL_NEAR = 0.12
 PEAK_SHIFTS = tuple(round(0.05 * k, 2) for k in range(-9, 10))
 
 
@@ -71,7 +73,7 @@ def shifted_index_quads(card: F64, shifts: Sequence[float]) -> list[F64]:
     return [index_quads(card + s * u)[0] for s in shifts]
 
 
-def pooled(reads: list[CornerRead], near: float = 0.12) -> list[CornerRead]:
+def pooled(reads: list[CornerRead], near: float = POOL_NEAR) -> list[CornerRead]:
     """One read per index: reads whose index corners lie within ``near`` of a card's width of each
     other, facing the same way, are the same index cut along different boxes' edges (a fan's boxes
     pass each other's indices); their probabilities are averaged, weighted by how sure each is of

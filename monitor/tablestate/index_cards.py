@@ -29,6 +29,12 @@ SIZE_TOLERANCE = 0.3  # a card implied by an index this far from 63 x 88 mm is n
 # the same way, within SAME_INDEX_MM (a fan steps 12 mm or more).
 SAME_CARD_MM = 25.0
 SAME_INDEX_MM = 6.0
+# one card named twice facing the same way this close: the last card of a fan, its index read at two
+# or three cuts (nothing beside it ends its index: fault recordings 13-16 mm apart; a fan steps ~22 mm)
+SAME_NAME_MM = 18.0
+# an unread cut this close to a card read, the same way: that card's index cut badly (two indices lie
+# at least an index's width apart, ~12.6 mm, to be seen at all)
+UNREAD_NEAR_MM = 12.0
 HEADING_DEG = 45.0
 
 
@@ -70,6 +76,20 @@ def _same_card(a: IndexCard, b: IndexCard) -> bool:
     return turn <= HEADING_DEG and d2 <= SAME_INDEX_MM ** 2  # one index, found twice
 
 
+def _same_heading(a: IndexCard, b: IndexCard) -> bool:
+    return abs((a.heading - b.heading + 180.0) % 360.0 - 180.0) <= HEADING_DEG
+
+
+def _one_card_again(o: IndexCard, c: IndexCard) -> bool:
+    """``c`` is card ``o`` read again: named the same close by, or an unread cut right beside it."""
+    if not _same_heading(o, c):
+        return False
+    d2 = (o.x - c.x) ** 2 + (o.y - c.y) ** 2
+    if c.card is not None and o.card == c.card:
+        return d2 <= SAME_NAME_MM ** 2
+    return c.card is None and _rank(c) is None and d2 <= UNREAD_NEAR_MM ** 2
+
+
 def _agree(x: str | None, y: str | None) -> str | None:
     """What two readings agree on: the one given where the other read nothing; two that differ, nothing."""
     if x is None or y is None:
@@ -103,4 +123,13 @@ def index_cards(reads: Sequence[IndexRead], zone: str, calibration: TableCalibra
             out.append(new)
         else:
             out[k] = _merge(out[k], new)
-    return out
+    # a card named again once its readings were merged (each of its indices read at two cuts), or
+    # an unread cut beside a card read: one card (read cards first, so the unread join them)
+    merged: list[IndexCard] = []
+    for card in sorted(out, key=lambda o: (o.card is None, _rank(o) is None)):
+        j = next((i for i, o in enumerate(merged) if _one_card_again(o, card)), None)
+        if j is None:
+            merged.append(card)
+        else:
+            merged[j] = _merge(merged[j], card)
+    return merged
