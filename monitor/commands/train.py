@@ -197,7 +197,10 @@ def train_fan_reader_cmd(
     data: Annotated[Path, typer.Option(help="the fan-crop set it was trained on (val fits, test measures)")],
     out: Annotated[Path, typer.Option(help="folder for the fitted reader")] = Path("runs/fan_reader"),
     splits: Annotated[str, typer.Option(help="held-out splits to measure")] = "test",
-    max_false_rate: Annotated[float, typer.Option(min=0.0, max=0.05)] = 0.0025,
+    max_false_rate: Annotated[float, typer.Option(min=0.0, max=0.05, help="names: wrong ones over val "
+                                                                          "crops")] = 0.001,
+    max_false_rank_rate: Annotated[float, typer.Option(min=0.0, max=0.05,
+                                                       help="ranks read unnamed")] = 0.0025,
     min_index: Annotated[float, typer.Option(min=0.01, max=0.99, help="how sure of an index a cut must be to "
                                                                        "count as a card at all")] = 0.95,
     ship: Annotated[bool, typer.Option(help="copy the reader's files to models/")] = False,
@@ -207,7 +210,8 @@ def train_fan_reader_cmd(
     from monitor.training.fan_reader_fit import READER_NAME, fit_fan_reader
 
     wanted = tuple(s.strip() for s in splits.split(",") if s.strip())
-    result = fit_fan_reader(reader, data, out, wanted, min_index=min_index, max_false_rate=max_false_rate)
+    result = fit_fan_reader(reader, data, out, wanted, min_index=min_index, max_false_rate=max_false_rate,
+                            max_false_rank_rate=max_false_rank_rate)
     typer.echo(f"threshold={result['threshold']:.4f} rank_threshold={result['rank_threshold']:.4f}")
     for split in ("val", *wanted):
         if split in result:
