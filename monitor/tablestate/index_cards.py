@@ -27,10 +27,11 @@ SIZE_TOLERANCE = 0.3  # a card implied by an index this far from 63 x 88 mm is n
 # A card's two indices: their cards' centres this close (an index's corner a few pixels off moves the
 # centre it implies ~3x as far) and facing opposite ways within HEADING_DEG; one index found twice:
 # the same way, within SAME_INDEX_MM (a fan steps 12 mm or more).
-SAME_CARD_MM = 25.0
+SAME_CARD_MM = 14.0  # 25 took a fan's neighbour (22 mm on) for the card's far index (session 21)
 SAME_INDEX_MM = 6.0
-# one card named twice facing the same way this close: the last card of a fan, its index read at two
-# or three cuts (nothing beside it ends its index: fault recordings 13-16 mm apart; a fan steps ~22 mm)
+# one card read twice (the same name, or the same rank with one of them not named) facing the same way
+# this close: the last card of a fan, its index read at two or three cuts (nothing beside it ends its
+# index: fault recordings 13-16 mm apart; a fan steps ~22 mm)
 SAME_NAME_MM = 18.0
 # an unread cut this close to a card read, the same way: that card's index cut badly (two indices lie
 # at least an index's width apart, ~12.6 mm, to be seen at all)
@@ -81,11 +82,13 @@ def _same_heading(a: IndexCard, b: IndexCard) -> bool:
 
 
 def _one_card_again(o: IndexCard, c: IndexCard) -> bool:
-    """``c`` is card ``o`` read again: named the same close by, or an unread cut right beside it."""
+    """``c`` is card ``o`` read again: read the same close by (its name, or its rank where one of the
+    two is not named), or an unread cut right beside it."""
     if not _same_heading(o, c):
         return False
     d2 = (o.x - c.x) ** 2 + (o.y - c.y) ** 2
-    if c.card is not None and o.card == c.card:
+    names_agree = c.card is None or o.card is None or c.card == o.card
+    if _rank(c) is not None and _rank(c) == _rank(o) and names_agree:
         return d2 <= SAME_NAME_MM ** 2
     return c.card is None and _rank(c) is None and d2 <= UNREAD_NEAR_MM ** 2
 
@@ -126,7 +129,7 @@ def index_cards(reads: Sequence[IndexRead], zone: str, calibration: TableCalibra
     # a card named again once its readings were merged (each of its indices read at two cuts), or
     # an unread cut beside a card read: one card (read cards first, so the unread join them)
     merged: list[IndexCard] = []
-    for card in sorted(out, key=lambda o: (o.card is None, _rank(o) is None)):
+    for card in sorted(out, key=lambda o: (o.card is None, _rank(o) is None, -o.confidence)):
         j = next((i for i, o in enumerate(merged) if _one_card_again(o, card)), None)
         if j is None:
             merged.append(card)
