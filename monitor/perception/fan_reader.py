@@ -34,6 +34,7 @@ from monitor.perception.index_reader import IndexRead
 from monitor.perception.labels import BACK
 from monitor.perception.ranks import read_ranks
 from monitor.perception.rectify import CORNER_SHARE, crops_to_tensor, order_card_corners
+from monitor.rules.cards import JOKER_TEXT
 
 F64 = npt.NDArray[np.float64]
 Region = tuple[int, int, int, int]  # x0, y0, x1, y1 in frame pixels
@@ -178,7 +179,8 @@ class FanReader:
         for c, row, rank in zip(found, p, ranks, strict=True):
             k = int(row.argmax())
             top, conf = self.classes[k], float(row[k])
-            named = conf >= self.threshold
+            # the joker has no suit to doubt: its name is its rank, read at the rank threshold
+            named = conf >= (self.rank_threshold if top == JOKER_TEXT else self.threshold)
             out.append(IndexRead(c.quad, c.index_p, top if named else None, None if named else rank,
                                  top, conf))
         return out

@@ -46,6 +46,8 @@ def runtime_scores(prob: F64, classes: list[str], min_index: float) -> tuple[F64
     p *= index_p[:, None]
     p[index_p < min_index] = 0.0  # the runtime drops a corner this unsure of an index
     ranks, rp = rank_probabilities(p, tuple(classes))
+    if JOKER_TEXT in classes:  # the joker's name is its rank (no suit): read at the rank threshold
+        ranks, rp = (*ranks, JOKER_TEXT), np.concatenate([rp, p[:, [classes.index(JOKER_TEXT)]]], axis=1)
     top = [classes[k] for k in p.argmax(axis=1)]
     top_rank = [ranks[k] for k in rp.argmax(axis=1)]
     return p.max(axis=1), rp.max(axis=1), top, top_rank
@@ -56,7 +58,8 @@ def split_figures(name_conf: F64, rank_conf: F64, top: list[str], top_rank: list
     """Named and rank-read shares of the indices that show (kinds t, j), and wrong acceptances over
     all crops."""
     n = len(truth)
-    named = name_conf >= threshold
+    joker = np.array([t == JOKER_TEXT for t in top], dtype=bool)
+    named = (name_conf >= threshold) | ((rank_conf >= rank_threshold) & joker)
     ranked = ~named & (rank_conf >= rank_threshold)
     name_ok = np.array([t == c for t, c in zip(top, truth, strict=True)])
     rank_ok = np.array([t != BACK and r == _rank(t) for t, r in zip(truth, top_rank, strict=True)])
