@@ -77,15 +77,39 @@ class _Reader:
         return [IndexRead(q, 0.9, "Qc", None, "Qc", 0.99) for q in index_quads(px)]
 
 
+def _wanting_all() -> object:
+    """An extractor that wants every hand area read (as when every seat's hand is set, not opened,
+    and the banker's hand exposed)."""
+    from monitor.pipeline.extract import EventExtractor
+
+    ex = EventExtractor("T1")
+    hands = {n for n in CAL.zones if n == "banker" or n.endswith((".front", ".back"))}
+    ex.zones_to_read = lambda: set(hands)  # type: ignore[method-assign]
+    return ex
+
+
+def test_only_the_hand_areas_the_extractor_waits_on_are_read() -> None:
+    from monitor.pipeline.extract import EventExtractor, _Seat
+
+    ex = EventExtractor("T1")
+    assert ex.zones_to_read() == set()  # nothing set yet: nothing to read
+    ex.deal.seats[2] = _Seat(pile=3, tracks=set())
+    ex.deal.seats[2].reported_set = ((None, None), (None,) * 5)
+    ex.deal.seats[5] = _Seat(pile=6, tracks=set())
+    ex.deal.seats[5].reported_set = ((None, None), (None,) * 5)
+    ex.deal.seats[5].opened = True
+    ex.deal.banker_exposed = True
+    assert ex.zones_to_read() == {"seat2.front", "seat2.back", "banker"}
+
+
 def test_the_chain_reads_a_hand_area_once_each_time_its_picture_comes_to_lie_still() -> None:
     import cv2
 
     from monitor.perception.detections import Detections
     from monitor.pipeline.chain import TableChain
-    from monitor.pipeline.extract import EventExtractor
 
     reader = _Reader()
-    chain = TableChain(CAL, EventExtractor("T1"), fps=15, index_reader=reader)  # type: ignore[arg-type]
+    chain = TableChain(CAL, _wanting_all(), fps=15, index_reader=reader)  # type: ignore[arg-type]
     w, h = CAL.image_size
     image = np.full((h, w, 3), 60, np.uint8)
     seen: list[dict[str, list[object]] | None] = []
@@ -112,7 +136,6 @@ def test_the_chain_reads_a_hand_area_once_each_time_its_picture_comes_to_lie_sti
 def test_the_chain_gives_a_fan_reader_the_frame_s_card_boxes_not_sure_backs() -> None:
     from monitor.perception.detections import Detection, Detections, corners_from_array
     from monitor.pipeline.chain import TableChain
-    from monitor.pipeline.extract import EventExtractor
 
     class _Fan(_Reader):
         def __init__(self) -> None:
@@ -125,7 +148,7 @@ def test_the_chain_gives_a_fan_reader_the_frame_s_card_boxes_not_sure_backs() ->
             return super().read(frame, regions, cards)
 
     reader = _Fan()
-    chain = TableChain(CAL, EventExtractor("T1"), fps=15, index_reader=reader)  # type: ignore[arg-type]
+    chain = TableChain(CAL, _wanting_all(), fps=15, index_reader=reader)  # type: ignore[arg-type]
     w, h = CAL.image_size
     box = corners_from_array(CAL.table_to_image(Rect(-450.0, 250.0, 63.0, 88.0, 20.0).corners()))
     items = (Detection("card_face_up", 0.9, box, identity="unknown"),
@@ -140,7 +163,6 @@ def test_the_chain_gives_a_fan_reader_the_frame_s_card_boxes_not_sure_backs() ->
 
 def test_a_card_read_in_two_hand_zones_boxes_belongs_to_the_nearer_zone() -> None:
     from monitor.pipeline.chain import TableChain
-    from monitor.pipeline.extract import EventExtractor
 
     front, back = CAL.zones["seat2.front"].center, CAL.zones["seat2.back"].center
 
@@ -150,7 +172,7 @@ def test_a_card_read_in_two_hand_zones_boxes_belongs_to_the_nearer_zone() -> Non
             return (reads_of(front[0], front[1], ("Qc", None), (None, None))
                     + reads_of(back[0], back[1], ("Td", None), (None, None)))
 
-    chain = TableChain(CAL, EventExtractor("T1"), fps=15, index_reader=_Both())  # type: ignore[arg-type]
+    chain = TableChain(CAL, _wanting_all(), fps=15, index_reader=_Both())  # type: ignore[arg-type]
     w, h = CAL.image_size
     image = np.full((h, w, 3), 60, np.uint8)
     got = None

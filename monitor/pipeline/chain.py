@@ -123,8 +123,9 @@ class TableChain:
         h, w = image.shape[:2]
         k = (w / self.calibration.image_size[0], h / self.calibration.image_size[1])
         out: dict[str, list[IndexCard]] = {}
-        views = self.hand_watcher.look(image)
-        views |= {name: v for name in self.extractor.zones_to_read()
+        wanted = self.extractor.zones_to_read()
+        views = {name: v for name, v in self.hand_watcher.look(image).items() if name in wanted}
+        views |= {name: v for name in wanted
                   if (v := (spots or {}).get(name)) is not None and name in self._hand_boxes}
         for name, view in views.items():
             if not view.settled:
