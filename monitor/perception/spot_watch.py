@@ -13,7 +13,7 @@ chips assumed: a spot that looks as it did is untouched. A still spot's picture 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import cast
 
@@ -83,12 +83,15 @@ class SpotWatcher:
             if mask.any():
                 self.spots[name] = _Spot((int(x0), int(y0), int(x1), int(y1)), mask.astype(bool))
 
-    def look(self, image: npt.NDArray[np.uint8]) -> dict[str, SpotView]:
-        """Each spot as this frame shows it (a frame of another size is scaled to ``size``)."""
+    def look(self, image: npt.NDArray[np.uint8], names: Collection[str] | None = None) -> dict[str, SpotView]:
+        """Each spot (of ``names``, default all) as this frame shows it (a frame of another size is
+        scaled to ``size``). A spot not looked at for a while settles again from its next look."""
         h, w = image.shape[:2]
         sx, sy = w / self.size[0], h / self.size[1]
         out: dict[str, SpotView] = {}
         for name, spot in self.spots.items():
+            if names is not None and name not in names:
+                continue
             x0, y0, x1, y1 = spot.box
             crop = image[round(y0 * sy):max(round(y1 * sy), round(y0 * sy) + 1),
                          round(x0 * sx):max(round(x1 * sx), round(x0 * sx) + 1)]
