@@ -32,6 +32,7 @@ from tqdm import tqdm
 from monitor.perception.imageio import as_image
 from monitor.perception.index_geometry import index_crop, index_quads
 from monitor.perception.labels import BACK
+from monitor.training.crop_log import CropWriter, log_window, open_log, read_done, split_counts
 
 F64 = npt.NDArray[np.float64]
 SPLITS = ("train", "val", "test")
@@ -122,18 +123,9 @@ def derive_fan_crops(root: Path, out: Path, size: int = 64, seed: int = 0, split
             raise FileNotFoundError(f"{root}/images/{split}: no windows with card records "
                                     f"(make them with `render indices`)")
         done_log = out / f"{split}.done.jsonl"
-        done: dict[str, dict[str, int]] = {}
-        if done_log.exists():
-            for line in done_log.read_text().splitlines():
-                try:
-                    row = json.loads(line)
-                except json.JSONDecodeError:  # the line an interruption cut: that window is redone
-                    continue
-                done[row["stem"]] = row
-        made: set[Path] = set()
-        with done_log.open("a") as log:
-            if done_log.stat().st_size and not done_log.read_bytes().endswith(b"\n"):
-                log.write("\n")
+        done = read_done(done_log)
+        crops = CropWriter(out / split, quality)
+        with open_log(done_log) as log:
             todo = [p for p in images if p.stem not in done]
             for path in tqdm(todo, desc=f"{split} fan crops", unit="window"):
                 img = cv2.imread(str(path), cv2.IMREAD_COLOR)
@@ -146,18 +138,10 @@ def derive_fan_crops(root: Path, out: Path, size: int = 64, seed: int = 0, split
                                              int(path.stem.rsplit("_", 1)[-1])])
                 tally: Counter[str] = Counter()
                 for label, tag, q in window_crops(cards, w, h, rng):
-                    dst = out / split / label
-                    if dst not in made:
-                        dst.mkdir(parents=True, exist_ok=True)
-                        made.add(dst)
-                    cv2.imwrite(str(dst / f"{path.stem}_{tag}.jpg"), index_crop(image, q, size),
-                                [cv2.IMWRITE_JPEG_QUALITY, quality])
+                    crops.write(label, f"{path.stem}_{tag}", index_crop(image, q, size))
                     tally[tag.rsplit("_", 1)[-1]] += 1
-                done[path.stem] = row = {"stem": path.stem, **{k: tally[k] for k in KINDS}}
-                log.write(json.dumps(row) + "\n")
-                log.flush()
-        kept = [done[p.stem] for p in images]
-        counts[split] = {"windows": len(kept), **{k: sum(r[k] for r in kept) for k in KINDS}}
+                log_window(log, done, path.stem, tally, KINDS)
+        counts[split] = split_counts(done, [p.stem for p in images], KINDS)
     summary = out / "summary.json"
     earlier = json.loads(summary.read_text()).get("counts", {}) if summary.exists() else {}
     summary.write_text(json.dumps({"source": str(root), "size": size, "seed": seed, "visible": VISIBLE,

@@ -33,6 +33,7 @@ from tqdm import tqdm
 from monitor.perception.imageio import as_image
 from monitor.perception.index_geometry import index_crop
 from monitor.perception.labels import BACK
+from monitor.training.crop_log import CropWriter, log_window, open_log, read_done, split_counts
 from monitor.training.evaluate_indices import match_finds, window_labels
 
 F64 = npt.NDArray[np.float64]
@@ -103,20 +104,10 @@ def derive_index_crops(root: Path, out: Path, finder: Finder | None, size: int =
         if not images:
             raise FileNotFoundError(f"{root}/images/{split}: no windows (make them with `render indices`)")
         done_log = out / f"{split}.done.jsonl"
-        done = {}
-        if done_log.exists():
-            for line in done_log.read_text().splitlines():
-                if line.strip():  # a line cut by an interruption is the last one: that window is redone
-                    try:
-                        row = json.loads(line)
-                    except json.JSONDecodeError:
-                        continue
-                    done[row["stem"]] = row
+        done = read_done(done_log)
         todo = [p for p in images if p.stem not in done]
-        made: set[Path] = set()
-        with done_log.open("a") as log:
-            if done_log.stat().st_size and not done_log.read_bytes().endswith(b"\n"):
-                log.write("\n")  # after a line cut by an interruption
+        crops = CropWriter(out / split, quality)
+        with open_log(done_log) as log:
             for path in tqdm(todo, desc=f"{split} index crops", unit="window"):
                 img = cv2.imread(str(path), cv2.IMREAD_COLOR)
                 if img is None:
@@ -128,18 +119,10 @@ def derive_index_crops(root: Path, out: Path, finder: Finder | None, size: int =
                 tally: Counter[str] = Counter()
                 image = as_image(img)
                 for card, tag, q in _window_crops(image, quads, ids, finder, rng):
-                    dst = out / split / card
-                    if dst not in made:
-                        dst.mkdir(parents=True, exist_ok=True)
-                        made.add(dst)
-                    cv2.imwrite(str(dst / f"{path.stem}_{tag}.jpg"), index_crop(image, q, size),
-                                [cv2.IMWRITE_JPEG_QUALITY, quality])
+                    crops.write(card, f"{path.stem}_{tag}", index_crop(image, q, size))
                     tally[tag.rsplit("_", 1)[-1]] += 1
-                done[path.stem] = row = {"stem": path.stem, **{k: tally[k] for k in KINDS}}
-                log.write(json.dumps(row) + "\n")
-                log.flush()
-        kept = [done[p.stem] for p in images]
-        counts[split] = {"windows": len(kept), **{k: sum(r[k] for r in kept) for k in KINDS}}
+                log_window(log, done, path.stem, tally, KINDS)
+        counts[split] = split_counts(done, [p.stem for p in images], KINDS)
     summary = out / "summary.json"
     earlier = json.loads(summary.read_text()).get("counts", {}) if summary.exists() else {}
     summary.write_text(json.dumps(  # splits cut by an earlier call (e.g. val and test first) are kept
