@@ -47,9 +47,9 @@ DEFAULT_SHIFTS = (-0.15, -0.075, 0.0, 0.075, 0.15)
 DEFAULT_MIN_INDEX = 0.95
 # with ``peaks``: every index a box's top edge passes (the fan's other cards too), a twentieth of a
 # width apart (the classifier learned an index within +-0.05 of a width as that index)
+PEAK_SHIFTS = tuple(round(0.05 * k, 2) for k in range(-9, 10))
 # reads of one index closer than this share of a width are one (a fan steps ~0.3 of a width)
 POOL_NEAR = 0.12
-PEAK_SHIFTS = tuple(round(0.05 * k, 2) for k in range(-9, 10))
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,11 +61,26 @@ class CornerRead:
     probs: F64  # calibrated class probabilities there
 
 
+def turned(card: F64) -> F64:
+    """An outline in card order read from its other corner (the card turned 180 degrees)."""
+    return np.roll(card, -2, axis=0)
+
+
 def corner_cards(card: npt.ArrayLike) -> list[F64]:
     """A card box as its two readings: the outline from each printed-index corner (upright, and
     turned 180 degrees)."""
     q = order_card_corners(card)
-    return [q, np.roll(q, -2, axis=0)]
+    return [q, turned(q)]
+
+
+def card_probabilities(probs: F64, back: int) -> F64:
+    """Each cut's card probabilities as the reader uses them: "no index" (class ``back``) set aside,
+    the rest scaled by how sure the cut is of an index (a card named is also sure to be an index)."""
+    index_p = 1.0 - probs[:, back]
+    p = probs.copy()
+    p[:, back] = 0.0
+    p /= np.clip(p.sum(axis=1, keepdims=True), 1e-12, None)
+    return np.asarray(p * index_p[:, None], np.float64)
 
 
 def shifted_index_quads(card: F64, shifts: Sequence[float]) -> list[F64]:
@@ -169,11 +184,7 @@ class FanReader:
         found = self.corners(frame, cards)
         if not found:
             return []
-        # the card's own probabilities, "no index" set aside (the shift was chosen for an index)
-        p = np.stack([c.probs for c in found])
-        p[:, self._back] = 0.0
-        p /= np.clip(p.sum(axis=1, keepdims=True), 1e-12, None)
-        p *= np.array([[c.index_p] for c in found])  # a card named is also sure to be an index
+        p = card_probabilities(np.stack([c.probs for c in found]), self._back)
         ranks = read_ranks(p, self.classes, self.rank_threshold)
         out = []
         for c, row, rank in zip(found, p, ranks, strict=True):

@@ -115,9 +115,10 @@ class TableChain:
 
     def _hands_by_index(self, image: np.ndarray, spots: dict[str, SpotView] | None = None,
                         detections: Detections | None = None) -> dict[str, list[IndexCard]] | None:
-        """The cards of each hand zone whose picture lies still, read by their indices: once per
-        settled picture (~10-20 ms a zone), then remembered; also the pile slots the extractor asks
-        for (an exposed face it could not read). None where no index reader is loaded."""
+        """The cards read by their indices in each area the extractor waits on (a set hand not yet
+        seen opened, the banker's place, a pile slot with an unread face) whose picture lies still:
+        once per settled picture (~10-20 ms an area), then remembered. None where no index reader
+        is loaded."""
         if self.hand_watcher is None or self.index_reader is None:
             return None
         h, w = image.shape[:2]
@@ -128,6 +129,7 @@ class TableChain:
         views = self.hand_watcher.look(image, wanted) if wanted else {}
         views |= {name: v for name in wanted
                   if (v := (spots or {}).get(name)) is not None and name in self._hand_boxes}
+        boxes: list[np.ndarray] | None = None  # the frame's card boxes, gathered once if a read is due
         for name, view in views.items():
             if not view.settled:
                 continue
@@ -138,7 +140,9 @@ class TableChain:
                     del self._hand_reads[next(iter(self._hand_reads))]
                 x0, y0, x1, y1 = self._hand_boxes[name]
                 box = (round(x0 * k[0]), round(y0 * k[1]), round(x1 * k[0]), round(y1 * k[1]))
-                reads = self.index_reader.read(image, [box], _fan_cards(detections))
+                if boxes is None:
+                    boxes = _fan_cards(detections)
+                reads = self.index_reader.read(image, [box], boxes)
                 cards = self._hand_reads[key] = self._own_cards(
                     name, index_cards(reads, name, self.calibration, (w, h)))
             out[name] = cards

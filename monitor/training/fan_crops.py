@@ -29,6 +29,7 @@ import numpy as np
 import numpy.typing as npt
 from tqdm import tqdm
 
+from monitor.perception.fan_reader import shifted_index_quads, turned
 from monitor.perception.imageio import as_image
 from monitor.perception.index_geometry import index_crop, index_quads
 from monitor.perception.labels import BACK
@@ -69,11 +70,6 @@ def moved_card(card: F64, rng: np.random.Generator, along: float = JITTER_ALONG,
     return np.array([o, o + su * u, o + su * u + sv * v, o + sv * v], np.float64)
 
 
-def turned(card: F64) -> F64:
-    """The outline read from its other corner (the card turned 180 degrees)."""
-    return np.roll(card, -2, axis=0)
-
-
 def window_crops(cards: list[dict[str, object]], w: int, h: int, rng: np.random.Generator
                  ) -> list[tuple[str, str, F64]]:
     """(class, tag, index quad) of every crop of one window's ``cards`` records."""
@@ -95,16 +91,16 @@ def window_crops(cards: list[dict[str, object]], w: int, h: int, rng: np.random.
             if not _inside(quad, w, h):
                 continue
             tag = f"{k}{side}"
-            if float(share) >= VISIBLE:
+            if share >= VISIBLE:
                 out.append((str(rec["card"]), f"{tag}_t", quad))
                 j = index_quads(moved_card(card, rng))[0]
                 if _inside(j, w, h):
                     out.append((str(rec["card"]), f"{tag}_j", j))
-            elif float(share) < COVERED and clear(quad):
+            elif share < COVERED and clear(quad):
                 out.append((BACK, f"{tag}_c", quad))
             if rng.random() < SLIDE_SHARE:
                 slide = rng.uniform(*SLIDE) * rng.choice([-1.0, 1.0])
-                s = index_quads(card + slide * (card[1] - card[0]))[0]
+                (s,) = shifted_index_quads(card, [slide])
                 if _inside(s, w, h) and clear(s):
                     out.append((BACK, f"{tag}_s", s))
     return out

@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from monitor.perception.calibration import choose_threshold, softmax_t
-from monitor.perception.fan_reader import DEFAULT_MIN_INDEX, FAN_READER_FILE
+from monitor.perception.fan_reader import DEFAULT_MIN_INDEX, FAN_READER_FILE, card_probabilities
 from monitor.perception.identity import CardClassifier
 from monitor.perception.labels import BACK
 from monitor.perception.ranks import rank_probabilities
@@ -39,12 +39,8 @@ def _rank(card: str) -> str:
 def runtime_scores(prob: F64, classes: list[str], min_index: float) -> tuple[F64, F64, list[str], list[str]]:
     """Per crop as the runtime reads it: (name confidence, rank confidence, top card, top rank)."""
     b = classes.index(BACK)
-    index_p = 1.0 - prob[:, b]
-    p = prob.copy()
-    p[:, b] = 0.0
-    p /= np.clip(p.sum(axis=1, keepdims=True), 1e-12, None)
-    p *= index_p[:, None]
-    p[index_p < min_index] = 0.0  # the runtime drops a corner this unsure of an index
+    p = card_probabilities(prob, b)
+    p[1.0 - prob[:, b] < min_index] = 0.0  # the runtime drops a corner this unsure of an index
     ranks, rp = rank_probabilities(p, tuple(classes))
     if JOKER_TEXT in classes:  # the joker's name is its rank (no suit): read at the rank threshold
         ranks, rp = (*ranks, JOKER_TEXT), np.concatenate([rp, p[:, [classes.index(JOKER_TEXT)]]], axis=1)
