@@ -55,7 +55,8 @@ def split_figures(name_conf: F64, rank_conf: F64, top: list[str], top_rank: list
     all crops."""
     n = len(truth)
     joker = np.array([t == JOKER_TEXT for t in top], dtype=bool)
-    named = (name_conf >= threshold) | ((rank_conf >= rank_threshold) & joker)
+    # as the runtime names: the joker (no suit) on its own probability at the rank threshold
+    named = (name_conf >= threshold) | ((name_conf >= rank_threshold) & joker)
     ranked = ~named & (rank_conf >= rank_threshold)
     name_ok = np.array([t == c for t, c in zip(top, truth, strict=True)])
     rank_ok = np.array([t != BACK and r == _rank(t) for t, r in zip(truth, top_rank, strict=True)])
