@@ -181,3 +181,58 @@ def test_the_shipped_fan_reader_reads_a_held_out_fanned_hand() -> None:
         assert r in left
         left.remove(r)
     assert len(named) + len(ranks) >= 5
+
+
+def test_an_ensemble_names_on_the_geometric_mean_and_keeps_the_readers_no_index() -> None:
+    from monitor.perception.fan_reader import ensemble_probabilities
+
+    back = 3  # classes 7c 7h Ks back
+    reader = np.array([[0.05, 0.90, 0.00, 0.05], [0.0, 0.0, 0.2, 0.8]])
+    member = np.array([[0.10, 0.80, 0.05, 0.05], [0.0, 0.0, 1.0, 0.0]])
+    assert ensemble_probabilities(reader, [], back) is reader
+    p = ensemble_probabilities(reader, [member], back)
+    assert np.allclose(p.sum(axis=1), 1.0) and np.allclose(p[:, back], reader[:, back])
+    g = np.sqrt(np.array([0.05, 0.90, 1e-12 * 0.95]) * np.array([0.10, 0.80, 0.05])) / 0.95
+    assert np.allclose(p[0, :3], g / g.sum() * 0.95, atol=1e-6)
+    # a member sure of another card pulls the name down: disagreement is doubt
+    doubt = ensemble_probabilities(reader, [np.array([[0.9, 0.05, 0.0, 0.05], member[1]])], back)
+    assert doubt[0, 1] < 0.6 < reader[0, 1]
+
+
+@pytest.fixture()
+def ensemble_dir(reader_dir: Path) -> Path:
+    """The reader above with one member (the same classifier under another name) and its own threshold."""
+    for ext in ("onnx", "json"):
+        shutil.copy(reader_dir / f"cards_corner.{ext}", reader_dir / f"fan_member1.{ext}")
+    cfg = json.loads((reader_dir / "fan_reader.json").read_text())
+    (reader_dir / "fan_reader.json").write_text(json.dumps({**cfg, "members": ["fan_member1.onnx"],
+                                                            "threshold": 0.97}))
+    return reader_dir
+
+
+def test_members_read_only_the_cuts_the_reader_chose(ensemble_dir: Path) -> None:
+    fan = FanReader(ensemble_dir / "fan_reader.json")
+    assert fan.threshold == 0.97 and len(fan.members) == 1
+    n = len(fan.classes)
+    back, seven_h, seven_c = fan.classes.index("back"), fan.classes.index("7h"), fan.classes.index("7c")
+    rows = np.full((6, n), 1e-6)
+    rows[[0, 2], back] = 1.0
+    rows[1, [seven_h, seven_c]] = 0.99, 0.01  # the reader alone would name the seven of hearts
+    rows[3:, back] = 1.0
+    sure = fan.meta.__class__(**{**{f: getattr(fan.meta, f) for f in fan.meta.__slots__},
+                                 "temperature": 1.0, "outputs_are_probabilities": True})
+    fan.backend, fan.meta = _Backend(rows / rows.sum(axis=1, keepdims=True)), sure
+    member = np.full((1, n), 1e-6)
+    member[0, [seven_h, seven_c]] = 0.1, 0.9  # the member: rather the seven of clubs
+    fan.members = [(sure, _Backend(member / member.sum()))]  # asserts it is given the one cut
+    (r,) = fan.read_cards(np.zeros((240, 400, 3), np.uint8), [CARD])
+    assert r.top == "7h" and r.card is None and r.rank == "7"  # the members disagree on the suit only
+    assert np.allclose(r.quad, index_quads(CARD)[0])
+
+
+def test_a_member_over_other_classes_is_refused(ensemble_dir: Path) -> None:
+    meta = json.loads((ensemble_dir / "fan_member1.json").read_text())
+    meta["classes"] = meta["classes"][::-1]
+    (ensemble_dir / "fan_member1.json").write_text(json.dumps(meta))
+    with pytest.raises(ModelFileError, match="other classes"):
+        FanReader(ensemble_dir / "fan_reader.json")

@@ -203,15 +203,22 @@ def train_fan_reader_cmd(
                                                        help="ranks read unnamed")] = 0.0025,
     min_index: Annotated[float, typer.Option(min=0.01, max=0.99, help="how sure of an index a cut must be to "
                                                                        "count as a card at all")] = 0.95,
+    members: Annotated[str, typer.Option(
+        help="comma-separated ONNX classifiers over the same classes whose card reads are averaged in "
+             "(e.g. models/cards_corner.onnx)")] = "",
     ship: Annotated[bool, typer.Option(help="copy the reader's files to models/")] = False,
 ) -> None:
     """Fit the fan reader's name and rank thresholds as the runtime reads (shift peaks), measure the
     held-out crops, write fan_reader.json beside the classifier."""
-    from monitor.training.fan_reader_fit import READER_NAME, fit_fan_reader
+    from monitor.training.fan_reader_fit import READER_NAME, fit_fan_reader, member_files
 
     wanted = tuple(s.strip() for s in splits.split(",") if s.strip())
+    extra = tuple(Path(m.strip()) for m in members.split(",") if m.strip())
+    for m in (reader, *extra):
+        if not m.exists() or not m.with_suffix(".json").exists():
+            raise typer.BadParameter(f"{m}: need the ONNX and its JSON beside it (`train cards` writes both)")
     result = fit_fan_reader(reader, data, out, wanted, min_index=min_index, max_false_rate=max_false_rate,
-                            max_false_rank_rate=max_false_rank_rate)
+                            max_false_rank_rate=max_false_rank_rate, members=extra)
     typer.echo(f"threshold={result['threshold']:.4f} rank_threshold={result['rank_threshold']:.4f}")
     for split in ("val", *wanted):
         if split in result:
@@ -223,8 +230,12 @@ def train_fan_reader_cmd(
                        f"({m['false_rank_rate']:.4f}) of {m['crops']} crops")
     if ship:
         MODELS_DIR.mkdir(exist_ok=True)
-        for name in (f"{READER_NAME}.onnx", f"{READER_NAME}.json", "fan_reader.json",
-                     "fan_reader_metrics.json"):
+        names = [f"{READER_NAME}.onnx", f"{READER_NAME}.json", "fan_reader.json", "fan_reader_metrics.json"]
+        for onnx in member_files(len(extra)):
+            names += [onnx, str(Path(onnx).with_suffix(".json"))]
+        for old in MODELS_DIR.glob("fan_member*"):  # a reader shipped with more members before
+            old.unlink()
+        for name in names:
             shutil.copy(out / name, MODELS_DIR / name)
         typer.echo(f"shipped to {MODELS_DIR}/fan_reader.json")
 

@@ -12,6 +12,7 @@ Ts, at the ranks' budget of 0.25%), so names get the stricter budget (0.1%).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 from pathlib import Path
@@ -21,7 +22,12 @@ import numpy as np
 import numpy.typing as npt
 
 from monitor.perception.calibration import choose_threshold, softmax_t
-from monitor.perception.fan_reader import DEFAULT_MIN_INDEX, FAN_READER_FILE, card_probabilities
+from monitor.perception.fan_reader import (
+    DEFAULT_MIN_INDEX,
+    FAN_READER_FILE,
+    card_probabilities,
+    ensemble_probabilities,
+)
 from monitor.perception.identity import CardClassifier
 from monitor.perception.labels import BACK
 from monitor.perception.ranks import rank_probabilities
@@ -30,6 +36,11 @@ from monitor.training.evaluate_cards import list_split, raw_log_probs
 
 F64 = npt.NDArray[np.float64]
 READER_NAME = "fan_index"
+
+
+def member_files(n: int) -> list[str]:
+    """The names a fitted reader gives its members' ONNX files."""
+    return [f"fan_member{k}.onnx" for k in range(1, n + 1)]
 
 
 def _rank(card: str) -> str:
@@ -74,10 +85,12 @@ def split_figures(name_conf: F64, rank_conf: F64, top: list[str], top_rank: list
     }
 
 
-def _scores(clf: CardClassifier, data: Path, split: str, classes: list[str], min_index: float
-            ) -> tuple[tuple[F64, F64, list[str], list[str]], list[str], list[str]]:
+def _scores(clf: CardClassifier, members: list[CardClassifier], data: Path, split: str, classes: list[str],
+            min_index: float) -> tuple[tuple[F64, F64, list[str], list[str]], list[str], list[str]]:
     paths, labels = list_split(data / split, classes)
-    prob = softmax_t(raw_log_probs(clf, paths, desc=split, tta="none"), clf.meta.temperature)
+    prob, *member_p = [softmax_t(raw_log_probs(m, paths, desc=f"{split} {m.path.name}", tta="none"),
+                                 m.meta.temperature) for m in (clf, *members)]
+    prob = ensemble_probabilities(prob, member_p, classes.index(BACK))
     kinds = [p.stem.rsplit("_", 1)[-1] for p in paths]
     return runtime_scores(prob, classes, min_index), [classes[k] for k in labels], kinds
 
@@ -85,21 +98,31 @@ def _scores(clf: CardClassifier, data: Path, split: str, classes: list[str], min
 def fit_fan_reader(onnx_path: Path, data: Path, out: Path, splits: tuple[str, ...] = ("test",),
                    shifts: tuple[float, ...] | None = None, peaks: bool = True,
                    min_index: float = DEFAULT_MIN_INDEX, max_false_rate: float = 0.001,
-                   max_false_rank_rate: float = 0.0025) -> dict[str, Any]:
+                   max_false_rank_rate: float = 0.0025, members: tuple[Path, ...] = ()) -> dict[str, Any]:
     """Fit the name and rank thresholds on ``data/val``, measure ``splits``, and write the reader
-    (``fan_index.onnx`` + its JSON, ``fan_reader.json``, ``fan_reader_metrics.json``) into ``out``."""
+    (``fan_index.onnx`` + its JSON, each member as ``fan_member<k>.onnx`` + JSON, ``fan_reader.json``,
+    ``fan_reader_metrics.json``) into ``out``. ``members``: classifiers over the same classes whose
+    card reads are averaged in (``perception/fan_reader.py``)."""
     clf = CardClassifier(onnx_path, threads=2)
     classes = list(clf.classes)
     if BACK not in classes:
         raise ValueError(f"{onnx_path}: no '{BACK}' class: not a fan-index classifier")
-    (name_c, rank_c, top, top_rank), truth, kinds = _scores(clf, data, "val", classes, min_index)
+    extra = [CardClassifier(m, threads=2) for m in members]
+    for m in extra:
+        # the runtime gives a member the index cut itself, as these crops are (a corner model's own
+        # view would cut the corner of it again)
+        m.meta = dataclasses.replace(m.meta, view="card", tta="none")
+        if list(m.classes) != classes:
+            raise ValueError(f"{m.path}: other classes than {onnx_path}: cannot be a member")
+    (name_c, rank_c, top, top_rank), truth, kinds = _scores(clf, extra, data, "val", classes, min_index)
     name_ok = np.array([t == c for t, c in zip(top, truth, strict=True)])
     threshold = choose_threshold(name_c, name_ok, max_false_rate)
     rank_ok = np.array([t != BACK and r == _rank(t) for t, r in zip(truth, top_rank, strict=True)])
     # a rank is read only where the card is not named: fit it on those crops' confidences
     rank_threshold = choose_threshold(np.where(name_c >= threshold, 0.0, rank_c),
                                       np.where(name_c >= threshold, True, rank_ok), max_false_rank_rate)
-    result: dict[str, Any] = {"reader": str(onnx_path), "data": str(data),
+    result: dict[str, Any] = {"reader": str(onnx_path), "members": [str(m) for m in members],
+                              "data": str(data),
                               "temperature": clf.meta.temperature,
                               "threshold": threshold, "rank_threshold": rank_threshold,
                               "min_index": min_index, "max_false_rate": max_false_rate,
@@ -107,7 +130,7 @@ def fit_fan_reader(onnx_path: Path, data: Path, out: Path, splits: tuple[str, ..
     result["val"] = split_figures(name_c, rank_c, top, top_rank, truth, kinds, threshold, rank_threshold)
     for split in splits:
         if (data / split).is_dir():
-            scores, truth_s, kinds_s = _scores(clf, data, split, classes, min_index)
+            scores, truth_s, kinds_s = _scores(clf, extra, data, split, classes, min_index)
             result[split] = split_figures(*scores, truth_s, kinds_s, threshold, rank_threshold)
     out.mkdir(parents=True, exist_ok=True)
     shutil.copy(onnx_path, out / f"{READER_NAME}.onnx")
@@ -116,6 +139,12 @@ def fit_fan_reader(onnx_path: Path, data: Path, out: Path, splits: tuple[str, ..
     (out / f"{READER_NAME}.json").write_text(json.dumps(meta, indent=1))
     config: dict[str, Any] = {"reader": f"{READER_NAME}.onnx", "peaks": peaks, "min_index": min_index,
                               "rank_threshold": rank_threshold}
+    if members:
+        config |= {"members": member_files(len(members)), "threshold": threshold}
+        for src, name in zip(members, config["members"], strict=True):
+            shutil.copy(src, out / name)
+            member_meta = json.loads(src.with_suffix(".json").read_text()) | {"model": name}
+            (out / name).with_suffix(".json").write_text(json.dumps(member_meta, indent=1))
     if shifts is not None:
         config["shifts"] = list(shifts)
     (out / FAN_READER_FILE).write_text(json.dumps(config, indent=1))
