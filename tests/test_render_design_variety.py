@@ -174,3 +174,17 @@ def test_courts_and_jokers_render_for_many_seeds() -> None:
             assert tex.shape == (TEX_H, TEX_W, 4) and tex[TEX_H // 2, TEX_W // 2, 3] == 255
             if key != "Jk":
                 assert _has_picture(p, tex), (seed, key)
+
+
+def test_some_decks_are_crowded_big_pips_right_beside_the_corner_index() -> None:
+    ps = [design_params(seed) for seed in range(200)]
+    crowded = [p for p in ps if p.pip_gap < 0.6]
+    assert 0.2 < len(crowded) / len(ps) < 0.4
+    beside = 0
+    for p in crowded:
+        iw, ih = index_box(p)
+        h = pip_height(p, 9, "c")
+        w = h * max(suit_ratio(p, s) for s in "cdhs")  # the widest suit's pips set the columns
+        x, y = min(pip_centres(p, 9), key=lambda c: c[0] + c[1])  # the top-left pip of the nine
+        beside += x - w / 2 - iw < 1.0 and y - h / 2 < ih  # level with the index, a millimetre off
+    assert beside > 0.5 * len(crowded)

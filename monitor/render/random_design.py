@@ -240,6 +240,14 @@ class DesignParams:
     joker_text: str  # "JOKER" | "Joker"
     joker_font: Path | None  # None: the deck's Hershey font
     joker_mirror: bool  # a double-headed joker picture
+    # drawn from a third stream
+    pip_gap: float = 0.6  # mm kept between the pip field and the corner index box
+
+
+# A crowded face: big pips up against an index hugging the corner, as some modern and digital decks
+# print them. The index crop of such a card is half pip: the fan classifier took crops like it for
+# "no index here" (slid onto the pips) until decks like this were rendered (models/MODEL_CARD.md).
+CROWDED_SHARE = 0.3
 
 
 def _ink(rng: np.random.Generator, red: bool) -> Color:
@@ -319,7 +327,7 @@ def _fit_pips(p: DesignParams) -> DesignParams:
     iw, ih = index_box(p)
     ratio = max(suit_ratio(p, s) for s in "cdhs")
     h, dx, top, bottom = p.pip_h, p.pip_dx, p.pip_top, p.pip_bottom
-    gap = 0.6
+    gap = p.pip_gap
     for _ in range(40):
         w = h * ratio
         dx = min(dx, CARD_W_MM / 2 - 2.0 - w / 2)
@@ -454,7 +462,28 @@ def design_params(seed: int) -> DesignParams:
         joker_font=_pick_font(x),
         joker_mirror=bool(x.random() < 0.3),
     )
-    return _fit_pips(p)
+    return _fit_pips(_crowded(p, np.random.default_rng([seed, 0x5EED, 3])))
+
+
+def _crowded(p: DesignParams, rng: np.random.Generator) -> DesignParams:
+    """Some decks (``CROWDED_SHARE``) made crowded: big pips at the edges, beside a corner index."""
+    if rng.random() >= CROWDED_SHARE:
+        return p
+    index_h = float(rng.uniform(6.5, 10.5))
+    top = float(rng.uniform(7.0, 12.0))
+    return replace(
+        p,
+        index_h=index_h,
+        index_cx=float(rng.uniform(3.0, 4.6)),
+        index_top=float(rng.uniform(1.5, 3.0)),
+        index_suit_h=float(rng.uniform(3.5, 5.5)),
+        suit_beside=False,
+        pip_h=float(rng.uniform(14.0, 21.0)),
+        pip_dx=float(rng.uniform(15.5, 18.0)),  # rather too far out: _fit_pips brings them in flush
+        pip_top=top,
+        pip_bottom=CARD_H_MM - top + float(rng.uniform(-1.0, 1.0)),
+        pip_gap=float(rng.uniform(0.0, 0.4)),
+    )
 
 
 def _pick_font(rng: np.random.Generator) -> Path | None:
