@@ -236,3 +236,34 @@ def test_a_member_over_other_classes_is_refused(ensemble_dir: Path) -> None:
     (ensemble_dir / "fan_member1.json").write_text(json.dumps(meta))
     with pytest.raises(ModelFileError, match="other classes"):
         FanReader(ensemble_dir / "fan_reader.json")
+
+
+def test_a_fit_over_two_crop_sets_with_a_member_writes_a_reader_the_runtime_loads(tmp_path: Path) -> None:
+    """`train fan-reader --data A,B --members M`: both sets' val crops fit, both tests measure, the
+    member is copied beside the reader under its own name, and the runtime loads what was written."""
+    import cv2
+
+    from monitor.training.fan_reader_fit import fit_fan_reader
+
+    rng = np.random.default_rng(0)
+    sets = []
+    for k in range(2):
+        root = tmp_path / f"set{k}"
+        for split in ("val", "test"):
+            for cls, kind in (("7h", "t"), ("Ks", "j"), ("back", "c")):
+                d = root / split / cls
+                d.mkdir(parents=True)
+                for i in range(3):
+                    noise = rng.integers(0, 255, (64, 64, 3), np.uint8)
+                    cv2.imwrite(str(d / f"{split}_{i}_{kind}.jpg"), noise)
+        sets.append(root)
+    out = tmp_path / "reader"
+    result = fit_fan_reader(MODELS / "cards_corner.onnx", tuple(sets), out, ("test",),
+                            members=(MODELS / "cards_corner.onnx",))
+    assert result["val"]["crops"] == 18 and result["test"]["crops"] == 18
+    assert result["val"]["by_kind"] == {"t": 6, "j": 6, "c": 6, "s": 0}
+    cfg = json.loads((out / "fan_reader.json").read_text())
+    assert cfg["members"] == ["fan_member1.onnx"] and cfg["threshold"] == result["threshold"]
+    assert json.loads((out / "fan_member1.json").read_text())["model"] == "fan_member1.onnx"
+    fan = FanReader(out / "fan_reader.json")
+    assert len(fan.members) == 1 and fan.threshold == result["threshold"]

@@ -194,7 +194,8 @@ def train_fan_crops_cmd(
 def train_fan_reader_cmd(
     reader: Annotated[Path, typer.Option(help="the fan-index classifier's ONNX (`train cards` on fan "
                                               "crops)")],
-    data: Annotated[Path, typer.Option(help="the fan-crop set it was trained on (val fits, test measures)")],
+    data: Annotated[str, typer.Option(help="fan-crop sets, comma-separated (their val splits together fit, "
+                                           "their test splits measure)")],
     out: Annotated[Path, typer.Option(help="folder for the fitted reader")] = Path("runs/fan_reader"),
     splits: Annotated[str, typer.Option(help="held-out splits to measure")] = "test",
     max_false_rate: Annotated[float, typer.Option(min=0.0, max=0.05, help="names: wrong ones over val "
@@ -214,10 +215,15 @@ def train_fan_reader_cmd(
 
     wanted = tuple(s.strip() for s in splits.split(",") if s.strip())
     extra = tuple(Path(m.strip()) for m in members.split(",") if m.strip())
+    sets = tuple(Path(d.strip()) for d in data.split(",") if d.strip())
+    missing = [d for d in sets if not (d / "val").is_dir()]
+    if not sets or missing:
+        raise typer.BadParameter(f"no val split in {', '.join(map(str, missing)) or 'no set given'}: "
+                                 "`train fan-crops` makes a set")
     for m in (reader, *extra):
         if not m.exists() or not m.with_suffix(".json").exists():
             raise typer.BadParameter(f"{m}: need the ONNX and its JSON beside it (`train cards` writes both)")
-    result = fit_fan_reader(reader, data, out, wanted, min_index=min_index, max_false_rate=max_false_rate,
+    result = fit_fan_reader(reader, sets, out, wanted, min_index=min_index, max_false_rate=max_false_rate,
                             max_false_rank_rate=max_false_rank_rate, members=extra)
     typer.echo(f"threshold={result['threshold']:.4f} rank_threshold={result['rank_threshold']:.4f}")
     for split in ("val", *wanted):

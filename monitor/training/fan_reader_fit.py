@@ -85,9 +85,16 @@ def split_figures(name_conf: F64, rank_conf: F64, top: list[str], top_rank: list
     }
 
 
-def _scores(clf: CardClassifier, members: list[CardClassifier], data: Path, split: str, classes: list[str],
-            min_index: float) -> tuple[tuple[F64, F64, list[str], list[str]], list[str], list[str]]:
-    paths, labels = list_split(data / split, classes)
+def _scores(clf: CardClassifier, members: list[CardClassifier], data: tuple[Path, ...], split: str,
+            classes: list[str], min_index: float
+            ) -> tuple[tuple[F64, F64, list[str], list[str]], list[str], list[str]]:
+    paths: list[Path] = []
+    labels: list[int] = []
+    for root in data:  # several crop sets' splits read as one (a 300-window val is a thin base for 0.1%)
+        if (root / split).is_dir():
+            p, lab = list_split(root / split, classes)
+            paths += p
+            labels += list(lab)
     prob, *member_p = [softmax_t(raw_log_probs(m, paths, desc=f"{split} {m.path.name}", tta="none"),
                                  m.meta.temperature) for m in (clf, *members)]
     prob = ensemble_probabilities(prob, member_p, classes.index(BACK))
@@ -95,11 +102,13 @@ def _scores(clf: CardClassifier, members: list[CardClassifier], data: Path, spli
     return runtime_scores(prob, classes, min_index), [classes[k] for k in labels], kinds
 
 
-def fit_fan_reader(onnx_path: Path, data: Path, out: Path, splits: tuple[str, ...] = ("test",),
-                   shifts: tuple[float, ...] | None = None, peaks: bool = True,
+def fit_fan_reader(onnx_path: Path, data: Path | tuple[Path, ...], out: Path,
+                   splits: tuple[str, ...] = ("test",), shifts: tuple[float, ...] | None = None,
+                   peaks: bool = True,
                    min_index: float = DEFAULT_MIN_INDEX, max_false_rate: float = 0.001,
                    max_false_rank_rate: float = 0.0025, members: tuple[Path, ...] = ()) -> dict[str, Any]:
-    """Fit the name and rank thresholds on ``data/val``, measure ``splits``, and write the reader
+    """Fit the name and rank thresholds on ``data/val`` (several sets: their vals together), measure
+    ``splits`` (likewise together), and write the reader
     (``fan_index.onnx`` + its JSON, each member as ``fan_member<k>.onnx`` + JSON, ``fan_reader.json``,
     ``fan_reader_metrics.json``) into ``out``. ``members``: classifiers over the same classes whose
     card reads are averaged in (``perception/fan_reader.py``)."""
@@ -107,6 +116,7 @@ def fit_fan_reader(onnx_path: Path, data: Path, out: Path, splits: tuple[str, ..
     classes = list(clf.classes)
     if BACK not in classes:
         raise ValueError(f"{onnx_path}: no '{BACK}' class: not a fan-index classifier")
+    data = (data,) if isinstance(data, Path) else tuple(data)
     extra = [CardClassifier(m, threads=2) for m in members]
     for m in extra:
         # the runtime gives a member the index cut itself, as these crops are (a corner model's own
@@ -122,14 +132,14 @@ def fit_fan_reader(onnx_path: Path, data: Path, out: Path, splits: tuple[str, ..
     rank_threshold = choose_threshold(np.where(name_c >= threshold, 0.0, rank_c),
                                       np.where(name_c >= threshold, True, rank_ok), max_false_rank_rate)
     result: dict[str, Any] = {"reader": str(onnx_path), "members": [str(m) for m in members],
-                              "data": str(data),
+                              "data": [str(d) for d in data],
                               "temperature": clf.meta.temperature,
                               "threshold": threshold, "rank_threshold": rank_threshold,
                               "min_index": min_index, "max_false_rate": max_false_rate,
                               "max_false_rank_rate": max_false_rank_rate}
     result["val"] = split_figures(name_c, rank_c, top, top_rank, truth, kinds, threshold, rank_threshold)
     for split in splits:
-        if (data / split).is_dir():
+        if any((d / split).is_dir() for d in data):
             scores, truth_s, kinds_s = _scores(clf, extra, data, split, classes, min_index)
             result[split] = split_figures(*scores, truth_s, kinds_s, threshold, rank_threshold)
     out.mkdir(parents=True, exist_ok=True)
