@@ -80,14 +80,18 @@ def corner_cards(card: npt.ArrayLike) -> list[F64]:
     return [q, turned(q)]
 
 
+def _cards_only(probs: F64, back: int) -> F64:
+    """Probabilities with "no index" (class ``back``) set aside and the cards' renormalised."""
+    p = np.array(probs, np.float64)
+    p[:, back] = 0.0
+    p /= np.clip(p.sum(axis=1, keepdims=True), 1e-12, None)
+    return p
+
+
 def card_probabilities(probs: F64, back: int) -> F64:
     """Each cut's card probabilities as the reader uses them: "no index" (class ``back``) set aside,
     the rest scaled by how sure the cut is of an index (a card named is also sure to be an index)."""
-    index_p = 1.0 - probs[:, back]
-    p = probs.copy()
-    p[:, back] = 0.0
-    p /= np.clip(p.sum(axis=1, keepdims=True), 1e-12, None)
-    return np.asarray(p * index_p[:, None], np.float64)
+    return _cards_only(probs, back) * (1.0 - probs[:, [back]])
 
 
 def ensemble_probabilities(primary: F64, members: Sequence[F64], back: int) -> F64:
@@ -96,17 +100,10 @@ def ensemble_probabilities(primary: F64, members: Sequence[F64], back: int) -> F
     members were not taught "no index here")."""
     if not members:
         return primary
-    logs = []
-    for p in (primary, *members):
-        q = np.clip(np.asarray(p, np.float64), 1e-12, None)
-        q[:, back] = 0.0
-        logs.append(np.log(np.clip(q / q.sum(axis=1, keepdims=True), 1e-12, None)))
-    g = np.exp(np.mean(logs, axis=0))
-    g[:, back] = 0.0
-    g /= g.sum(axis=1, keepdims=True)
-    out = g * (1.0 - primary[:, [back]])
+    logs = [np.log(np.clip(_cards_only(p, back), 1e-12, None)) for p in (primary, *members)]
+    out = _cards_only(np.exp(np.mean(logs, axis=0)), back) * (1.0 - primary[:, [back]])
     out[:, back] = primary[:, back]
-    return np.asarray(out, np.float64)
+    return out
 
 
 def shifted_index_quads(card: F64, shifts: Sequence[float]) -> list[F64]:
