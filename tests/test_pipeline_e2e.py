@@ -206,3 +206,50 @@ def test_a_camera_that_drops_and_returns_gives_lost_and_recovered_alerts(
     assert codes == ["device_lost", "device_recovered"]
     assert session.run.stats.frames_in > 40  # frames reached perception again after the return
     shutil.rmtree(tmp_path / "snapshots", ignore_errors=True)
+
+
+class SlowThenQuickTable(EmptyTable):
+    """Perception that takes 50 ms a frame (a starved machine) until ``quick`` is set."""
+
+    label = "slow"
+
+    def __init__(self) -> None:
+        self.quick = threading.Event()
+
+    def see(self, index: int, image: np.ndarray) -> tuple[Detections, None]:
+        if not self.quick.is_set():
+            time.sleep(0.05)
+        return super().see(index, image)
+
+
+def test_a_live_chain_that_cannot_keep_up_is_a_device_alert_until_it_does(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The camera at 60 frames a second, perception at 20: two frames in three are never seen (a card
+    dealt then is never counted). The monitor says so, and says when it sees every frame again."""
+    from monitor.pipeline.frame_coverage import FrameCoverage
+
+    table = SlowThenQuickTable()
+    monkeypatch.setattr("monitor.pipeline.session.choose", lambda *a, **k: table)
+    monkeypatch.setattr("monitor.pipeline.orchestrator.FrameCoverage",
+                        lambda step: FrameCoverage(window_s=0.5, step=step))
+    cam = DroppingCamera(before=10**9, failed_opens=0)
+    session = open_session(options(tmp_path, "0", None, backend_factory=cam.factory))
+    db = tmp_path / "store.db"
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not rows(db, "SELECT 1 FROM alerts"):
+            time.sleep(0.1)
+        table.quick.set()
+        while time.monotonic() < deadline and len(rows(db, "SELECT 1 FROM alerts")) < 2:
+            time.sleep(0.1)
+        summary = session.run.frames_summary()
+    finally:
+        session.close()
+    got = rows(db, "SELECT code, message FROM alerts ORDER BY raised_at")
+    assert [code for code, _ in got] == ["device_lost", "device_recovered"]
+    assert "camera usb:0 frames lost (" in got[0][1] and "cards can be missed" in got[0][1]
+    assert "recovered after" in got[1][1]
+    stats = session.run.stats
+    assert stats.frames_skipped > stats.frames_perceived / 4  # the slow stretch skipped most frames
+    assert f"{stats.frames_skipped} of the camera's frames never went through" in summary
+    shutil.rmtree(tmp_path / "snapshots", ignore_errors=True)

@@ -143,6 +143,5 @@ def register(app: typer.Typer) -> None:
             session.close()
         for line in watch_alerts(folder / "store.db", seen):
             typer.echo(line)
-        st = session.run.stats
-        typer.echo(f"frames {st.frames_perceived} processed ({st.frames_dropped} dropped), "
+        typer.echo(f"{session.run.frames_summary()}, "
                    f"{session.sink.sent} events stored, {len(seen)} alerts; store and snapshots in {folder}")

@@ -73,6 +73,5 @@ def register(app: typer.Typer) -> None:
             pass
         finally:
             session.close()
-        st = session.run.stats
-        typer.echo(f"frames {st.frames_perceived} processed ({st.frames_dropped} dropped), "
+        typer.echo(f"{session.run.frames_summary()}, "
                    f"{session.sink.sent} events stored, {session.sink.alerts} alerts")

@@ -31,6 +31,7 @@ from monitor.events.schema import EventBase, parse_event
 from monitor.perception.detections import Detections
 from monitor.pipeline.chain import TableChain
 from monitor.pipeline.extract import EventExtractor, ExtractorSettings
+from monitor.pipeline.frame_coverage import FrameCoverage
 from monitor.pipeline.perceive import Perception
 from monitor.pipeline.snapshots import FrameRing
 from monitor.sources.frame import Frame
@@ -49,7 +50,8 @@ class EventSink(Protocol):
 class RunStats:
     frames_in: int = 0
     frames_perceived: int = 0
-    frames_dropped: int = 0
+    frames_dropped: int = 0  # perceived, then lost before table state (it lagged)
+    frames_skipped: int = 0  # numbered by the camera, never through table state (live: newest wins)
     events_out: int = 0
     perceive_ms: deque[float] = field(default_factory=lambda: deque(maxlen=500))
     state_ms: deque[float] = field(default_factory=lambda: deque(maxlen=500))
@@ -129,6 +131,9 @@ class LiveRun:
         # the mapper's own numbers are replaced when an event is released (see _drain_outside)
         self.mapper = SourceEventMapper(self.table_id, self.media_now)
         self._processed_media = -1.0  # media time of the newest frame through table state
+        # a live chain that cannot keep up sees only some frames: a device alert, not silence
+        every = getattr(getattr(source, "options", None), "deliver_every", 1)
+        self.coverage = FrameCoverage(step=max(1, every)) if source.live or source.realtime else None
         self.hold_s = 2.0  # an outside event waits at most this long for the frames of its moment
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -254,6 +259,7 @@ class LiveRun:
             self.stats.state_ms.append((time.perf_counter() - t) * 1000)
             self.stats.frames_perceived += 1
             self._processed_media = frame.media_time_s
+            self._watch_coverage(frame)
             # a roll read before this frame goes before the frame's events, in the same batch: the
             # roll's sequence number comes after theirs, so the procedure monitor holds it until they
             # arrive, and a batch of its own would have waited a commit for them
@@ -263,6 +269,26 @@ class LiveRun:
             if released or events:
                 self.sink.put(released + list(events))
         self._drain_outside(force=True)
+
+    def _watch_coverage(self, frame: Frame) -> None:
+        if self.coverage is None:
+            return
+        verdict = self.coverage.update(frame.index, frame.media_time_s)
+        self.stats.frames_skipped = self.coverage.skipped
+        camera = str(getattr(self.source, "source_id", "camera"))
+        if verdict == "ok":
+            self.outside(self.mapper.frames_caught_up(camera))
+        elif verdict is not None:
+            log.warning("camera %s: %s", camera, verdict)
+            self.outside(self.mapper.frames_missed(camera, verdict))
+
+    def frames_summary(self) -> str:
+        """What became of the camera's frames, for the end of a run."""
+        st = self.stats
+        if self.coverage is None:  # a file read at the chain's pace: nothing is skipped
+            return f"frames {st.frames_perceived} processed ({st.frames_dropped} dropped)"
+        return (f"frames {st.frames_perceived} processed, {st.frames_skipped} of the camera's frames never "
+                f"went through ({st.frames_dropped} of them dropped after perception)")
 
     # ---- life cycle ------------------------------------------------------------------------------
 

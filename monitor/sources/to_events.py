@@ -24,6 +24,7 @@ from monitor.sources.status import (
     SourceRecovered,
     SourceStatus,
     VideoBroken,
+    utc_now,
 )
 
 ContractEvent = DiceRolled | DeviceLost | DeviceRecovered
@@ -70,6 +71,14 @@ class SourceEventMapper:
         if isinstance(status, SourceRecovered | PictureRestored):
             return self._recovered(Device.CAMERA, status.source_id, status.wall_time)
         return None
+
+    def frames_missed(self, camera: str, detail: str) -> DeviceLost | None:
+        """The chain behind its camera (``FrameCoverage``): the camera works, but the monitor sees only
+        part of its frames. A device of its own name, so the camera's own outages stay apart."""
+        return self._lost(Device.CAMERA, f"{camera} frames", detail, utc_now())
+
+    def frames_caught_up(self, camera: str) -> DeviceRecovered | None:
+        return self._recovered(Device.CAMERA, f"{camera} frames", utc_now())
 
     def _lost(self, device: Device, name: str, detail: str, wall_time: Any) -> DeviceLost | None:
         with self._lock:
