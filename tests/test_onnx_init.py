@@ -61,3 +61,27 @@ def test_the_rebuilt_detector_reproduces_the_shipped_export(tmp_path: Path) -> N
     np.testing.assert_allclose(got, expected, atol=1e-3 * float(np.abs(expected).max()))
     # In train mode the norms use batch statistics; on frames like those measured they stay close.
     assert all(m.bn.weight.min() > 0 for m in model.modules() if hasattr(m, "bn"))
+
+
+def test_the_rebuilt_fan_classifier_reproduces_the_shipped_export() -> None:
+    """``train cards --base models/fan_index.onnx``: its run folder is gone, the export goes on training."""
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("ultralytics")
+    import onnxruntime as ort
+
+    from monitor.perception.imageio import load_image
+    from monitor.perception.yolo_post import letterbox
+
+    path = MODELS / "fan_index.onnx"
+    assert onnx_weights(path)[1]["task"] == "classify"
+    # the sample frames stand in for crops: they only set the norms' statistics, not the eval output
+    model = module_from_onnx(path, "yolo11n-cls.yaml", FRAMES[:4], imgsz=64)
+    x, _ = letterbox(load_image(FRAMES[0])[100:164, 200:264], (64, 64))
+    session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    expected = session.run(None, {session.get_inputs()[0].name: x})[0]
+    model.eval()
+    with torch.no_grad():
+        out = model(torch.from_numpy(x))
+    got = (out[0] if isinstance(out, (list, tuple)) else out).numpy()
+    assert got.shape == expected.shape == (1, 54)
+    np.testing.assert_allclose(got, expected, atol=1e-4)

@@ -1136,6 +1136,42 @@ def test_the_banker_hand_set_in_two_fans_is_read_by_its_indices() -> None:
     assert [e for e in t2.run(0.5, hand_cards={"banker": fan}) if e.type == "banker_hand_set"] == []
 
 
+def test_a_banker_setting_read_while_the_exposure_waits_is_sent_after_it_dated_when_it_lay() -> None:
+    # banker_foul (session 22): the exposure's report waits for seat 6's half-seen hand, and the foul
+    # setting the banker laid meanwhile was changed before it: read by index as soon as the hand is
+    # turned up, each setting that held is sent after the exposure, dated when it was first read
+    t = Table()
+    t.put("c", "chips", "seat6.bet", value=2500)
+    pile3_at_seat6(t)
+    for k in range(5):
+        t.put(f"b{k}", "card", "seat6.back", x=440 + 20 * k, y=190)
+    t.run(0.5)
+    for k in range(4):
+        t.put(f"k{k}", "card", "banker", x=-132 + 44 * k, face_up=True, face_sure=True, back_p=0.0)
+    t.run(0.2)
+    assert "banker" in t.x.zones_to_read()  # turned up: read by index before the exposure is reported
+
+    def setting(front: list[str], back: list[str]) -> list[IndexCard]:
+        return ([IndexCard(-150 + 30 * i, 0, "banker", c, None, 0.99) for i, c in enumerate(back)]
+                + [IndexCard(100 + 30 * i, 0, "banker", c, None, 0.99) for i, c in enumerate(front)])
+
+    foul = setting(["Tc", "Th"], ["4c", "As", "8s", "9h", "4h"])
+    glimpse = setting(["As", "Th"], ["4c", "Tc", "8s", "9h", "4h"])  # a moment of the cards moving
+    house = setting(["As", "9h"], ["4c", "8s", "Tc", "Th", "4h"])
+    foul_at = t.frame
+    out = t.run(0.6, hand_cards={"banker": foul}) + t.run(0.2, hand_cards={"banker": glimpse})
+    house_at = t.frame
+    out += t.run(0.6, hand_cards={"banker": house})
+    assert [e.type for e in out if e.type.startswith("banker")] == []  # the exposure still waits
+    for k in range(2):
+        t.put(f"f{k}", "card", "seat6.front", x=440 + 20 * k, y=250)
+    out = [e for e in t.run(1.0, hand_cards={"banker": house})
+           if e.type in ("banker_hand_exposed", "banker_hand_set", "hand_set")]
+    assert [e.type for e in out] == ["hand_set", "banker_hand_exposed", "banker_hand_set", "banker_hand_set"]
+    assert [(e.front, e.frame) for e in out[2:]] == [(["Tc", "Th"], foul_at), (["As", "9h"], house_at)]
+    assert out[2].back == ["4c", "As", "8s", "9h", "4h"]
+
+
 # ---- the deal counted by trips from the deck (the deck's place known: the stub zone) ------------------
 
 SLOTS = {n: (-500.0 + 125.0 * n, -40.0) for n in range(1, 8)}  # the default table's pile slots (mm)

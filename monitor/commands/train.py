@@ -29,7 +29,9 @@ def train_cards_cmd(
     threads: Annotated[int, typer.Option(min=1)] = 2,
     workers: Annotated[int, typer.Option(min=0, help="dataloader worker processes")] = 1,
     fraction: Annotated[float, typer.Option(min=0.01, max=1.0, help="share of the train split to use")] = 1.0,
-    base: Annotated[str, typer.Option(help="model yaml or a .pt to fine-tune")] = "yolo11n-cls.yaml",
+    base: Annotated[str, typer.Option(help="model yaml, a .pt to fine-tune, or a shipped classifier's .onnx "
+                                           "(models/fan_index.onnx: rebuilt from its weights)")]
+    = "yolo11n-cls.yaml",
     lr0: Annotated[float, typer.Option()] = 0.002,
     resume: Annotated[bool, typer.Option(help="continue the run from RUN/weights/last.pt")] = False,
     evaluate_only: Annotated[bool, typer.Option(help="only export + evaluate")] = False,

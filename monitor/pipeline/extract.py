@@ -137,6 +137,8 @@ class ExtractorSettings:
     # A hand partly seen set when the banker's is turned up: the exposure waits this long for it to be
     # reported set (a card of it the detector lost), lest it look exposed early (rules 35, 37)
     set_wait_s: float = 4.0
+    # The banker's setting read by index before its exposure is reported: held this long to count
+    early_set_s: float = 0.4
     banker_seat: int | None = None  # for rounds opened by vision
 
 
@@ -283,6 +285,11 @@ class _Deal:
     banker_count: int = 0
     banker_set: tuple[tuple[str, ...], tuple[str, ...]] | None = None
     banker_index_set: tuple[tuple[str, ...], tuple[str, ...]] | None = None  # as read by its indices
+    # settings read by index while the exposure's report waits (on the players' sets): each held a
+    # while, kept with when it was first read, and sent once the exposure is (a foul setting may be
+    # changed before that: banker_foul's lay 1.4 s)
+    banker_index_row: _Count = field(default_factory=_Count)
+    banker_index_early: list[tuple[tuple[float, int], dict[str, Any]]] = field(default_factory=list)
     dice: _Count = field(default_factory=_Count)
     dice_reported: tuple[int, ...] | None = None
 
@@ -746,8 +753,8 @@ class EventExtractor:
         for seat, st in d.seats.items():
             if st.reported_set is not None and not st.opened:
                 zones |= {f"seat{seat}.front", f"seat{seat}.back"}
-        if d.banker_exposed:
-            zones.add("banker")
+        if d.banker_exposed or d.banker_up_at is not None:
+            zones.add("banker")  # turned up: its setting may change before the exposure is reported
         return zones
 
     def _unread_faces(self, present: dict[str, Seen]) -> None:
@@ -1460,10 +1467,16 @@ class EventExtractor:
         """The banker's hand set in two fans, read by its indices (both fans overlap their cards: no
         outline for the whole-card reader): the row of cards split at its widest gap, two and five,
         at most ``MAX_UNREAD`` of them not read at least to their rank (a group one card short of
-        its count is padded with an unread card). Once per setting read."""
+        its count is padded with an unread card). Once per setting read. Before the exposure is
+        reported (it waits for the players' sets, ``set_wait_s``) a setting read is kept once it held
+        ``early_set_s``, dated when first read, and sent after the exposure's event."""
         d = self.deal
+        if d.banker_exposed and d.banker_index_early:
+            for at, fields in d.banker_index_early:
+                self._emit("banker_hand_set", at=at, **fields)
+            d.banker_index_early.clear()
         cards = self.hand_cards.get("banker")
-        if not d.banker_exposed or not cards or len(cards) > HAND_CARDS:
+        if not (d.banker_exposed or d.banker_up_at is not None) or not cards or len(cards) > HAND_CARDS:
             return
         row = sorted(cards, key=lambda c: c.x)
         cut = self._row_cut([c.x for c in row])
@@ -1478,13 +1491,22 @@ class EventExtractor:
         if len(read) < HAND_CARDS - MAX_UNREAD:
             return
         key = (tuple(c.card or c.rank or "?" for c in front), tuple(c.card or c.rank or "?" for c in back))
+        fields = {"confidence": min(c.confidence for c in (*front, *back)),
+                  "front": [c.card for c in front] + pad_f, "back": [c.card for c in back] + pad_b,
+                  "front_ranks": [c.rank for c in front] + pad_f,
+                  "back_ranks": [c.rank for c in back] + pad_b}
+        if not d.banker_exposed:
+            # the hand is still being turned up and spread: only a setting that stays is one
+            d.banker_index_row.update(key, self._now, self._frame)
+            if key == d.banker_index_set or not d.banker_index_row.held(self._now, self.s.early_set_s):
+                return
+            d.banker_index_set = key
+            d.banker_index_early.append(((d.banker_index_row.since, d.banker_index_row.since_frame), fields))
+            return
         if key == d.banker_index_set:
             return
         d.banker_index_set = key
-        conf = min(c.confidence for c in (*front, *back))
-        self._emit("banker_hand_set", conf, front=[c.card for c in front] + pad_f,
-                   back=[c.card for c in back] + pad_b, front_ranks=[c.rank for c in front] + pad_f,
-                   back_ranks=[c.rank for c in back] + pad_b)
+        self._emit("banker_hand_set", **fields)
 
     def _banker_unread(self, visible: dict[str, Seen]) -> None:
         """The banker's hand face up though not every card is named: exposed all the same (rule 11),

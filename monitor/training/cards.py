@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from monitor.training import env
+from monitor.training.onnx_init import module_from_onnx
 from monitor.training.runs import RunLog, last_checkpoint, run_dir
 
 # Cards must never be mirrored (a mirrored index is not a card); crops keep the whole card so the
@@ -16,6 +17,16 @@ CARD_AUGMENT: dict[str, Any] = {
     "fliplr": 0.0, "flipud": 0.0, "scale": 0.12, "erasing": 0.15,
     "hsv_h": 0.015, "hsv_s": 0.4, "hsv_v": 0.4, "auto_augment": None,
 }
+
+
+CLASSIFIER_YAML = "yolo11n-cls.yaml"  # the family of every shipped classifier (an ONNX base is rebuilt in it)
+
+
+def _train_crops(data: Path, n: int) -> list[Path]:
+    """``n`` training crops spread over the classes (to un-fuse an ONNX base's batch norms)."""
+    folders = sorted(p for p in (data / "train").iterdir() if p.is_dir())
+    crops = [next(iter(sorted(f.glob("*.jpg"))), None) for f in folders]
+    return [c for c in crops if c is not None][:n]
 
 
 def check_crop_dataset(data: Path) -> dict[str, int]:
@@ -61,7 +72,13 @@ def train_cards(
         if resume and ckpt is not None:
             YOLO(str(ckpt)).train(resume=True, workers=workers)
         else:
-            model = YOLO(base)
+            if base.endswith(".onnx"):
+                # a shipped export (run folders do not outlive a machine): its weights rebuilt into the
+                # yaml's module, the folded batch norms measured again on a few training crops (onnx_init)
+                model = YOLO(CLASSIFIER_YAML)
+                model.load(module_from_onnx(Path(base), CLASSIFIER_YAML, _train_crops(data, 16), imgsz))
+            else:
+                model = YOLO(base)
             model.train(
                 data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, workers=workers,
                 project=str(project), name=name, exist_ok=True, optimizer="AdamW", lr0=lr0, cos_lr=True,
