@@ -15,7 +15,6 @@ import cv2
 import numpy as np
 
 from monitor.calibration import TableCalibration
-from monitor.calibration.polygons import distance_outside
 from monitor.calibration.zones import zone_kind, zone_number
 from monitor.events.schema import EventBase
 from monitor.perception.detections import Detection, Detections
@@ -25,8 +24,9 @@ from monitor.perception.spot_chips import SpotChipFinder
 from monitor.perception.spot_watch import SpotView, SpotWatcher
 from monitor.perception.stub_spread import Spread, StubSpreadCounter
 from monitor.pipeline.extract import EventExtractor
+from monitor.pipeline.hand_zones import ZoneReader, fan_cards
 from monitor.pipeline.observe import Seen, seen
-from monitor.tablestate.index_cards import IndexCard, index_cards
+from monitor.tablestate.index_cards import IndexCard
 from monitor.tablestate.placement import place
 
 RECOUNT_S = 0.5
@@ -35,12 +35,6 @@ RECOUNT_S = 0.5
 # cards for 0.1-0.35 s at a time; a spread lies still 0.8 s or more before the dealer reaches for a
 # replacement card (rule 51). A deck left there longer is "squared, not spread".
 SPREAD_STILL_S = 0.5
-# Where hands lie face up to be read by their indices (fanned: no card outline to cut; and the
-# banker's place), and how far past each zone's outline the finder looks (a fan overhangs its box).
-HAND_ZONE_KINDS = ("front", "back")
-HAND_MARGIN_MM = 40.0
-# a face-down box this sure to be a back is not read by its corners (the fan reader never learned backs)
-FAN_BACK_MAX = 0.5
 
 
 class TableChain:
@@ -73,19 +67,13 @@ class TableChain:
         self._still_since: tuple[float, int] | None = None  # the stub's picture settled, unbroken, since
         # hands read by their indices: once per settled picture of each hand zone
         self.index_reader = index_reader
-        hand_zones = {} if index_reader is None else {
-            name: poly for name, poly in calibration.zones.items()
-            if zone_kind(name) in HAND_ZONE_KINDS or name == "banker"}
+        self.zone_reader = None if index_reader is None else ZoneReader(calibration, index_reader)
+        hand_zones = {} if self.zone_reader is None else self.zone_reader.hand_zones
         self.hand_watcher = SpotWatcher(
             {name: [(float(x), float(y)) for x, y in calibration.table_to_image(poly.array)]
              for name, poly in hand_zones.items()}, calibration.image_size) if hand_zones else None
-        # pile slots too: an exposed card the reader could not name is read by its index (on request)
-        self._hand_boxes = {} if index_reader is None else {
-            name: _pixel_box(calibration, poly.array) for name, poly in calibration.zones.items()
-            if name in hand_zones or zone_kind(name) == "pile"}
+        self._hand_boxes = {} if self.zone_reader is None else self.zone_reader.boxes
         self._hand_reads: dict[tuple[str, int], list[IndexCard]] = {}  # (zone, picture version) -> cards
-        self._hand_zone_mm = {name: [(float(x), float(y)) for x, y in poly.array]
-                              for name, poly in hand_zones.items()}
 
     def step(self, index: int, media_time: float, detections: Detections,
              tracks: Sequence[str] | None = None, image: np.ndarray | None = None) -> list[EventBase]:
@@ -119,10 +107,8 @@ class TableChain:
         seen opened, the banker's place, a pile slot with an unread face) whose picture lies still:
         once per settled picture (~10-20 ms an area), then remembered. None where no index reader
         is loaded."""
-        if self.hand_watcher is None or self.index_reader is None:
+        if self.hand_watcher is None or self.zone_reader is None:
             return None
-        h, w = image.shape[:2]
-        k = (w / self.calibration.image_size[0], h / self.calibration.image_size[1])
         out: dict[str, list[IndexCard]] = {}
         wanted = self.extractor.zones_to_read()
         # only the areas waited on are watched (15 areas looked at every frame cost the review ~5%)
@@ -138,28 +124,11 @@ class TableChain:
             if cards is None:
                 if len(self._hand_reads) >= 256:  # bounded: a live run goes on for days
                     del self._hand_reads[next(iter(self._hand_reads))]
-                x0, y0, x1, y1 = self._hand_boxes[name]
-                box = (round(x0 * k[0]), round(y0 * k[1]), round(x1 * k[0]), round(y1 * k[1]))
                 if boxes is None:
-                    boxes = _fan_cards(detections)
-                reads = self.index_reader.read(image, [box], boxes)
-                cards = self._hand_reads[key] = self._own_cards(
-                    name, index_cards(reads, name, self.calibration, (w, h)))
+                    boxes = fan_cards(detections)
+                cards = self._hand_reads[key] = self.zone_reader.read(image, name, boxes)
             out[name] = cards
         return out
-
-    def _own_cards(self, name: str, cards: list[IndexCard]) -> list[IndexCard]:
-        """The cards read in a hand zone's box that lie nearer that zone than any other hand zone: the
-        boxes overlap (a fan overhangs its zone), and a seat's two-card hand read again as part of
-        its five-card hand would count seven cards there."""
-        zones = self._hand_zone_mm
-        if name not in zones:
-            return cards
-        def nearest(c: IndexCard) -> bool:
-            here = distance_outside([(c.x, c.y)], zones[name])
-            return all(here <= distance_outside([(c.x, c.y)], ring) for other, ring in zones.items()
-                       if other != name)
-        return [c for c in cards if nearest(c)]
 
     def _spread(self, image: np.ndarray, spots: dict | None, now: float,  # type: ignore[type-arg]
                 index: int) -> Spread | None:
@@ -243,26 +212,3 @@ class TableChain:
         self.warm_up()
         assert isinstance(self._tracker, ObjectTracker)
         return self._tracker.update(placed, media_time)
-
-
-
-def _fan_cards(detections: Detections | None) -> list[np.ndarray]:
-    """Card boxes a fan reader may read: face up, or face down but not surely a back (a fanned card's
-    crop is mostly other cards, which the whole-card reader may call a back)."""
-    if detections is None:
-        return []
-    return [np.asarray(d.corners, np.float64) for d in detections.items
-            if d.kind == "card_face_up"
-            or (d.kind == "card_face_down" and (d.back_probability or 0.0) < FAN_BACK_MAX)]
-
-
-def _pixel_box(calibration: TableCalibration, poly_mm: np.ndarray) -> tuple[int, int, int, int]:
-    """A zone's outline grown by ``HAND_MARGIN_MM``, as a box in the calibrated frame's pixels."""
-    p = np.asarray(poly_mm, np.float64)
-    c = p.mean(axis=0)
-    d = p - c
-    n = np.linalg.norm(d, axis=1, keepdims=True)
-    grown = c + d * (1 + HAND_MARGIN_MM / np.maximum(n, 1e-6))
-    px = calibration.table_to_image(grown)
-    (x0, y0), (x1, y1) = np.floor(px.min(axis=0)), np.ceil(px.max(axis=0))
-    return int(x0), int(y0), int(x1), int(y1)

@@ -1,0 +1,139 @@
+"""How well the shipped (or a candidate) fan reader reads the set hands of rendered rounds.
+
+The fouls and the duplicate card need every card of a fanned hand read, at least to its rank (seed
+000 rules 50, 54, 60). Held-out crops measure the classifier; this measures the reader as the chain
+uses it: the detector's card boxes of a frame, each hand zone's picture read by ``ZoneReader``, the
+cards read compared with the render's truth for that zone. A read is right when the truth has a card
+of that name (or rank) in the zone not yet matched: a read of the zone's other card of the same rank
+counts as right, which can only flatter a rank read, never a name. ``whole`` counts the zone pictures
+whose every card was read right at least to its rank (what a foul judged from ranks needs).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from monitor.calibration import TableCalibration
+from monitor.perception.fan_reader import FanReader
+from monitor.perception.index_reader import IndexReader
+from monitor.pipeline.hand_zones import ZoneReader, fan_cards, is_hand_zone
+from monitor.pipeline.oracle import read_truth
+from monitor.tablestate.index_cards import IndexCard
+
+
+def rank_of(card: str) -> str:
+    return card if card == "Jk" else card[0]
+
+
+@dataclass
+class FanScore:
+    """Tallies over zone pictures (one hand zone in one sampled frame)."""
+
+    pictures: int = 0
+    shown: int = 0  # face-up cards the truth has in those zones
+    named: int = 0  # read by name, and right
+    ranked: int = 0  # right at least to the rank (named right included)
+    wrong_names: int = 0
+    wrong_ranks: int = 0  # a rank read (not named) that no card there has
+    whole: int = 0  # pictures with every card right at least to its rank
+    by_zone: Counter[str] = field(default_factory=Counter)  # pictures read whole, by zone kind
+
+    def add(self, zone: str, truth: Sequence[str], reads: Sequence[IndexCard]) -> None:
+        left = Counter(truth)
+        ranks_left = Counter(rank_of(c) for c in truth)
+        right = 0
+        # names first: a name is the stronger claim and takes its card before a rank read can
+        for r in sorted(reads, key=lambda r: r.card is None):
+            if r.card is not None:
+                if left[r.card] > 0:
+                    left[r.card] -= 1
+                    ranks_left[rank_of(r.card)] -= 1
+                    self.named += 1
+                    right += 1
+                else:
+                    self.wrong_names += 1
+            elif r.rank is not None:
+                if ranks_left[r.rank] > 0:
+                    ranks_left[r.rank] -= 1
+                    right += 1
+                else:
+                    self.wrong_ranks += 1
+        self.pictures += 1
+        self.shown += len(truth)
+        self.ranked += right
+        if right == len(truth):
+            self.whole += 1
+            self.by_zone["banker" if zone == "banker" else zone.split(".")[-1]] += 1
+
+    def to_json(self) -> dict[str, Any]:
+        share = (lambda n: round(n / self.shown, 4)) if self.shown else (lambda n: None)
+        return {"pictures": self.pictures, "shown": self.shown, "named": self.named, "ranked": self.ranked,
+                "named_share": share(self.named), "ranked_share": share(self.ranked),
+                "wrong_names": self.wrong_names, "wrong_ranks": self.wrong_ranks, "whole": self.whole,
+                "whole_by_zone": dict(self.by_zone)}
+
+
+def hand_pictures(truth: Path, every: int, min_faces: int) -> Iterator[tuple[int, dict[str, list[str]]]]:
+    """Sampled frames (every ``every``-th) with the face-up cards of each hand zone holding at least
+    ``min_faces`` of them: (frame index, zone -> true identities)."""
+    for row in read_truth(truth):
+        index = int(row["frame"])
+        if index % every:
+            continue
+        zones: dict[str, list[str]] = {}
+        for o in row["objects"]:
+            if o.get("kind") == "card" and o.get("face_up") and is_hand_zone(str(o.get("zone", ""))):
+                zones.setdefault(str(o["zone"]), []).append(str(o["identity"]))
+        zones = {z: cards for z, cards in zones.items() if len(cards) >= min_faces}
+        if zones:
+            yield index, zones
+
+
+def frames_at(video: Path, wanted: Sequence[int]) -> Iterator[tuple[int, np.ndarray]]:
+    """The frames of ``video`` at the ``wanted`` indices (ascending), decoded in order."""
+    import cv2
+
+    cap = cv2.VideoCapture(str(video))
+    if not cap.isOpened():
+        raise ValueError(f"{video}: cannot be opened as a video")
+    todo = sorted(set(wanted))
+    try:
+        index = 0
+        for target in todo:
+            while index < target:
+                if not cap.grab():
+                    return
+                index += 1
+            ok, image = cap.read()
+            if not ok:
+                raise ValueError(f"{video}: frame {target} does not decode (the file ends or is corrupt)")
+            index += 1
+            yield target, image
+    finally:
+        cap.release()
+
+
+def check_recording(folder: Path, calibration: TableCalibration, detect: Any,
+                    readers: dict[str, IndexReader | FanReader], scores: dict[str, FanScore],
+                    every: int = 15, min_faces: int = 2) -> int:
+    """Score each reader on one ``render-round`` folder; ``detect(image)`` gives the frame's
+    Detections (the card boxes all readers read). Returns the frames looked at."""
+    truth = next((p for p in (folder / "truth.jsonl", folder / "truth.jsonl.gz") if p.exists()), None)
+    if truth is None:
+        raise FileNotFoundError(f"{folder}: no truth.jsonl (render it with render-round)")
+    pictures = dict(hand_pictures(truth, every, min_faces))
+    zone_readers = {name: ZoneReader(calibration, r) for name, r in readers.items()}
+    n = 0
+    for index, image in frames_at(folder / "video.mp4", list(pictures)):
+        boxes = fan_cards(detect(image))
+        for zone, cards in pictures[index].items():
+            for name, zr in zone_readers.items():
+                scores[name].add(zone, cards, zr.read(image, zone, boxes))
+        n += 1
+    return n

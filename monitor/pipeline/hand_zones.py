@@ -1,0 +1,89 @@
+"""Reading one table zone's cards by their indices: a set hand, the banker's place, a pile slot.
+
+A hand turned up lies fanned, its cards' outlines overlapping: the index reader (the fan reader over
+the detector's card boxes, or the index finder) reads the zone's picture, grown by ``HAND_MARGIN_MM``
+(a fan overhangs its box), and the cards found are kept only where they lie nearer that zone than
+any other hand zone (a seat's two-card hand read again in its five-card hand's box would make seven
+there). The live chain reads the zones its extractor waits on; ``check-fans`` reads them all against
+a rendered round's truth.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from monitor.calibration import TableCalibration
+from monitor.calibration.polygons import distance_outside
+from monitor.calibration.zones import zone_kind
+from monitor.perception.detections import Detections
+from monitor.perception.fan_reader import FanReader
+from monitor.perception.index_reader import IndexReader
+from monitor.tablestate.index_cards import IndexCard, index_cards
+
+# Where hands lie face up to be read by their indices (fanned: no card outline to cut; and the
+# banker's place), and how far past each zone's outline the reader looks.
+HAND_ZONE_KINDS = ("front", "back")
+HAND_MARGIN_MM = 40.0
+# a face-down box this sure to be a back is not read by its corners (the fan reader never learned backs)
+FAN_BACK_MAX = 0.5
+
+
+def is_hand_zone(name: str) -> bool:
+    return zone_kind(name) in HAND_ZONE_KINDS or name == "banker"
+
+
+class ZoneReader:
+    """The cards of a hand zone (or a pile slot) read by their indices, in table millimetres."""
+
+    def __init__(self, calibration: TableCalibration, reader: IndexReader | FanReader) -> None:
+        self.calibration = calibration
+        self.reader = reader
+        self.hand_zones = {name: poly for name, poly in calibration.zones.items() if is_hand_zone(name)}
+        # pile slots too: an exposed card the whole-card reader could not name is read by its index
+        self.boxes = {name: pixel_box(calibration, poly.array) for name, poly in calibration.zones.items()
+                      if name in self.hand_zones or zone_kind(name) == "pile"}
+        self._zone_mm = {name: [(float(x), float(y)) for x, y in poly.array]
+                         for name, poly in self.hand_zones.items()}
+
+    def read(self, image: np.ndarray, name: str, card_boxes: list[np.ndarray]) -> list[IndexCard]:
+        """``name``'s cards in this frame; ``card_boxes``: the frame's :func:`fan_cards`."""
+        h, w = image.shape[:2]
+        k = (w / self.calibration.image_size[0], h / self.calibration.image_size[1])
+        x0, y0, x1, y1 = self.boxes[name]
+        box = (round(x0 * k[0]), round(y0 * k[1]), round(x1 * k[0]), round(y1 * k[1]))
+        reads = self.reader.read(image, [box], card_boxes)
+        return self.own_cards(name, index_cards(reads, name, self.calibration, (w, h)))
+
+    def own_cards(self, name: str, cards: list[IndexCard]) -> list[IndexCard]:
+        """The cards read in a hand zone's box that lie nearer that zone than any other hand zone."""
+        zones = self._zone_mm
+        if name not in zones:
+            return cards
+
+        def nearest(c: IndexCard) -> bool:
+            here = distance_outside([(c.x, c.y)], zones[name])
+            return all(here <= distance_outside([(c.x, c.y)], ring) for other, ring in zones.items()
+                       if other != name)
+        return [c for c in cards if nearest(c)]
+
+
+def fan_cards(detections: Detections | None) -> list[np.ndarray]:
+    """Card boxes a fan reader may read: face up, or face down but not surely a back (a fanned card's
+    crop is mostly other cards, which the whole-card reader may call a back)."""
+    if detections is None:
+        return []
+    return [np.asarray(d.corners, np.float64) for d in detections.items
+            if d.kind == "card_face_up"
+            or (d.kind == "card_face_down" and (d.back_probability or 0.0) < FAN_BACK_MAX)]
+
+
+def pixel_box(calibration: TableCalibration, poly_mm: np.ndarray) -> tuple[int, int, int, int]:
+    """A zone's outline grown by ``HAND_MARGIN_MM``, as a box in the calibrated frame's pixels."""
+    p = np.asarray(poly_mm, np.float64)
+    c = p.mean(axis=0)
+    d = p - c
+    n = np.linalg.norm(d, axis=1, keepdims=True)
+    grown = c + d * (1 + HAND_MARGIN_MM / np.maximum(n, 1e-6))
+    px = calibration.table_to_image(grown)
+    (x0, y0), (x1, y1) = np.floor(px.min(axis=0)), np.ceil(px.max(axis=0))
+    return int(x0), int(y0), int(x1), int(y1)
