@@ -29,6 +29,7 @@ def test_names_take_their_card_before_ranks_and_a_whole_hand_is_counted() -> Non
     assert (s.shown, s.named, s.ranked, s.wrong_names, s.whole) == (7, 1, 6, 1, 1)
     assert s.by_zone == {"back": 1}
     assert s.to_json()["ranked_share"] == round(6 / 7, 4)
+    assert s.to_json()["missed_by_rank"]["Q"] == [1, 1] and s.to_json()["missed_by_rank"]["8"] == [0, 1]
 
 
 def test_the_joker_is_its_own_rank() -> None:

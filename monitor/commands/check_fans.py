@@ -68,7 +68,17 @@ def register(app: typer.Typer) -> None:
         for name, s in scores.items():
             table.add_row(name, str(s.pictures), str(s.shown), pct(s.named, s), pct(s.ranked, s),
                           str(s.wrong_names), str(s.wrong_ranks), f"{s.whole} of {s.pictures}")
-        Console(width=160).print(table)
+        console = Console(width=160)
+        console.print(table)
+        ranks = sorted({r for s in scores.values() for r in s.shown_ranks},
+                       key=lambda r: "23456789TJQKAJk".find(r) if r != "Jk" else 99)
+        by_rank = Table(title="cards not read right, of those shown, by true rank")
+        by_rank.add_column("reader")
+        for r in ranks:
+            by_rank.add_column(r, justify="right")
+        for name, s in scores.items():
+            by_rank.add_row(name, *(f"{s.missed_ranks[r]}/{s.shown_ranks[r]}" for r in ranks))
+        console.print(by_rank)
         if out is not None:
             out.parent.mkdir(parents=True, exist_ok=True)
             out.write_text(json.dumps({"every": every, "min_faces": min_faces, "frames": frames,

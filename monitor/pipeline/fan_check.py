@@ -43,6 +43,8 @@ class FanScore:
     wrong_ranks: int = 0  # a rank read (not named) that no card there has
     whole: int = 0  # pictures with every card right at least to its rank
     by_zone: Counter[str] = field(default_factory=Counter)  # pictures read whole, by zone kind
+    shown_ranks: Counter[str] = field(default_factory=Counter)
+    missed_ranks: Counter[str] = field(default_factory=Counter)  # true cards of each rank not read right
 
     def add(self, zone: str, truth: Sequence[str], reads: Sequence[IndexCard]) -> None:
         left = Counter(truth)
@@ -66,6 +68,8 @@ class FanScore:
                     self.wrong_ranks += 1
         self.pictures += 1
         self.shown += len(truth)
+        self.shown_ranks.update(rank_of(c) for c in truth)
+        self.missed_ranks.update(+ranks_left)
         self.ranked += right
         if right == len(truth):
             self.whole += 1
@@ -76,7 +80,8 @@ class FanScore:
         return {"pictures": self.pictures, "shown": self.shown, "named": self.named, "ranked": self.ranked,
                 "named_share": share(self.named), "ranked_share": share(self.ranked),
                 "wrong_names": self.wrong_names, "wrong_ranks": self.wrong_ranks, "whole": self.whole,
-                "whole_by_zone": dict(self.by_zone)}
+                "whole_by_zone": dict(self.by_zone),
+                "missed_by_rank": {r: [self.missed_ranks[r], n] for r, n in sorted(self.shown_ranks.items())}}
 
 
 def hand_pictures(truth: Path, every: int, min_faces: int) -> Iterator[tuple[int, dict[str, list[str]]]]:
