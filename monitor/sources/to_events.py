@@ -30,6 +30,20 @@ from monitor.sources.status import (
 ContractEvent = DiceRolled | DeviceLost | DeviceRecovered
 
 
+def short_name(name: str, limit: int = 64) -> str:
+    """A device name within the contract's 64 characters: a long file path keeps its end (the file's
+    own name and folder say which camera), cut at a folder and marked as cut.
+
+    >>> short_name("/work/main/monitor/render/rounds/sample_recording/video.mp4 frames")
+    '…/main/monitor/render/rounds/sample_recording/video.mp4 frames'
+    """
+    if len(name) <= limit:
+        return name
+    tail = name[-(limit - 1):]
+    cut = tail.find("/")
+    return "…" + (tail[cut:] if 0 <= cut < len(tail) - 1 else tail)
+
+
 class SourceEventMapper:
     """Maps one table's source and dice events to contract events.
 
@@ -86,7 +100,8 @@ class SourceEventMapper:
                 return None  # the same outage, reported again (e.g. gave up after reconnecting)
             self._down.add((device, name))
         return DeviceLost(
-            device=device, name=name[-64:], detail=detail[:200], **self._common(wall_time, _source(device))
+            device=device, name=short_name(name), detail=detail[:200],
+            **self._common(wall_time, _source(device)),
         )
 
     def _recovered(self, device: Device, name: str, wall_time: Any) -> DeviceRecovered | None:
@@ -94,7 +109,8 @@ class SourceEventMapper:
             if (device, name) not in self._down:
                 return None
             self._down.discard((device, name))
-        return DeviceRecovered(device=device, name=name[-64:], **self._common(wall_time, _source(device)))
+        return DeviceRecovered(device=device, name=short_name(name),
+                               **self._common(wall_time, _source(device)))
 
     def _common(self, wall_time: Any, source: Source) -> dict[str, Any]:
         return {
