@@ -1001,9 +1001,8 @@ def test_a_card_never_seen_after_its_pile_completes_the_five_card_hand() -> None
     assert [(len(e.front), len(e.back)) for e in got] == [(2, 5)]
 
 
-def test_the_banker_hand_turned_up_waits_for_a_hand_seen_half_set_to_be_reported_set() -> None:
-    # seat 6's front hand not found (the detector lost it): its hand lies set all the same, and the
-    # banker's hand turned up now is not exposed before it (rules 35, 37), only reported after it
+def banker_up_beside_a_half_set_hand() -> Table:
+    """Seat 6's five-card hand set, its front not seen; then four of the banker's cards turned up."""
     t = Table()
     t.put("c", "chips", "seat6.bet", value=2500)
     pile3_at_seat6(t)
@@ -1012,6 +1011,13 @@ def test_the_banker_hand_turned_up_waits_for_a_hand_seen_half_set_to_be_reported
     t.run(0.5)
     for k in range(4):
         t.put(f"k{k}", "card", "banker", x=-132 + 44 * k, face_up=True, face_sure=True, back_p=0.0)
+    return t
+
+
+def test_the_banker_hand_turned_up_waits_for_a_hand_seen_half_set_to_be_reported_set() -> None:
+    # seat 6's front hand not found (the detector lost it): its hand lies set all the same, and the
+    # banker's hand turned up now is not exposed before it (rules 35, 37), only reported after it
+    t = banker_up_beside_a_half_set_hand()
     turned = t.frame
     assert [e.type for e in t.run(2.0) if e.type in ("banker_hand_exposed", "hand_set")] == []
     for k in range(2):
@@ -1140,14 +1146,7 @@ def test_a_banker_setting_read_while_the_exposure_waits_is_sent_after_it_dated_w
     # banker_foul (session 22): the exposure's report waits for seat 6's half-seen hand, and the foul
     # setting the banker laid meanwhile was changed before it: read by index as soon as the hand is
     # turned up, each setting that held is sent after the exposure, dated when it was first read
-    t = Table()
-    t.put("c", "chips", "seat6.bet", value=2500)
-    pile3_at_seat6(t)
-    for k in range(5):
-        t.put(f"b{k}", "card", "seat6.back", x=440 + 20 * k, y=190)
-    t.run(0.5)
-    for k in range(4):
-        t.put(f"k{k}", "card", "banker", x=-132 + 44 * k, face_up=True, face_sure=True, back_p=0.0)
+    t = banker_up_beside_a_half_set_hand()
     t.run(0.2)
     assert "banker" in t.x.zones_to_read()  # turned up: read by index before the exposure is reported
 
