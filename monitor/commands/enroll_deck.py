@@ -1,9 +1,11 @@
-"""``table-monitor enroll-deck DIR``: a room's own deck -> renders of it -> a fine-tuned card classifier.
+"""``table-monitor enroll-deck DIR``: a room's own deck -> renders of it -> fine-tuned card readers.
 
 DIR holds the deck's 53 face images and a back, named like vector-playing-cards
 (``ace_of_spades.png`` ... ``black_joker.png``, ``back.png``). The renderer deals that deck on the
 project's training tables (train/val) and on tables the training never saw (``test_table``: the
-held-out metrics), the shipped classifier is fine-tuned on it, calibrated on val and evaluated.
+held-out metrics), the shipped classifier is fine-tuned on it, calibrated on val and evaluated. With
+``--fan`` (the default) the fan reader too: the deck dealt in fanned hands, the shipped fan classifier
+fine-tuned on their index corners (``training/enroll_fans.py``).
 """
 
 from __future__ import annotations
@@ -31,6 +33,12 @@ def register(app: typer.Typer) -> None:
         reuse_crops: Annotated[bool, typer.Option(help="reuse OUT/crops if already rendered")] = False,
         install: Annotated[Path | None, typer.Option(
             help="copy the enrolled cards.onnx/.json here (e.g. a site's models folder)")] = None,
+        fan: Annotated[bool, typer.Option(help="enroll the fan reader too (set hands read by index)")] = True,
+        fan_base: Annotated[Path, typer.Option(help="the fan classifier to fine-tune")]
+        = Path("models/fan_index.onnx"),
+        fan_windows: Annotated[int, typer.Option(min=30, help="fan windows to render for training (a "
+                                                              "tenth more each for val and test)")] = 3000,
+        fan_epochs: Annotated[int, typer.Option(min=1)] = 5,
     ) -> None:
         """Render the deck, fine-tune the card classifier on it and print its held-out metrics."""
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -46,6 +54,10 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(2) from exc
         if not base.exists():
             typer.echo(f"error: base classifier checkpoint not found: {base}", err=True)
+            raise typer.Exit(2)
+        if fan and not (fan_base.exists() and fan_base.with_suffix(".json").exists()):
+            typer.echo(f"error: fan classifier not found: {fan_base} (and its .json); --no-fan skips it",
+                       err=True)
             raise typer.Exit(2)
         data = out / "crops"
         n_val = max(54, crops // 10)
@@ -89,3 +101,24 @@ def register(app: typer.Typer) -> None:
                 stale.rename(stale.with_suffix(".json.before-enroll"))
                 typer.echo(f"{stale.name} set aside (.before-enroll): the enrolled model reads alone")
             typer.echo(f"installed into {install}")
+        if not fan:
+            return
+        from monitor.training.enroll_fans import FAN_FILES, enroll_fan_reader
+
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                      TimeRemainingColumn()) as bar:
+            held = max(30, fan_windows // 10)
+            fan_tasks = {s: bar.add_task(f"fan windows {s:<5}", total=c)
+                         for s, c in {"train": fan_windows, "val": held, "test": held}.items()}
+            fit = enroll_fan_reader(deck, out / "fan", fan_base, fan_windows, fan_epochs, threads, seed,
+                                    progress=lambda s, k: bar.advance(fan_tasks[s], k))
+        t = fit["test"]
+        typer.echo(f"enrolled fan reader: held-out (unseen tables) indices {t['indices_shown']}, top-1 "
+                   f"{t['top1_of_shown']:.4f}, named {t['named_of_shown']:.4f}, named or rank "
+                   f"{t['named_or_rank_of_shown']:.4f}; false names {t['false_name_rate']:.4f}, false ranks "
+                   f"{t['false_rank_rate']:.4f} of all crops (thresholds {fit['threshold']:.4f} / "
+                   f"{fit['rank_threshold']:.4f})")
+        if install is not None:
+            for name in FAN_FILES:
+                shutil.copy(out / "fan" / "fan_reader" / name, install / name)
+            typer.echo(f"fan reader installed into {install}")

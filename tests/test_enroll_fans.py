@@ -1,0 +1,50 @@
+"""enroll-deck's fan reader: a room's deck rendered in fans, the shipped fan classifier fine-tuned on
+it, thresholds fitted and measured on unseen tables; its files installed beside the site's models."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from monitor.cli import app
+
+ROOT = Path(__file__).resolve().parents[1]
+DECK = ROOT.parent / "shared" / "decks" / "vector-playing-cards"
+
+
+def test_enroll_deck_without_a_fan_classifier_says_so(tmp_path: Path) -> None:
+    if not DECK.is_dir():
+        pytest.skip(f"{DECK} is not beside the project")
+    result = CliRunner().invoke(app, ["enroll-deck", str(DECK), "--out", str(tmp_path),
+                                      "--base", str(ROOT / "models" / "cards.pt"),
+                                      "--fan-base", str(tmp_path / "none.onnx")])
+    assert result.exit_code == 2
+    assert "fan classifier not found" in result.output and "--no-fan" in result.output
+
+
+@pytest.mark.timeout(900)
+def test_a_decks_fan_reader_is_enrolled_and_installed(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    pytest.importorskip("ultralytics")
+    if not DECK.is_dir():
+        pytest.skip(f"{DECK} is not beside the project")
+    from monitor.training.enroll_fans import FAN_FILES, enroll_fan_reader
+
+    site = tmp_path / "site"
+    fit = enroll_fan_reader(DECK, tmp_path / "work", ROOT / "models" / "fan_index.onnx", windows=200,
+                            epochs=1, threads=2, seed=3)
+    reader = tmp_path / "work" / "fan_reader"
+    assert all((reader / name).exists() for name in FAN_FILES)
+    # measured on windows of the deck on tables the fine-tune never saw, thresholds fitted on val
+    assert fit["test"]["indices_shown"] > 50 and 0.5 < fit["threshold"] < 1.0
+    assert json.loads((reader / "fan_reader.json").read_text())["reader"] == "fan_index.onnx"
+    site.mkdir()
+    for name in FAN_FILES:
+        shutil.copy(reader / name, site / name)
+    from monitor.perception.fan_reader import load_fan_reader
+
+    assert load_fan_reader(site, backend="onnxruntime", threads=1) is not None
