@@ -34,27 +34,27 @@ def register(app: typer.Typer) -> None:
 
         from monitor.calibration.table_file import load_table
         from monitor.commands.demo import TABLE
-        from monitor.perception.fan_reader import FanReader, load_fan_reader
-        from monitor.perception.index_reader import IndexReader
+        from monitor.perception.fan_reader import load_fan_reader
         from monitor.perception.pipeline import Perceiver
         from monitor.pipeline.fan_check import FanScore, check_recording
+        from monitor.pipeline.hand_zones import ZoneReader
+        from monitor.rules.cards import JOKER_TEXT, RANK_CHARS
 
         dirs = models or [Path("models")]
-        readers: dict[str, IndexReader | FanReader] = {}
+        calibration = load_table(TABLE)
+        readers: dict[str, ZoneReader] = {}
         for d in dirs:
             reader = load_fan_reader(d, backend=backend, threads=threads)
             if reader is None:
                 typer.echo(f"error: {d} holds no fan_reader.json", err=True)
                 raise typer.Exit(2)
-            readers[str(d)] = reader
+            readers[str(d)] = ZoneReader(calibration, reader)
         perceiver = Perceiver.from_models(dirs[0], backend=backend, threads=threads, video=True)
-        calibration = load_table(TABLE)
         scores = {name: FanScore() for name in readers}
         failed = frames = 0
         for folder in track(rounds, description="recordings"):
             try:
-                frames += check_recording(folder, calibration, perceiver.perceive, readers, scores,
-                                          every, min_faces)
+                frames += check_recording(folder, perceiver.perceive, readers, scores, every, min_faces)
             except (OSError, ValueError) as e:
                 typer.echo(f"error: {folder}: {e}", err=True)
                 failed += 1
@@ -70,8 +70,7 @@ def register(app: typer.Typer) -> None:
                           str(s.wrong_names), str(s.wrong_ranks), f"{s.whole} of {s.pictures}")
         console = Console(width=160)
         console.print(table)
-        ranks = sorted({r for s in scores.values() for r in s.shown_ranks},
-                       key=lambda r: "23456789TJQKAJk".find(r) if r != "Jk" else 99)
+        ranks = [r for r in (*RANK_CHARS, JOKER_TEXT) if any(s.shown_ranks[r] for s in scores.values())]
         by_rank = Table(title="cards not read right, of those shown, by true rank")
         by_rank.add_column("reader")
         for r in ranks:

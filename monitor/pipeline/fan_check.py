@@ -12,23 +12,23 @@ whose every card was read right at least to its rank (what a foul judged from ra
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from monitor.calibration import TableCalibration
-from monitor.perception.fan_reader import FanReader
-from monitor.perception.index_reader import IndexReader
+from monitor.perception.detections import Detections
+from monitor.perception.ranks import rank_of as card_rank
 from monitor.pipeline.hand_zones import ZoneReader, fan_cards, is_hand_zone
 from monitor.pipeline.oracle import read_truth
 from monitor.tablestate.index_cards import IndexCard
 
 
 def rank_of(card: str) -> str:
-    return card if card == "Jk" else card[0]
+    """A card's rank character; the joker is a rank of its own (``Jk``)."""
+    return card_rank(card) or card
 
 
 @dataclass
@@ -124,21 +124,19 @@ def frames_at(video: Path, wanted: Sequence[int]) -> Iterator[tuple[int, np.ndar
         cap.release()
 
 
-def check_recording(folder: Path, calibration: TableCalibration, detect: Any,
-                    readers: dict[str, IndexReader | FanReader], scores: dict[str, FanScore],
-                    every: int = 15, min_faces: int = 2) -> int:
+def check_recording(folder: Path, detect: Callable[[np.ndarray], Detections], readers: dict[str, ZoneReader],
+                    scores: dict[str, FanScore], every: int = 15, min_faces: int = 2) -> int:
     """Score each reader on one ``render-round`` folder; ``detect(image)`` gives the frame's
     Detections (the card boxes all readers read). Returns the frames looked at."""
     truth = next((p for p in (folder / "truth.jsonl", folder / "truth.jsonl.gz") if p.exists()), None)
     if truth is None:
         raise FileNotFoundError(f"{folder}: no truth.jsonl (render it with render-round)")
     pictures = dict(hand_pictures(truth, every, min_faces))
-    zone_readers = {name: ZoneReader(calibration, r) for name, r in readers.items()}
     n = 0
     for index, image in frames_at(folder / "video.mp4", list(pictures)):
         boxes = fan_cards(detect(image))
         for zone, cards in pictures[index].items():
-            for name, zr in zone_readers.items():
-                scores[name].add(zone, cards, zr.read(image, zone, boxes))
+            for name, reader in readers.items():
+                scores[name].add(zone, cards, reader.read(image, zone, boxes))
         n += 1
     return n
