@@ -103,13 +103,12 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"installed into {install}")
         if not fan:
             return
-        from monitor.training.enroll_fans import FAN_FILES, enroll_fan_reader
+        from monitor.training.enroll_fans import FAN_FILES, enroll_fan_reader, fan_window_counts
 
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                       TimeRemainingColumn()) as bar:
-            held = max(30, fan_windows // 10)
             fan_tasks = {s: bar.add_task(f"fan windows {s:<5}", total=c)
-                         for s, c in {"train": fan_windows, "val": held, "test": held}.items()}
+                         for s, c in fan_window_counts(fan_windows).items()}
             fit = enroll_fan_reader(deck, out / "fan", fan_base, fan_windows, fan_epochs, threads, seed,
                                     progress=lambda s, k: bar.advance(fan_tasks[s], k))
         t = fit["test"]

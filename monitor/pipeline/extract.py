@@ -1491,22 +1491,22 @@ class EventExtractor:
         if len(read) < HAND_CARDS - MAX_UNREAD:
             return
         key = (tuple(c.card or c.rank or "?" for c in front), tuple(c.card or c.rank or "?" for c in back))
+        if not d.banker_exposed:
+            # the hand is still being turned up and spread: only a setting that stays is one
+            d.banker_index_row.update(key, self._now, self._frame)
+            if not d.banker_index_row.held(self._now, self.s.early_set_s):
+                return
+        if key == d.banker_index_set:
+            return
+        d.banker_index_set = key
         fields = {"confidence": min(c.confidence for c in (*front, *back)),
                   "front": [c.card for c in front] + pad_f, "back": [c.card for c in back] + pad_b,
                   "front_ranks": [c.rank for c in front] + pad_f,
                   "back_ranks": [c.rank for c in back] + pad_b}
-        if not d.banker_exposed:
-            # the hand is still being turned up and spread: only a setting that stays is one
-            d.banker_index_row.update(key, self._now, self._frame)
-            if key == d.banker_index_set or not d.banker_index_row.held(self._now, self.s.early_set_s):
-                return
-            d.banker_index_set = key
+        if d.banker_exposed:
+            self._emit("banker_hand_set", **fields)
+        else:
             d.banker_index_early.append(((d.banker_index_row.since, d.banker_index_row.since_frame), fields))
-            return
-        if key == d.banker_index_set:
-            return
-        d.banker_index_set = key
-        self._emit("banker_hand_set", **fields)
 
     def _banker_unread(self, visible: dict[str, Seen]) -> None:
         """The banker's hand face up though not every card is named: exposed all the same (rule 11),

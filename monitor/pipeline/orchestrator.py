@@ -134,6 +134,7 @@ class LiveRun:
         # a live chain that cannot keep up sees only some frames: a device alert, not silence
         every = getattr(getattr(source, "options", None), "deliver_every", 1)
         self.coverage = FrameCoverage(step=max(1, every)) if source.live or source.realtime else None
+        self._camera = str(getattr(source, "source_id", "camera"))
         self.hold_s = 2.0  # an outside event waits at most this long for the frames of its moment
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -275,12 +276,11 @@ class LiveRun:
             return
         verdict = self.coverage.update(frame.index, frame.media_time_s)
         self.stats.frames_skipped = self.coverage.skipped
-        camera = str(getattr(self.source, "source_id", "camera"))
         if verdict == "ok":
-            self.outside(self.mapper.frames_caught_up(camera))
+            self.outside(self.mapper.frames_caught_up(self._camera))
         elif verdict is not None:
-            log.warning("camera %s: %s", camera, verdict)
-            self.outside(self.mapper.frames_missed(camera, verdict))
+            log.warning("camera %s: %s", self._camera, verdict)
+            self.outside(self.mapper.frames_missed(self._camera, verdict))
 
     def frames_summary(self) -> str:
         """What became of the camera's frames, for the end of a run."""

@@ -28,6 +28,13 @@ FAN_IMGSZ = 64  # the shipped fan classifier's input
 FAN_FILES = (f"{READER_NAME}.onnx", f"{READER_NAME}.json", "fan_reader.json", "fan_reader_metrics.json")
 
 
+def fan_window_counts(windows: int) -> dict[str, int]:
+    """Windows rendered per split: ``windows`` to train on, a tenth more (at least 30) each for val
+    (the thresholds) and test (the deck on tables the fine-tune never saw)."""
+    held = max(30, windows // 10)
+    return {"train": windows, "val": held, "test": held}
+
+
 def enroll_fan_reader(deck: Path, out: Path, base: Path, windows: int = 3000, epochs: int = 5,
                       threads: int = 1, seed: int = 0,
                       progress: Callable[[str, int], None] | None = None) -> dict[str, Any]:
@@ -36,10 +43,9 @@ def enroll_fan_reader(deck: Path, out: Path, base: Path, windows: int = 3000, ep
     ``out/fan_reader`` (the files of :data:`FAN_FILES`). Returns the fit's figures (val, test)."""
     if not base.exists() or not base.with_suffix(".json").exists():
         raise FileNotFoundError(f"{base}: the fan classifier to fine-tune (with its .json) is not there")
-    held = max(30, windows // 10)
     splits = standard_splits([str(deck.resolve())], [str(deck.resolve())])
     windows_dir, crops = out / "fan_windows", out / "fan_crops"
-    export_indices(windows_dir, {"train": windows, "val": held, "test": held}, splits, seed,
+    export_indices(windows_dir, fan_window_counts(windows), splits, seed,
                    progress=progress, workers=threads)
     derive_fan_crops(windows_dir, crops, FAN_IMGSZ)
     # the classifier's classes are the train split's folders: a card never rendered there would be
