@@ -26,6 +26,17 @@ MIN_FILL = 0.9  # contour area / quad area (rounded corners lose ~1%)
 MAX_FILL = 1.3
 WORK_LONG_SIDE = 960
 OPEN_PX = 5  # at the working scale: removes printed lines and lettering up to ~4 px (at 1080p: ~8 px)
+# A card touching a painted line, a numeral, the rail or a chip merges with it into one blob: such
+# blobs are eroded by discs these shares of a card's short side (a thin touch; a corner's overlap),
+# sized by the cards found whole (at least SPLIT_MIN_CARDS of them), and the parts of a card's shape
+# and SPLIT_AREA of its area kept
+SPLIT_SHARES = (0.45, 0.6)
+SPLIT_MIN_CARDS = 2
+SPLIT_SHORT_PX = 18
+SPLIT_FELT_AROUND = 0.5  # share of a side, just outside a cut card, that must be felt (3 sides of 4)
+SPLIT_FILL = 0.93  # share of a cut card's box its blob must cover
+SPLIT_AREA = (0.6, 1.7)
+SPLIT_REFINED_AREA = (0.75, 1.3)  # of a free card's area, once the sides are fitted at full resolution
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +147,34 @@ def refine_quad_full_resolution(frame: npt.NDArray[np.uint8], quad: F64, felt: n
     return refine_corners(c, quad)
 
 
+def refine_split_full_resolution(frame: npt.NDArray[np.uint8], quad: F64, felt: npt.NDArray[np.uint8],
+                                 k: float) -> F64:
+    """A card cut from a merged blob (:func:`_split_cards`), its sides fitted at full resolution: the
+    neighbourhood segmented, opened by the same disc (``k`` full-resolution pixels) so the line or
+    numeral it touched does not pull its sides, and the card's part around its centre fitted."""
+    h, w = frame.shape[:2]
+    x0, y0 = np.floor(quad.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(quad.max(axis=0)).astype(int)
+    m = max(4, int(0.15 * max(x1 - x0, y1 - y0)), int(k))
+    x0, y0, x1, y1 = max(0, x0 - m), max(0, y0 - m), min(w, x1 + m), min(h, y1 + m)
+    area = cv2.contourArea(quad.astype(np.float32))
+    mask = _holes_filled(card_mask(frame[y0:y1, x0:x1], felt), 0.5 * area)
+    d = max(3, round(k) | 1)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d))
+    opened = as_image(cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel))
+    center = tuple(float(v) for v in quad.mean(axis=0) - (x0, y0))
+    inside = [c for c in outer_contours(opened)
+              if cv2.pointPolygonTest(c, center, False) >= 0 and cv2.contourArea(c) >= 0.5 * area]
+    if not inside:
+        return quad
+    blob = min(inside, key=cv2.contourArea)
+    c = blob.reshape(-1, 2).astype(np.float64) + np.array([x0, y0])
+    # the opening rounded the card's corners by the disc: its rotated bounding box still touches the
+    # straight middles of its sides, a closer start than a polygon cut across the rounded corners
+    own = order_card_corners(cv2.boxPoints(cv2.minAreaRect(blob)).astype(np.float64) + np.array([x0, y0]))
+    return refine_corners(c, own if is_card_like_quad(own) and quad_iou(own, quad) > 0.6 else quad)
+
+
 def is_card_like_quad(q: F64, min_angle: float = 40.0, min_side_ratio: float = 0.5) -> bool:
     """A rectangle under a table camera's perspective: opposite sides of similar length, no sharp angle.
 
@@ -191,13 +230,15 @@ def felt_colour(frame: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
 
 def find_card_quads(frame: npt.NDArray[np.uint8], min_area_px: float = 250.0,
                     max_area_frac: float = 0.5, felt: npt.NDArray[np.uint8] | None = None,
-                    scale: float | None = None) -> list[Quad]:
+                    scale: float | None = None, card_area: float | None = None) -> list[Quad]:
     """Card-shaped quadrilaterals in ``frame`` (BGR), corners in full-frame pixels.
 
     Segmentation runs on a copy at most ``WORK_LONG_SIDE`` wide (cheap); each candidate's corners are
     then refined on the full-resolution frame around it. A crop of a larger frame passes that frame's
     ``felt`` colour and ``scale`` (a crop full of arm would misjudge the felt, and a crop segmented at
-    another scale would find other blobs than its frame does).
+    another scale would find other blobs than its frame does), and ``card_area`` (full-frame pixels,
+    :func:`typical_card_area` of the whole frame's quads) when the crop may hold no free card to size
+    a split by.
     """
     h, w = frame.shape[:2]
     scale = work_scale(w, h) if scale is None else scale
@@ -206,33 +247,168 @@ def find_card_quads(frame: npt.NDArray[np.uint8], min_area_px: float = 250.0,
     if felt is None:
         felt = background_lab(as_image(cv2.cvtColor(img, cv2.COLOR_BGR2LAB)))
     mask = card_mask(img, felt, open_px=OPEN_PX)
-    contours = outer_contours(mask)
     max_area = max_area_frac * img.shape[0] * img.shape[1]
     quads: list[Quad] = []
-    for c in contours:
+    whole: list[F64] = []  # card outlines at the working scale
+    merged: list[npt.NDArray[np.int32]] = []  # blobs that are no card's shape: maybe a card and a line
+    for c in outer_contours(mask):
         area = cv2.contourArea(c)
         if area < min_area_px * scale * scale or area > max_area:
             continue
-        approx = card_quad_of(c)
-        if approx is None:
+        found = _card_outline(c, area)
+        if found is None:
+            merged.append(c)
             continue
-        quad_area = cv2.contourArea(approx.astype(np.float32))
-        fill = area / quad_area if quad_area > 0 else 0.0
-        # Above 1 when the fitted quad cuts rounded corners (up to ~1.2); a disc around its inscribed
-        # square gives ~1.5.
-        if not MIN_FILL <= fill <= MAX_FILL:
-            continue
-        ordered = order_card_corners(approx)
-        sides = np.linalg.norm(ordered - np.roll(ordered, -1, axis=0), axis=1)
-        short, long = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
-        if short <= 0 or not MIN_ASPECT <= long / short <= MAX_ASPECT or not is_card_like_quad(ordered):
-            continue
+        ordered, fill = found
+        whole.append(ordered)
         if scale < 1.0:
             refined = refine_quad_full_resolution(frame, ordered / scale, felt)
         else:
             refined = refine_corners(c.reshape(-1, 2).astype(np.float64), ordered)
-        quads.append(Quad(order_card_corners(refined), float(min(fill, 1.0)), float(area / (scale * scale))))
+        quads.append(Quad(order_card_corners(refined), fill, float(area / (scale * scale))))
+    ref = card_area * scale * scale if card_area else _median_area(whole)
+    for ordered, fill, _, k in _split_cards(mask, merged, ref) if ref and merged else []:
+        refined = order_card_corners(refine_split_full_resolution(frame, ordered / scale, felt, k / scale))
+        # cut at a coarse scale, a card is judged again by its sides fitted at full resolution
+        area = cv2.contourArea(refined.astype(np.float32))
+        share = area * scale * scale / ref
+        if is_card_like_quad(refined) and SPLIT_REFINED_AREA[0] <= share <= SPLIT_REFINED_AREA[1]:
+            quads.append(Quad(refined, fill, float(area)))
     return quads
+
+
+def _card_outline(c: npt.NDArray[np.int32], area: float) -> tuple[F64, float] | None:
+    """A blob's card outline (ordered corners at the blob's scale) and its fill (the shape score, at
+    most 1), or None if it is no card's shape."""
+    approx = card_quad_of(c)
+    if approx is None:
+        return None
+    quad_area = cv2.contourArea(approx.astype(np.float32))
+    fill = area / quad_area if quad_area > 0 else 0.0
+    # Above 1 when the fitted quad cuts rounded corners (up to ~1.2); a disc around its inscribed
+    # square gives ~1.5.
+    if not MIN_FILL <= fill <= MAX_FILL:
+        return None
+    ordered = order_card_corners(approx)
+    sides = np.linalg.norm(ordered - np.roll(ordered, -1, axis=0), axis=1)
+    short, long = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    if short <= 0 or not MIN_ASPECT <= long / short <= MAX_ASPECT or not is_card_like_quad(ordered):
+        return None
+    return ordered, float(min(fill, 1.0))
+
+
+def _median_area(quads: list[F64]) -> float | None:
+    """The median area of the cards found whole: the size a card has in this view."""
+    if len(quads) < SPLIT_MIN_CARDS:
+        return None
+    return float(np.median([cv2.contourArea(q.astype(np.float32)) for q in quads]))
+
+
+def typical_card_area(quads: list[Quad]) -> float | None:
+    """The median area (full-frame pixels) of a frame's cards found whole, to size splits of its crops."""
+    if len(quads) < SPLIT_MIN_CARDS:
+        return None
+    return float(np.median([q.area for q in quads]))
+
+
+def _split_cards(mask: npt.NDArray[np.uint8], blobs: list[npt.NDArray[np.int32]],
+                 card_area: float) -> list[tuple[F64, float, float, int]]:
+    """Cards inside blobs that are not one card: a card touching a painted line or numeral, the rail,
+    a chip or an arm merges with it into one blob. The blobs (pips and art filled in) are eroded by
+    a disc a share of a card's short side wide, which cuts what is thinner than that (lines,
+    lettering, a corner's touch); each core left is a card if, widened back, it has a card's shape
+    and this view's card size. Each as (outline, fill, area, disc), at the mask's scale. The
+    erosion is a threshold of a distance transform (a disc kernel costs its area per pixel, over a
+    blob as large as the rail)."""
+    short = float(np.sqrt(card_area / 1.4))  # a card is 63 x 88 mm
+    big = [b for b in blobs if min(cv2.boundingRect(b)[2:]) >= short]
+    if not big:
+        return []
+    own = np.zeros(mask.shape, np.uint8)
+    cv2.drawContours(own, big, -1, 255, thickness=cv2.FILLED)
+    own &= mask  # the blobs' own pixels (the rail's outline encloses the felt)
+    own = _holes_filled(own, 0.5 * card_area)
+    # cut at a scale where a card is SPLIT_SHORT_PX wide: the corners are fitted afresh at full
+    # resolution anyway
+    f = min(1.0, SPLIT_SHORT_PX / short)
+    if f < 1.0:
+        small = cv2.resize(own, (max(1, round(own.shape[1] * f)), max(1, round(own.shape[0] * f))),
+                           interpolation=cv2.INTER_AREA)
+        own = np.where(small > 127, 255, 0).astype(np.uint8)
+    depth = cv2.distanceTransform(own, cv2.DIST_L2, 5)  # how far inside the blobs each pixel lies
+    out: list[tuple[F64, float, float, int]] = []
+    for share in SPLIT_SHARES:
+        k = max(3, round(share * short) | 1)
+        for outline, fill, area in _cores_as_cards(own, depth, f * k / 2, f * f * card_area):
+            o = outline / f
+            if all(quad_iou(o, q[0]) < 0.5 for q in out):
+                out.append((o, fill, area / (f * f), k))
+    return out
+
+
+def _cores_as_cards(own: npt.NDArray[np.uint8], depth: npt.NDArray[np.float32], r: float,
+                    card_area: float) -> list[tuple[F64, float, float]]:
+    """The cards among blobs (their ``depth``) eroded by a disc of radius ``r``. A card eroded by a
+    disc is the card less ``r`` on each side, corners still sharp (what the disc cut, a line or a
+    numeral, is gone, and growing the core back would round the corners): each core's rotated box
+    widened by ``r`` on each side is the card, if it has a card's proportions and size and felt
+    along three of its sides (a card touches a line or the rail at a side or a corner; a box cut
+    from the rail's edge, an arm or a word painted on the layout has no felt along two)."""
+    core = np.where(depth > r, 255, 0).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(core)
+    out: list[tuple[F64, float, float]] = []
+    for i in range(1, n):
+        cx, cy, cw, ch = (int(v) for v in stats[i, :4])
+        # the rail's, an arm's or a chip's core is far from a card's
+        if not SPLIT_AREA[0] * card_area <= (cw + 2 * r) * (ch + 2 * r) <= 2.5 * card_area:
+            continue
+        alone = np.where(labels[cy:cy + ch, cx:cx + cw] == i, 255, 0).astype(np.uint8)
+        pts = cv2.findNonZero(alone)
+        (mx, my), (w, h), angle = cv2.minAreaRect(pts)
+        w, h = w + 1 + 2 * r, h + 1 + 2 * r  # pixel centres to edges, then the disc's width back
+        short, long = min(w, h), max(w, h)
+        if (not MIN_ASPECT <= long / short <= MAX_ASPECT
+                or not SPLIT_AREA[0] * card_area <= w * h <= SPLIT_AREA[1] * card_area):
+            continue
+        centre = (mx + cx, my + cy)
+        ring = cv2.boxPoints((centre, (w + 2 * r, h + 2 * r), angle)).astype(np.int32)
+        if sum(_felt_share(own, ring[j], ring[(j + 1) % 4]) >= SPLIT_FELT_AROUND for j in range(4)) < 3:
+            continue
+        box = cv2.boxPoints((centre, (w, h), angle)).astype(np.float64)
+        inside = np.zeros(own.shape, np.uint8)  # the box less a margin (a pixel is a lot at this scale)
+        inner = cv2.boxPoints((centre, (0.85 * w, 0.85 * h), angle))
+        cv2.fillConvexPoly(inside, np.round(inner).astype(np.int32), 255)
+        n_in = int(np.count_nonzero(inside))
+        # a card fills its box to the corners; chips side by side, or a painted letter, leave gaps
+        fill = np.count_nonzero(inside & own) / n_in if n_in else 0.0
+        if fill < SPLIT_FILL:
+            continue
+        out.append((order_card_corners(box), float(fill), float(w * h)))
+    return out
+
+
+def _felt_share(mask: npt.NDArray[np.uint8], a: npt.NDArray[np.int32], b: npt.NDArray[np.int32]) -> float:
+    """The share of the segment ``a``-``b`` that lies on felt (off ``mask``; outside the frame counts
+    as not felt)."""
+    n = max(2, int(np.hypot(*(b - a))) + 1)
+    xs = np.round(np.linspace(a[0], b[0], n)).astype(int)
+    ys = np.round(np.linspace(a[1], b[1], n)).astype(int)
+    ok = (xs >= 0) & (ys >= 0) & (xs < mask.shape[1]) & (ys < mask.shape[0])
+    if not ok.any():
+        return 0.0
+    return float(np.count_nonzero(mask[ys[ok], xs[ok]] == 0)) / n
+
+
+def _holes_filled(mask: npt.NDArray[np.uint8], max_area: float) -> npt.NDArray[np.uint8]:
+    """``mask`` with its holes smaller than ``max_area`` filled (a face's pips and art, not the felt)."""
+    contours, hier = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hier is None:
+        return mask
+    holes = [c for c, h in zip(contours, hier[0], strict=True)
+             if h[3] != -1 and cv2.contourArea(c) < max_area]
+    out = mask.copy()
+    cv2.drawContours(out, holes, -1, 255, thickness=cv2.FILLED)
+    return out
 
 
 def quad_iou(a: F64, b: F64) -> float:

@@ -28,6 +28,7 @@ from monitor.perception.classical import (
     find_card_quads,
     quad_iou,
     refine_quad_full_resolution,
+    typical_card_area,
     work_scale,
 )
 from monitor.perception.detections import Detection, Detections, corners_from_array
@@ -73,6 +74,7 @@ class Perceiver:
         # Frames of one camera in order (live, review) reuse readings of unchanged cards; separate
         # photos (``detect``) must not, so the cache is opt-in.
         self.cache = cache
+        self.card_area: float | None = None  # a free card's area in the last whole frame (pixels)
 
     @classmethod
     def from_models(cls, models_dir: Path = DEFAULT_MODELS, backend: str = DEFAULT_BACKEND, threads: int = 2,
@@ -127,7 +129,8 @@ class Perceiver:
             scale = work_scale(w, h)
             for reg in regions:
                 x0, y0, x1, y1 = reg.box
-                for q in find_card_quads(frame[y0:y1, x0:x1], felt=felt, scale=scale):
+                for q in find_card_quads(frame[y0:y1, x0:x1], felt=felt, scale=scale,
+                                         card_area=self.card_area):
                     corners = q.corners + np.array([x0, y0], dtype=np.float64)
                     if reg.touches(_bounds(corners)):
                         quads.append(Quad(corners, q.fill, q.area))
@@ -171,7 +174,11 @@ class Perceiver:
                 if refined is not c.corners and quad_iou(refined, c.corners) > 0.6:
                     c.corners, c.source = refined, "both"
         elif self.mode == "full":
-            for q in find_card_quads(frame) if quads is None else quads:
+            if quads is None:
+                quads = find_card_quads(frame)
+                # a region's crop may hold no card lying free to size a split by: the frame's stands
+                self.card_area = typical_card_area(quads) or self.card_area
+            for q in quads:
                 best = max(cards, key=lambda c: quad_iou(q.corners, c.corners), default=None)
                 if best is not None and quad_iou(q.corners, best.corners) > 0.5:
                     best.corners, best.source = q.corners, "both"
