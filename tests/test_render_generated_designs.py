@@ -111,3 +111,20 @@ def test_export_patches_is_balanced_and_recorded(tmp_path: Path) -> None:
     assert len(rows) == n and {r["design"] for r in rows} <= {"classic", "proc:1"}
     assert all((tmp_path / r["file"]).is_file() for r in rows)
     assert cv2.imread(str(files[0])).shape == (48, 48, 3)
+
+
+def test_render_patches_takes_a_jitter_range_and_refuses_a_bad_one(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from monitor.cli import app
+
+    ok = CliRunner().invoke(app, ["render-patches", "--out", str(tmp_path), "--n", "54", "--designs",
+                                  "classic", "--size", "32", "--jitter", "0.06,0.08", "--seed", "2"])
+    assert ok.exit_code == 0, ok.output
+    rows = list(csv.DictReader((tmp_path / "manifest_patches_train_2.csv").open()))
+    # sigma is drawn in the range (doubled now and then: a poor estimate)
+    assert len(rows) == 54 and all(0.06 <= float(r["jitter"]) <= 0.16 for r in rows)
+    for bad in ("0.1", "0.2,0.1", "a,b", "0.1,0.9"):
+        res = CliRunner().invoke(app, ["render-patches", "--out", str(tmp_path / "x"), "--n", "1",
+                                       "--jitter", bad])
+        assert res.exit_code != 0 and "--jitter" in res.output, (bad, res.output)

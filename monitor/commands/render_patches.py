@@ -19,6 +19,11 @@ def register(app: typer.Typer) -> None:
         ] = "classic,jumbo,proc:0-399",
         seed: Annotated[int, typer.Option(help="Random seed: same seed, same crops.")] = 0,
         size: Annotated[int, typer.Option(min=16, help="Square crop size in px.")] = 96,
+        jitter: Annotated[
+            str, typer.Option(help="Corner jitter: sigma range as shares of the card's long side, 'MIN,MAX' "
+                              "(the runtime's corners: a finder's ~0.01-0.035; a detector's box can be "
+                              "far worse)")
+        ] = "0.01,0.035",
     ) -> None:
         """Card crops for the identity classifier from single-card patches: a card at camera size on
         training-table felt or other cards, partly hidden now and then, with light and sensor effects,
@@ -31,13 +36,18 @@ def register(app: typer.Typer) -> None:
         from monitor.commands.render import _designs
         from monitor.render.card_patches import PatchOptions, export_patches
 
+        try:
+            lo, hi = (float(v) for v in jitter.split(","))
+        except ValueError:
+            raise typer.BadParameter(f"--jitter must be 'MIN,MAX' (got {jitter!r})") from None
+        if not 0.0 <= lo <= hi <= 0.5:
+            raise typer.BadParameter(f"--jitter needs 0 <= MIN <= MAX <= 0.5 (got {jitter!r})")
         cv2.setNumThreads(1)
         names = _designs(designs)
         with Progress(
             TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn()
         ) as bar:
             task = bar.add_task(f"patches {split}", total=n)
-            export_patches(
-                out, split, n, names, seed, PatchOptions(size=size), progress=lambda k: bar.advance(task, k)
-            )
+            opt = PatchOptions(size=size, jitter=(lo, hi))
+            export_patches(out, split, n, names, seed, opt, progress=lambda k: bar.advance(task, k))
         typer.echo(f"wrote {n} crops from {len(names)} designs to {out / split}")
