@@ -9,6 +9,7 @@ fanned cards merge into one blob and are left to the detector. Needs no model at
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import cast
 
@@ -159,9 +160,7 @@ def refine_split_full_resolution(frame: npt.NDArray[np.uint8], quad: F64, felt: 
     x0, y0, x1, y1 = max(0, x0 - m), max(0, y0 - m), min(w, x1 + m), min(h, y1 + m)
     area = cv2.contourArea(quad.astype(np.float32))
     mask = _holes_filled(card_mask(frame[y0:y1, x0:x1], felt), 0.5 * area)
-    d = max(3, round(k) | 1)
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d))
-    opened = as_image(cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel))
+    opened = _opened(mask, k / 2)
     center = tuple(float(v) for v in quad.mean(axis=0) - (x0, y0))
     inside = [c for c in outer_contours(opened)
               if cv2.pointPolygonTest(c, center, False) >= 0 and cv2.contourArea(c) >= 0.5 * area]
@@ -180,15 +179,20 @@ def is_card_like_quad(q: F64, min_angle: float = 40.0, min_side_ratio: float = 0
 
     Rejects lettering and glyphs printed on the felt whose outline happens to have four vertices.
     """
-    sides = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
+    # plain floats: called for every candidate outline, and numpy's overhead dwarfs four points
+    pts = np.asarray(q, np.float64).reshape(4, 2).tolist()
+    sides = [math.sqrt((pts[i][0] - pts[(i + 1) % 4][0]) ** 2 + (pts[i][1] - pts[(i + 1) % 4][1]) ** 2)
+             for i in range(4)]
     if min(sides[0], sides[2]) < min_side_ratio * max(sides[0], sides[2]):
         return False
     if min(sides[1], sides[3]) < min_side_ratio * max(sides[1], sides[3]):
         return False
+    limit = math.cos(math.radians(min_angle))
     for i in range(4):
-        a, b = q[i - 1] - q[i], q[(i + 1) % 4] - q[i]
-        cos = float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b) + 1e-9))
-        if abs(cos) > np.cos(np.radians(min_angle)):
+        (px, py), (ax, ay), (bx, by) = pts[i], pts[i - 1], pts[(i + 1) % 4]
+        ax, ay, bx, by = ax - px, ay - py, bx - px, by - py
+        cos = (ax * bx + ay * by) / (math.sqrt(ax * ax + ay * ay) * math.sqrt(bx * bx + by * by) + 1e-9)
+        if abs(cos) > limit:
             return False
     return True
 
@@ -314,35 +318,39 @@ def typical_card_area(quads: list[Quad]) -> float | None:
 def _split_cards(mask: npt.NDArray[np.uint8], blobs: list[npt.NDArray[np.int32]],
                  card_area: float) -> list[tuple[F64, float, float, int]]:
     """Cards inside blobs that are not one card: a card touching a painted line or numeral, the rail,
-    a chip or an arm merges with it into one blob. The blobs (pips and art filled in) are eroded by
-    a disc a share of a card's short side wide, which cuts what is thinner than that (lines,
+    a chip or an arm merges with it into one blob. Each blob (pips and art filled in) is eroded by a
+    disc a share of a card's short side wide, which cuts what is thinner than that (lines,
     lettering, a corner's touch); each core left is a card if, widened back, it has a card's shape
     and this view's card size. Each as (outline, fill, area, disc), at the mask's scale. The
-    erosion is a threshold of a distance transform (a disc kernel costs its area per pixel, over a
-    blob as large as the rail)."""
+    erosion is a threshold of a distance transform (a disc kernel costs its area per pixel), each
+    blob in its own box (the mask is mostly felt)."""
     short = float(np.sqrt(card_area / 1.4))  # a card is 63 x 88 mm
-    big = [b for b in blobs if min(cv2.boundingRect(b)[2:]) >= short]
-    if not big:
-        return []
-    own = np.zeros(mask.shape, np.uint8)
-    cv2.drawContours(own, big, -1, 255, thickness=cv2.FILLED)
-    own &= mask  # the blobs' own pixels (the rail's outline encloses the felt)
-    own = _holes_filled(own, 0.5 * card_area)
     # cut at a scale where a card is SPLIT_SHORT_PX wide: the corners are fitted afresh at full
     # resolution anyway
     f = min(1.0, SPLIT_SHORT_PX / short)
-    if f < 1.0:
-        small = cv2.resize(own, (max(1, round(own.shape[1] * f)), max(1, round(own.shape[0] * f))),
-                           interpolation=cv2.INTER_AREA)
-        own = np.where(small > 127, 255, 0).astype(np.uint8)
-    depth = cv2.distanceTransform(own, cv2.DIST_L2, 5)  # how far inside the blobs each pixel lies
     out: list[tuple[F64, float, float, int]] = []
-    for share in SPLIT_SHARES:
-        k = max(3, round(share * short) | 1)
-        for outline, fill, area in _cores_as_cards(own, depth, f * k / 2, f * f * card_area):
-            o = outline / f
-            if all(quad_iou(o, q[0]) < 0.5 for q in out):
-                out.append((o, fill, area / (f * f), k))
+    for blob in blobs:
+        x, y, bw, bh = cv2.boundingRect(blob)
+        if min(bw, bh) < short or cv2.contourArea(blob) < SPLIT_AREA[0] * card_area:
+            continue  # too small to hold a card (a chip, a stack of them)
+        m = round(short / 2) + 2
+        x0, y0 = max(0, x - m), max(0, y - m)
+        x1, y1 = min(mask.shape[1], x + bw + m), min(mask.shape[0], y + bh + m)
+        own = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.drawContours(own, [blob - np.array([x0, y0], np.int32)], -1, 255, thickness=cv2.FILLED)
+        own &= mask[y0:y1, x0:x1]  # the blob's own pixels (the rail's outline encloses the felt)
+        own = _holes_filled(own, 0.5 * card_area)
+        if f < 1.0:
+            small = cv2.resize(own, (max(1, round(own.shape[1] * f)), max(1, round(own.shape[0] * f))),
+                               interpolation=cv2.INTER_AREA)
+            own = np.where(small > 127, 255, 0).astype(np.uint8)
+        depth = cv2.distanceTransform(own, cv2.DIST_L2, 5)  # how far inside the blob each pixel lies
+        for share in SPLIT_SHARES:
+            k = max(3, round(share * short) | 1)
+            for outline, fill, area in _cores_as_cards(own, depth, f * k / 2, f * f * card_area):
+                o = outline / f + np.array([x0, y0], np.float64)
+                if all(quad_iou(o, q[0]) < 0.5 for q in out):
+                    out.append((o, fill, area / (f * f), k))
     return out
 
 
@@ -375,16 +383,28 @@ def _cores_as_cards(own: npt.NDArray[np.uint8], depth: npt.NDArray[np.float32], 
         if sum(_felt_share(own, ring[j], ring[(j + 1) % 4]) >= SPLIT_FELT_AROUND for j in range(4)) < 3:
             continue
         box = cv2.boxPoints((centre, (w, h), angle)).astype(np.float64)
-        inside = np.zeros(own.shape, np.uint8)  # the box less a margin (a pixel is a lot at this scale)
-        inner = cv2.boxPoints((centre, (0.85 * w, 0.85 * h), angle))
-        cv2.fillConvexPoly(inside, np.round(inner).astype(np.int32), 255)
-        n_in = int(np.count_nonzero(inside))
         # a card fills its box to the corners; chips side by side, or a painted letter, leave gaps
-        fill = np.count_nonzero(inside & own) / n_in if n_in else 0.0
+        # (the box less a margin: a pixel is a lot at this scale)
+        inner = np.round(cv2.boxPoints((centre, (0.85 * w, 0.85 * h), angle))).astype(np.int32)
+        x0, y0 = np.maximum(inner.min(axis=0), 0)
+        x1, y1 = np.minimum(inner.max(axis=0) + 1, (own.shape[1], own.shape[0]))
+        if x1 <= x0 or y1 <= y0:
+            continue
+        inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillConvexPoly(inside, inner - (x0, y0), 255)
+        n_in = int(np.count_nonzero(inside))
+        fill = np.count_nonzero(inside & own[y0:y1, x0:x1]) / n_in if n_in else 0.0
         if fill < SPLIT_FILL:
             continue
         out.append((order_card_corners(box), float(fill), float(w * h)))
     return out
+
+
+def _opened(mask: npt.NDArray[np.uint8], r: float) -> npt.NDArray[np.uint8]:
+    """``mask`` opened by a disc of radius ``r`` (as thresholds of distance transforms: a disc kernel
+    costs its area per pixel)."""
+    core = np.where(cv2.distanceTransform(mask, cv2.DIST_L2, 5) > r, 0, 255).astype(np.uint8)
+    return np.where(cv2.distanceTransform(core, cv2.DIST_L2, 5) <= r, 255, 0).astype(np.uint8)
 
 
 def _felt_share(mask: npt.NDArray[np.uint8], a: npt.NDArray[np.int32], b: npt.NDArray[np.int32]) -> float:
