@@ -271,7 +271,9 @@ def find_card_quads(frame: npt.NDArray[np.uint8], min_area_px: float = 250.0,
             refined = refine_corners(c.reshape(-1, 2).astype(np.float64), ordered)
         quads.append(Quad(order_card_corners(refined), fill, float(area / (scale * scale))))
     ref = card_area * scale * scale if card_area else _median_area(whole)
-    for ordered, fill, _, k in _split_cards(mask, merged, ref) if ref and merged else []:
+    if not ref or not merged:
+        return quads
+    for ordered, fill, _, k in _split_cards(mask, merged, ref):
         refined = order_card_corners(refine_split_full_resolution(frame, ordered / scale, felt, k / scale))
         # cut at a coarse scale, a card is judged again by its sides fitted at full resolution
         area = cv2.contourArea(refined.astype(np.float32))
@@ -344,7 +346,8 @@ def _split_cards(mask: npt.NDArray[np.uint8], blobs: list[npt.NDArray[np.int32]]
             small = cv2.resize(own, (max(1, round(own.shape[1] * f)), max(1, round(own.shape[0] * f))),
                                interpolation=cv2.INTER_AREA)
             own = np.where(small > 127, 255, 0).astype(np.uint8)
-        depth = cv2.distanceTransform(own, cv2.DIST_L2, 5)  # how far inside the blob each pixel lies
+        # how far inside the blob each pixel lies
+        depth = np.asarray(cv2.distanceTransform(own, cv2.DIST_L2, 5), np.float32)
         for share in SPLIT_SHARES:
             k = max(3, round(share * short) | 1)
             for outline, fill, area in _cores_as_cards(own, depth, f * k / 2, f * f * card_area):

@@ -43,7 +43,8 @@ def order_card_corners(pts: npt.ArrayLike) -> FloatArray:
     order = order[start:] + order[:start]
     if ys[order[0]] + ys[order[1]] > ys[order[2]] + ys[order[3]]:
         order = order[2:] + order[:2]
-    return p[order]
+    out: FloatArray = p[order]
+    return out
 
 
 def card_side_lengths(corners: npt.ArrayLike) -> tuple[float, float]:
