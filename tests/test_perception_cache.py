@@ -81,6 +81,16 @@ def test_the_same_models_touched_or_copied_keep_the_cache(tmp_path: Path, video:
     assert fingerprint(video, models) != before
 
 
+def test_a_detector_threshold_changed_is_another_perception(tmp_path: Path, video: Path) -> None:
+    models = tmp_path / "models"
+    models.mkdir()
+    (models / "detector.onnx").write_bytes(b"weights")
+    (models / "detector.json").write_text('{"class_conf": {"card_face_up": 0.35}}')
+    before = fingerprint(video, models)
+    (models / "detector.json").write_text('{"class_conf": {"card_face_up": 0.25}}')  # more boxes reported
+    assert fingerprint(video, models) != before
+
+
 def test_a_torn_line_ends_what_is_trusted(tmp_path: Path, video: Path) -> None:
     path = tmp_path / "round.jsonl"
     cache = CachedPerception(CountingPerception(), path, fingerprint(video, None))

@@ -47,7 +47,9 @@ def fingerprint(video: Path, models_dir: Path | None, mode: str = "") -> dict[st
     st = video.stat()
     models: dict[str, list[int | str]] = {}
     if models_dir is not None:
-        for name in ("detector.onnx", "cards.onnx", "cards_corner.onnx", "cards_ensemble.json"):
+        # detector.json too: its per-class score thresholds decide which boxes are reported
+        for name in ("detector.onnx", "detector.json", "cards.onnx", "cards_corner.onnx",
+                     "cards_ensemble.json"):
             p = models_dir / name
             if p.exists():
                 ms = p.stat()
