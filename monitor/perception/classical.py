@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from monitor.perception.imageio import as_image
-from monitor.perception.rectify import order_card_corners
+from monitor.perception.rectify import card_side_lengths, order_card_corners
 
 F64 = npt.NDArray[np.float64]
 
@@ -119,30 +119,45 @@ def refine_corners(contour: F64, quad: F64) -> F64:
     return out
 
 
-def refine_quad_full_resolution(frame: npt.NDArray[np.uint8], quad: F64, felt: npt.NDArray[np.uint8]) -> F64:
-    """Re-segment the card's neighbourhood at full resolution and fit its sides there."""
+def _own_blob(frame: npt.NDArray[np.uint8], quad: F64, felt: npt.NDArray[np.uint8],
+              open_r: float | None = None) -> tuple[npt.NDArray[np.int32], F64, npt.NDArray[np.int64]] | None:
+    """The card's own blob in its neighbourhood re-segmented at full resolution: the smallest one
+    around its centre that is big enough (a blob touching the ROI border, like the rail, would also
+    contain the centre). With ``open_r`` the neighbourhood's pips and art are filled in and it is
+    opened by a disc of that radius (a line or numeral the card touches cut off). Returns the blob
+    (ROI pixels), its outline in frame pixels and the ROI's offset, or None."""
     h, w = frame.shape[:2]
     x0, y0 = np.floor(quad.min(axis=0)).astype(int)
     x1, y1 = np.ceil(quad.max(axis=0)).astype(int)
     m = max(4, int(0.15 * max(x1 - x0, y1 - y0)))
+    if open_r is not None:
+        m = max(m, int(2 * open_r))
     x0, y0, x1, y1 = max(0, x0 - m), max(0, y0 - m), min(w, x1 + m), min(h, y1 + m)
+    area = cv2.contourArea(quad.astype(np.float32))
     mask = card_mask(frame[y0:y1, x0:x1], felt)
-    contours = outer_contours(mask)
+    if open_r is not None:
+        mask = _opened(_holes_filled(mask, 0.5 * area), open_r)
     center = tuple(float(v) for v in quad.mean(axis=0) - (x0, y0))
-    min_area = 0.5 * cv2.contourArea(quad.astype(np.float32))
-    # The card's own blob: the smallest one around its centre that is big enough (a blob touching the
-    # ROI border, like the rail, would also contain the centre).
-    inside = [c for c in contours
-              if cv2.pointPolygonTest(c, center, False) >= 0 and cv2.contourArea(c) >= min_area]
+    inside = [c for c in outer_contours(mask)
+              if cv2.pointPolygonTest(c, center, False) >= 0 and cv2.contourArea(c) >= 0.5 * area]
     if not inside:
-        return quad
+        return None
     blob = min(inside, key=cv2.contourArea)
-    c = blob.reshape(-1, 2).astype(np.float64) + np.array([x0, y0])
+    offset = np.array([x0, y0])
+    return blob, blob.reshape(-1, 2).astype(np.float64) + offset, offset
+
+
+def refine_quad_full_resolution(frame: npt.NDArray[np.uint8], quad: F64, felt: npt.NDArray[np.uint8]) -> F64:
+    """Re-segment the card's neighbourhood at full resolution and fit its sides there."""
+    found = _own_blob(frame, quad, felt)
+    if found is None:
+        return quad
+    blob, c, offset = found
     # Start from the blob's own four-sided outline when it has one: the detector's box only says
     # where the card is (it comes from a shrunk frame and is a rotated rectangle, not a perspective quad).
     own = card_quad_of(blob)
     if own is not None:
-        own = order_card_corners(own + np.array([x0, y0]))
+        own = order_card_corners(own + offset)
         if is_card_like_quad(own) and quad_iou(own, quad) > 0.75:
             return refine_corners(c, own)
     return refine_corners(c, quad)
@@ -151,26 +166,15 @@ def refine_quad_full_resolution(frame: npt.NDArray[np.uint8], quad: F64, felt: n
 def refine_split_full_resolution(frame: npt.NDArray[np.uint8], quad: F64, felt: npt.NDArray[np.uint8],
                                  k: float) -> F64:
     """A card cut from a merged blob (:func:`_split_cards`), its sides fitted at full resolution: the
-    neighbourhood segmented, opened by the same disc (``k`` full-resolution pixels) so the line or
-    numeral it touched does not pull its sides, and the card's part around its centre fitted."""
-    h, w = frame.shape[:2]
-    x0, y0 = np.floor(quad.min(axis=0)).astype(int)
-    x1, y1 = np.ceil(quad.max(axis=0)).astype(int)
-    m = max(4, int(0.15 * max(x1 - x0, y1 - y0)), int(k))
-    x0, y0, x1, y1 = max(0, x0 - m), max(0, y0 - m), min(w, x1 + m), min(h, y1 + m)
-    area = cv2.contourArea(quad.astype(np.float32))
-    mask = _holes_filled(card_mask(frame[y0:y1, x0:x1], felt), 0.5 * area)
-    opened = _opened(mask, k / 2)
-    center = tuple(float(v) for v in quad.mean(axis=0) - (x0, y0))
-    inside = [c for c in outer_contours(opened)
-              if cv2.pointPolygonTest(c, center, False) >= 0 and cv2.contourArea(c) >= 0.5 * area]
-    if not inside:
+    neighbourhood opened by the same disc (``k`` full-resolution pixels wide) so the line or numeral
+    it touched does not pull its sides."""
+    found = _own_blob(frame, quad, felt, open_r=k / 2)
+    if found is None:
         return quad
-    blob = min(inside, key=cv2.contourArea)
-    c = blob.reshape(-1, 2).astype(np.float64) + np.array([x0, y0])
+    blob, c, offset = found
     # the opening rounded the card's corners by the disc: its rotated bounding box still touches the
     # straight middles of its sides, a closer start than a polygon cut across the rounded corners
-    own = order_card_corners(cv2.boxPoints(cv2.minAreaRect(blob)).astype(np.float64) + np.array([x0, y0]))
+    own = order_card_corners(cv2.boxPoints(cv2.minAreaRect(blob)).astype(np.float64) + offset)
     return refine_corners(c, own if is_card_like_quad(own) and quad_iou(own, quad) > 0.6 else quad)
 
 
@@ -253,7 +257,7 @@ def find_card_quads(frame: npt.NDArray[np.uint8], min_area_px: float = 250.0,
     mask = card_mask(img, felt, open_px=OPEN_PX)
     max_area = max_area_frac * img.shape[0] * img.shape[1]
     quads: list[Quad] = []
-    whole: list[F64] = []  # card outlines at the working scale
+    whole: list[float] = []  # areas of the card outlines found whole, at the working scale
     merged: list[npt.NDArray[np.int32]] = []  # blobs that are no card's shape: maybe a card and a line
     for c in outer_contours(mask):
         area = cv2.contourArea(c)
@@ -264,7 +268,7 @@ def find_card_quads(frame: npt.NDArray[np.uint8], min_area_px: float = 250.0,
             merged.append(c)
             continue
         ordered, fill = found
-        whole.append(ordered)
+        whole.append(cv2.contourArea(ordered.astype(np.float32)))
         if scale < 1.0:
             refined = refine_quad_full_resolution(frame, ordered / scale, felt)
         else:
@@ -296,25 +300,20 @@ def _card_outline(c: npt.NDArray[np.int32], area: float) -> tuple[F64, float] | 
     if not MIN_FILL <= fill <= MAX_FILL:
         return None
     ordered = order_card_corners(approx)
-    sides = np.linalg.norm(ordered - np.roll(ordered, -1, axis=0), axis=1)
-    short, long = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    short, long = card_side_lengths(ordered)
     if short <= 0 or not MIN_ASPECT <= long / short <= MAX_ASPECT or not is_card_like_quad(ordered):
         return None
     return ordered, float(min(fill, 1.0))
 
 
-def _median_area(quads: list[F64]) -> float | None:
-    """The median area of the cards found whole: the size a card has in this view."""
-    if len(quads) < SPLIT_MIN_CARDS:
-        return None
-    return float(np.median([cv2.contourArea(q.astype(np.float32)) for q in quads]))
+def _median_area(areas: list[float]) -> float | None:
+    """The median area of the cards found whole (the size a card has in this view), if enough were."""
+    return float(np.median(areas)) if len(areas) >= SPLIT_MIN_CARDS else None
 
 
 def typical_card_area(quads: list[Quad]) -> float | None:
     """The median area (full-frame pixels) of a frame's cards found whole, to size splits of its crops."""
-    if len(quads) < SPLIT_MIN_CARDS:
-        return None
-    return float(np.median([q.area for q in quads]))
+    return _median_area([q.area for q in quads])
 
 
 def _split_cards(mask: npt.NDArray[np.uint8], blobs: list[npt.NDArray[np.int32]],

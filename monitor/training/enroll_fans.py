@@ -11,11 +11,11 @@ windows of the same deck on tables the fine-tune never saw (``test``).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from monitor.perception.identity import ClassifierMeta
 from monitor.render.datasets import standard_splits
 from monitor.render.index_export import export_indices
 from monitor.training.cards import train_cards
@@ -50,7 +50,8 @@ def enroll_fan_reader(deck: Path, out: Path, base: Path, windows: int = 3000, ep
     derive_fan_crops(windows_dir, crops, FAN_IMGSZ)
     # the classifier's classes are the train split's folders: a card never rendered there would be
     # dropped from the enrolled reader (and every read of it be another card)
-    missing = sorted(set(_classes(base)) - {p.name for p in (crops / "train").iterdir() if any(p.iterdir())})
+    shown = {p.name for p in (crops / "train").iterdir() if any(p.iterdir())}
+    missing = sorted(set(ClassifierMeta.load(base.with_suffix(".json")).classes) - shown)
     if missing:
         raise ValueError(f"{windows} fan windows of {deck} never showed {', '.join(missing)}: render more "
                          "(--fan-windows)")
@@ -61,7 +62,3 @@ def enroll_fan_reader(deck: Path, out: Path, base: Path, windows: int = 3000, ep
     calibrate_and_evaluate(onnx_path, model_names(ckpt), FAN_IMGSZ, crops, run / "eval", ("test",))
     return fit_fan_reader(onnx_path, crops, out / "fan_reader", ("test",))
 
-
-def _classes(onnx_path: Path) -> list[str]:
-    """The classes of a shipped classifier (its .json beside the ONNX)."""
-    return [str(c) for c in json.loads(onnx_path.with_suffix(".json").read_text())["classes"]]
