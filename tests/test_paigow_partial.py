@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from monitor.procedure.paigow_rules import PaiGowRules
 from monitor.rules.cards import PAI_GOW_53, Card
-from monitor.rules.paigow.partial import completions, flush_possible
+from monitor.rules.paigow.partial import INK, completions, flush_possible
 from monitor.rules.paigow.setting import FoulKind
 
 RULES = PaiGowRules()
@@ -71,3 +71,35 @@ def test_hiding_cards_never_makes_a_legal_setting_foul(cards: list[Card], how: l
         assert full is not None and full.kind == FoulKind.FRONT_STRONGER
     if all(h == "named" for h in how):
         assert (seen is None) == (full is None)
+
+
+def test_two_inks_rule_out_a_flush_where_no_suit_was_read() -> None:
+    ranks_only = ["6", "8", "2", "7", "T"]
+    assert flush_possible(ranks_only, ["red", None, None, None, None])
+    assert flush_possible(ranks_only, ["red", "red", None, None, None])
+    assert not flush_possible(ranks_only, ["red", None, None, "black", None])
+    # a suit read is an ink too
+    assert not flush_possible(["6d", "8", "2", "7", "T"], [None, None, None, "black", None])
+    # the player_foul hand read to ranks, the front's queen named: judged once two inks show behind
+    assert RULES.judge_partial(["Qc", "T"], ranks_only) is None
+    foul = RULES.judge_partial(["Qc", "T"], ranks_only, ["red", "red", "red", "black", "red"])
+    assert foul is not None and foul.kind == FoulKind.FRONT_STRONGER
+
+
+inks = st.lists(st.booleans(), min_size=5, max_size=5)
+
+
+@settings(max_examples=300, deadline=None)
+@given(cards=st.lists(st.sampled_from(PAI_GOW_53), min_size=7, max_size=7, unique=True), how=hidden,
+       inked=inks)
+def test_inks_read_right_never_make_a_legal_setting_foul(cards: list[Card], how: list[str],
+                                                         inked: list[bool]) -> None:
+    texts = [c.text for c in cards]
+    partial = [t if h == "named" or t == "Jk" else t[0] if h == "rank" else None
+               for t, h in zip(texts, how, strict=True)]
+    colours = [INK[t[1]] if i and t != "Jk" and p != t else None
+               for t, p, i in zip(texts[2:], partial[2:], inked, strict=True)]
+    seen = RULES.judge_partial(partial[:2], partial[2:], colours)
+    if seen is not None:
+        full = RULES.judge(texts[:2], texts[2:], None)
+        assert full is not None and full.kind == FoulKind.FRONT_STRONGER

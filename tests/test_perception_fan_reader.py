@@ -107,6 +107,15 @@ def test_fitted_scores_read_as_the_runtime_reads() -> None:
     assert fig["named_of_shown"] == 0.5 and fig["named_or_rank_of_shown"] == 1.0
     assert fig["false_names"] == 1 and fig["false_ranks"] == 0
     assert fig["by_kind"] == {"t": 1, "j": 1, "c": 1, "s": 1}
+    from monitor.training.fan_reader_fit import colour_figures, colour_scores
+
+    ink, top_ink = colour_scores(prob, classes, 0.5)
+    assert top_ink[:2] == ["red", "black"] and ink[1] > 0.45 and ink[2] == 0.0  # 7c = 7h: a coin toss
+    inks = colour_figures(ink, top_ink, name, ["7h", "7c", "back", "back"], ["t", "j", "s", "c"],
+                          threshold=0.999, colour_threshold=0.9)
+    # none named at 0.999: the seven of hearts' ink read, the seven in doubt (red or black at 0.5 each)
+    # not; the king on a covered corner: a false ink
+    assert inks["colour_of_unnamed_shown"] == 0.5 and inks["false_colours"] == 1
 
 
 def test_a_rank_is_read_at_its_own_threshold(reader_dir: Path) -> None:
@@ -125,7 +134,30 @@ def test_a_rank_is_read_at_its_own_threshold(reader_dir: Path) -> None:
     fan.meta = fan.meta.__class__(**{**{f: getattr(fan.meta, f) for f in fan.meta.__slots__},
                                      "temperature": 1.0, "outputs_are_probabilities": True})
     (r,) = fan.read_cards(np.zeros((240, 400, 3), np.uint8), [CARD])
-    assert r.card is None and r.rank == "7"
+    assert r.card is None and r.rank == "7" and r.colour is None  # no colour threshold: inks not read
+
+
+@pytest.mark.parametrize("doubt, ink", [(("7h", "7d"), "red"), (("Ks", "7c"), "black"), (("7h", "7c"), None)])
+def test_an_ink_is_read_at_its_own_threshold_where_the_card_is_not_named(
+        reader_dir: Path, doubt: tuple[str, str], ink: str | None) -> None:
+    cfg = json.loads((reader_dir / "fan_reader.json").read_text())
+    (reader_dir / "fan_reader.json").write_text(json.dumps({**cfg, "colour_threshold": 0.95}))
+    fan = FanReader(reader_dir / "fan_reader.json")
+    rows = np.full((6, len(fan.classes)), 1e-6)
+    rows[[0, 2, 3, 4, 5], fan.classes.index("back")] = 1.0
+    rows[1, [fan.classes.index(c) for c in doubt]] = 0.5  # two cards, not named
+    fan.backend = _Backend(rows / rows.sum(axis=1, keepdims=True))
+    fan.meta = fan.meta.__class__(**{**{f: getattr(fan.meta, f) for f in fan.meta.__slots__},
+                                     "temperature": 1.0, "outputs_are_probabilities": True})
+    (r,) = fan.read_cards(np.zeros((240, 400, 3), np.uint8), [CARD])
+    assert r.card is None and r.colour == ink
+
+
+def test_a_colour_threshold_at_a_coin_toss_is_refused(reader_dir: Path) -> None:
+    (reader_dir / "fan_reader.json").write_text(json.dumps({"reader": "cards_corner.onnx",
+                                                            "colour_threshold": 0.4}))
+    with pytest.raises(ModelFileError, match="colour_threshold"):
+        FanReader(reader_dir / "fan_reader.json")
 
 
 def test_peaks_keep_every_index_a_box_edge_passes_apart(reader_dir: Path) -> None:

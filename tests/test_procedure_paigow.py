@@ -667,3 +667,49 @@ def test_rule_60_a_card_named_in_two_hands_read_in_part_is_a_duplicate() -> None
     b["back"] = [a["back"][0], *b["back"][1:]]  # type: ignore[index]
     dup = only(run(events), "duplicate_card")
     assert a["back"][0] in dup.message  # type: ignore[index]
+
+
+def test_rule_50a_inks_read_settle_a_hand_read_to_its_ranks_alone() -> None:
+    events = clean_round(seed=3, banker_seat=1, bets=BETS)
+    i = find(events, "hand_set", lambda e: e["seat"] == 3)
+    events[i].update(front=[], back=[], counted=False)
+    j = find(events, "hand_opened", lambda e: e["seat"] == 3)
+    # the scripted foul (a queen and a ten over a ten-high back) with no suit read at all: a flush
+    # is possible, nothing is concluded; the back's inks (red and black) rule it out
+    ranks_only = {"front": [None, None], "front_ranks": ["Q", "T"], "back": [None] * 5,
+                  "back_ranks": ["6", "8", "2", "7", "T"]}
+    events[j] = {**events[j], **ranks_only}
+    assert "player_foul" not in codes(run(events))
+    events[j] = {**events[j], **ranks_only, "back_colours": ["red", "red", "red", "black", None]}
+    a = only(run(events), "player_foul")
+    assert "seat 3" in a.message and a.rule.rule == "49, 50"
+
+
+def test_rule_54_inks_read_settle_a_banker_setting_read_to_its_ranks() -> None:
+    events = clean_round(seed=2)
+    i = find(events, "banker_hand_set")
+    # a pair of tens in front over an ace-high five-card hand read to its ranks: foul once its inks
+    # show two colours (the session-25 read of the banker_foul recording, its four of clubs a king)
+    events[i].update(front=[None, None], front_ranks=["T", "T"], back=["4h", None, None, None, None],
+                     back_ranks=[None, "9", "8", "A", "K"])
+    assert "banker_foul" not in codes(run(events))
+    events[i]["back_colours"] = [None, "red", "black", "black", None]
+    a = only(run(events), "banker_foul")
+    assert a.rule.rule == "54"
+
+
+def test_back_colours_must_line_up_with_the_unnamed_cards_of_the_back() -> None:
+    from pydantic import ValidationError
+
+    from monitor.events.schema import HandOpened
+
+    base = {"table_id": "T1", "seq": 1, "media_time": 1.0, "wall_time": "2026-01-01T20:00:00Z",
+            "source": "vision", "seat": 2, "front": [None, None], "back": ["6d", None, None, None, None]}
+    ok = HandOpened.model_validate({**base, "back_colours": [None, "red", None, "black", None]})
+    assert ok.back_colours == [None, "red", None, "black", None]
+    bad = [({"back_colours": ["red"]}, "one entry per card of back"),
+           ({"back_colours": ["red", None, None, None, None]}, "only for a card not named"),
+           ({"back_colours": [None, "green", None, None, None]}, "back_colours")]
+    for extra, why in bad:
+        with pytest.raises(ValidationError, match=why):
+            HandOpened.model_validate({**base, **extra})

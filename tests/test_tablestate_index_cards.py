@@ -43,6 +43,25 @@ def test_the_two_indices_of_a_card_are_one_card_keeping_what_they_agree_on() -> 
     assert sorted(c.card or "" for c in cards) == ["6d", "8d"]  # a fan: 30 mm apart, two cards
 
 
+def test_the_two_indices_of_a_card_keep_the_ink_they_agree_on() -> None:
+    from dataclasses import replace
+
+    def inked(reads: list[IndexRead], inks: tuple[str | None, str | None]) -> list[IndexRead]:
+        return [replace(r, colour=c) for r, c in zip(reads, inks, strict=True)]
+
+    size = CAL.image_size
+    read = reads_of(-450.0, 250.0, (None, None), ("K", None))
+    cards = index_cards(inked(read, ("black", None)), "seat2.back", CAL, size)
+    assert [(c.rank, c.colour) for c in cards] == [("K", "black")]  # one index saw the ink
+    cards = index_cards(inked(read, ("black", "red")), "seat2.back", CAL, size)
+    assert [(c.rank, c.colour) for c in cards] == [("K", None)]  # two inks: neither
+    named = reads_of(-450.0, 250.0, ("Kh", None), (None, None))
+    cards = index_cards(inked(named, (None, "black")), "seat2.back", CAL, size)
+    assert [(c.card, c.rank, c.colour) for c in cards] == [(None, "K", None)]  # a heart read black: the rank
+    cards = index_cards(inked(named, (None, "red")), "seat2.back", CAL, size)
+    assert [(c.card, c.colour) for c in cards] == [("Kh", None)]  # named: its suit says its ink
+
+
 def test_a_tight_fan_keeps_its_cards_apart_and_one_index_found_twice_is_one_card() -> None:
     size = CAL.image_size
     fan: list[IndexRead] = []

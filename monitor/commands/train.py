@@ -204,6 +204,8 @@ def train_fan_reader_cmd(
                                                                           "crops")] = 0.001,
     max_false_rank_rate: Annotated[float, typer.Option(min=0.0, max=0.05,
                                                        help="ranks read unnamed")] = 0.0025,
+    max_false_colour_rate: Annotated[float, typer.Option(min=0.0, max=0.05,
+                                                         help="inks (red/black) read unnamed")] = 0.001,
     min_index: Annotated[float, typer.Option(min=0.01, max=0.99, help="how sure of an index a cut must be to "
                                                                        "count as a card at all")] = 0.95,
     members: Annotated[str, typer.Option(
@@ -226,16 +228,19 @@ def train_fan_reader_cmd(
         if not m.exists() or not m.with_suffix(".json").exists():
             raise typer.BadParameter(f"{m}: need the ONNX and its JSON beside it (`train cards` writes both)")
     result = fit_fan_reader(reader, sets, out, wanted, min_index=min_index, max_false_rate=max_false_rate,
-                            max_false_rank_rate=max_false_rank_rate, members=extra)
-    typer.echo(f"threshold={result['threshold']:.4f} rank_threshold={result['rank_threshold']:.4f}")
+                            max_false_rank_rate=max_false_rank_rate, members=extra,
+                            max_false_colour_rate=max_false_colour_rate)
+    typer.echo(f"threshold={result['threshold']:.4f} rank_threshold={result['rank_threshold']:.4f} "
+               f"colour_threshold={result['colour_threshold']:.4f}")
     for split in ("val", *wanted):
         if split in result:
             m = result[split]
             typer.echo(f"{split:>6}: indices {m['indices_shown']}, top-1 {m['top1_of_shown']:.3f}, named "
                        f"{m['named_of_shown']:.3f}, named or rank {m['named_or_rank_of_shown']:.3f}; "
                        f"false names {m['false_names']} ({m['false_name_rate']:.4f}), "
-                       f"false ranks {m['false_ranks']} "
-                       f"({m['false_rank_rate']:.4f}) of {m['crops']} crops")
+                       f"false ranks {m['false_ranks']} ({m['false_rank_rate']:.4f}); inks of the unnamed "
+                       f"{m['colour_of_unnamed_shown']:.3f}, false inks {m['false_colours']} "
+                       f"({m['false_colour_rate']:.4f}) of {m['crops']} crops")
     if ship:
         MODELS_DIR.mkdir(exist_ok=True)
         names = [f"{READER_NAME}.onnx", f"{READER_NAME}.json", "fan_reader.json", "fan_reader_metrics.json"]

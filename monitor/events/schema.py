@@ -24,6 +24,7 @@ Conventions
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from enum import StrEnum
 from functools import lru_cache
@@ -100,6 +101,7 @@ def _canonical_card(text: str) -> str:
 CardText = Annotated[str, AfterValidator(_canonical_card)]
 # A card's rank alone, when vision read the rank but not the suit ('A', 'K', ..., 'T', '9', ..., '2').
 RankText = Annotated[str, Field(pattern=r"^[2-9TJQKA]$", description="rank character, suit unread")]
+InkColour = Literal["red", "black"]
 Seat = Annotated[int, Field(ge=1, le=MAX_SEATS, description="seat number 1..10")]
 Pile = Annotated[int, Field(ge=1, le=PILES, description="pile slot 1..7, left to right from the dealer")]
 Cents = Annotated[int, Field(ge=0, description="money in integer cents")]
@@ -280,17 +282,21 @@ class BankerHandExposed(EventBase):
 class _ReadInPart(EventBase):
     """A setting vision may have read only in part (``banker_hand_set``, ``hand_opened``): a card seen
     but not named is null in ``front``/``back``, and ``front_ranks``/``back_ranks`` give its rank where
-    that was read. Declares no fields itself (each event keeps its own)."""
+    that was read; ``back_colours`` the ink (red or black) of the five-card hand's cards not named,
+    where read (two inks there rule out a flush, rule 50a's only use of suits). Declares no fields
+    itself (each event keeps its own)."""
 
     if TYPE_CHECKING:
         front: list[str | None] | None
         back: list[str | None] | None
         front_ranks: list[str | None] | None
         back_ranks: list[str | None] | None
+        back_colours: list[InkColour | None] | None
 
     @model_validator(mode="after")
     def _ranks_of_unnamed_cards(self) -> _ReadInPart:
         _check_ranks(self.front, self.back, self.front_ranks, self.back_ranks)
+        _check_unnamed(self.back, self.back_colours, "back_colours", "colour")
         return self
 
     def partial(self, part: str) -> list[str | None] | None:
@@ -312,6 +318,7 @@ class BankerHandSet(_ReadInPart):
     back: list[MaybeCard] = Field(max_length=7)
     front_ranks: list[RankText | None] | None = Field(default=None, max_length=7)
     back_ranks: list[RankText | None] | None = Field(default=None, max_length=7)
+    back_colours: list[InkColour | None] | None = Field(default=None, max_length=7)
 
 
 
@@ -332,19 +339,28 @@ class HandOpened(_ReadInPart):
     back: list[MaybeCard] | None = Field(default=None, max_length=7)
     front_ranks: list[RankText | None] | None = Field(default=None, max_length=7)
     back_ranks: list[RankText | None] | None = Field(default=None, max_length=7)
+    back_colours: list[InkColour | None] | None = Field(default=None, max_length=7)
 
 
 
 
 def _check_ranks(front: list[str | None] | None, back: list[str | None] | None,
                  front_ranks: list[str | None] | None, back_ranks: list[str | None] | None) -> None:
-    for cards, ranks, part in ((front, front_ranks, "front"), (back, back_ranks, "back")):
-        if ranks is None:
-            continue
-        if cards is None or len(ranks) != len(cards):
-            raise ValueError(f"{part}_ranks must give one entry per card of {part}")
-        if any(r is not None and c is not None for c, r in zip(cards, ranks, strict=True)):
-            raise ValueError(f"{part}_ranks: a rank is given only for a card not named")
+    _check_unnamed(front, front_ranks, "front_ranks", "rank")
+    _check_unnamed(back, back_ranks, "back_ranks", "rank")
+
+
+def _check_unnamed(cards: Sequence[str | None] | None, extra: Sequence[str | None] | None, field: str,
+                   what: str) -> None:
+    """``extra`` (ranks or inks of the cards not named) lines up with ``cards``, given only for the
+    cards not named."""
+    if extra is None:
+        return
+    part = field.split("_")[0]
+    if cards is None or len(extra) != len(cards):
+        raise ValueError(f"{field} must give one entry per card of {part}")
+    if any(r is not None and c is not None for c, r in zip(cards, extra, strict=True)):
+        raise ValueError(f"{field}: a {what} is given only for a card not named")
 
 
 def _partial(cards: list[str | None] | None, ranks: list[str | None] | None) -> list[str | None] | None:

@@ -10,8 +10,9 @@ corner, or a cut slid off the index); the shift it is surest shows an index is r
 out is the same as the index finder's (``IndexRead``), for ``tablestate.index_cards``.
 
 ``fan_reader.json`` beside the models: ``{"reader": "fan_index.onnx", "peaks": true, "shifts": [...],
-"min_index": p, "rank_threshold": r, "members": [...], "threshold": t}`` (``train fan-reader`` fits and
-writes it); the classifier's own JSON holds its classes, temperature and (alone) naming threshold.
+"min_index": p, "rank_threshold": r, "colour_threshold": c, "members": [...], "threshold": t}``
+(``train fan-reader`` fits and writes it); the classifier's own JSON holds its classes, temperature
+and (alone) naming threshold.
 
 ``members``: more classifiers over the same classes that read the cuts the reader chose (not every
 shift: their cost is a few crops a card). On a deck none of them saw, their mistakes differ more than
@@ -39,7 +40,7 @@ from monitor.perception.identity import ClassifierMeta
 from monitor.perception.index_geometry import index_crop, index_quads
 from monitor.perception.index_reader import IndexRead
 from monitor.perception.labels import BACK
-from monitor.perception.ranks import read_ranks
+from monitor.perception.ranks import read_colours, read_ranks
 from monitor.perception.rectify import CORNER_SHARE, crops_to_tensor, order_card_corners
 from monitor.rules.cards import JOKER_TEXT
 
@@ -151,6 +152,7 @@ class FanReader:
             self.min_index = float(raw.get("min_index", DEFAULT_MIN_INDEX))
             self.peak_gap = float(raw.get("peak_gap", 0.2))
             rank_threshold = raw.get("rank_threshold")
+            colour_threshold = raw.get("colour_threshold")
             threshold = raw.get("threshold")
             members = [str(m) for m in raw.get("members", [])]
         except FileNotFoundError as exc:
@@ -172,6 +174,11 @@ class FanReader:
         self.rank_threshold = self.threshold if rank_threshold is None else float(rank_threshold)
         if not 0.0 < self.rank_threshold <= 1.0:
             raise ModelFileError(f"fan reader file {self.path}: rank_threshold must lie in (0, 1]")
+        # the ink of a card not named, at its own threshold (None: inks are not read); two inks in a
+        # five-card hand rule out a flush (rule 50a)
+        self.colour_threshold = None if colour_threshold is None else float(colour_threshold)
+        if self.colour_threshold is not None and not 0.5 < self.colour_threshold <= 1.0:
+            raise ModelFileError(f"fan reader file {self.path}: colour_threshold must lie in (0.5, 1]")
         self.backend: Backend = load_backend(self.reader_path, backend, threads)
         self._back = self.classes.index(BACK)
         self.members: list[tuple[ClassifierMeta, Backend]] = []
@@ -240,14 +247,16 @@ class FanReader:
             return []
         p = card_probabilities(np.stack([c.probs for c in found]), self._back)
         ranks = read_ranks(p, self.classes, self.rank_threshold)
+        colours = ([None] * len(p) if self.colour_threshold is None
+                   else read_colours(p, self.classes, self.colour_threshold))
         out = []
-        for c, row, rank in zip(found, p, ranks, strict=True):
+        for c, row, rank, colour in zip(found, p, ranks, colours, strict=True):
             k = int(row.argmax())
             top, conf = self.classes[k], float(row[k])
             # the joker has no suit to doubt: its name is its rank, read at the rank threshold
             named = conf >= (self.rank_threshold if top == JOKER_TEXT else self.threshold)
             out.append(IndexRead(c.quad, c.index_p, top if named else None, None if named else rank,
-                                 top, conf))
+                                 top, conf, None if named else colour))
         return out
 
     def read(self, frame: npt.NDArray[np.uint8], regions: Sequence[Region] | None = None,

@@ -51,6 +51,7 @@ class IndexRead:
     rank: str | None  # not named, but the rank is that sure (suits summed)
     top: str  # the most likely class, named or not
     confidence: float  # its calibrated probability
+    colour: str | None = None  # not named, but its ink ("red", "black") is that sure (suits summed)
 
 
 class IndexFinder:

@@ -17,6 +17,7 @@ import numpy.typing as npt
 
 from monitor.perception.labels import BACK
 from monitor.rules.cards import JOKER_TEXT, RANK_CHARS
+from monitor.rules.paigow.partial import INK
 
 
 def rank_of(label: str) -> str | None:
@@ -61,3 +62,33 @@ def back_probabilities(probs: npt.NDArray[np.float64], classes: tuple[str, ...])
     if BACK not in classes:
         return np.zeros(len(probs))
     return np.asarray(probs, np.float64)[:, list(classes).index(BACK)]
+
+
+@cache
+def _inks(classes: tuple[str, ...]) -> tuple[tuple[str, ...], npt.NDArray[np.float64]]:
+    """The inks of ``classes``' suited cards and a (classes x inks) 0/1 matrix summing each ink's."""
+    inks = tuple(sorted({INK[c[1]] for c in classes if rank_of(c) is not None}))
+    m = np.zeros((len(classes), len(inks)))
+    for i, c in enumerate(classes):
+        if rank_of(c) is not None:
+            m[i, inks.index(INK[c[1]])] = 1.0
+    return inks, m
+
+
+def colour_probabilities(probs: npt.NDArray[np.float64], classes: tuple[str, ...]
+                         ) -> tuple[tuple[str, ...], npt.NDArray[np.float64]]:
+    """Each row's probability of every ink (red: hearts and diamonds; black: spades and clubs)."""
+    inks, m = _inks(tuple(classes))
+    return inks, np.asarray(probs, np.float64) @ m
+
+
+def read_colours(probs: npt.NDArray[np.float64], classes: tuple[str, ...],
+                 threshold: float) -> list[str | None]:
+    """Per row: the ink whose summed probability is at least ``threshold``, else None. A suit sign
+    too small to tell spades from clubs still shows its ink; rule 50a needs no more to rule out a
+    flush (``rules.paigow.partial``)."""
+    inks, cp = colour_probabilities(probs, classes)
+    if not inks:
+        return [None] * len(probs)
+    k = cp.argmax(axis=1)
+    return [inks[j] if cp[i, j] >= threshold else None for i, j in enumerate(k)]

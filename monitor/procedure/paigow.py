@@ -113,6 +113,7 @@ class SeatState:
     scores: tuple[int, int] | None = None  # (front, back) of a legal setting
     # as opened, read in part: each card's text, else its rank alone, else None (rule 50a judged on it)
     partial: tuple[list[str | None], list[str | None]] | None = None
+    back_colours: Sequence[str | None] | None = None  # the inks of its five-card hand's unnamed cards, read
 
     def known(self) -> tuple[list[str], list[str]] | None:
         front, back = self.front, self.back
@@ -563,7 +564,7 @@ class PaiGowRound:
         s.judged = False
         s.foul = None
         s.scores = None
-        s.partial = None
+        s.partial = s.back_colours = None
         if not event.counted:
             s.front = s.back = None  # set, not counted: judged when the hand is opened (rule 49)
             return
@@ -586,7 +587,7 @@ class PaiGowRound:
             for c in (*front, *back):
                 if c is not None and self.deal.homes.get(c) != home:
                     self._see(c, home, event)
-            foul = self.rules.judge_partial(*s.partial)
+            foul = self.rules.judge_partial(*s.partial, s.back_colours)
             if foul is None:
                 return  # a later reading may name more
         s.judged = True
@@ -649,10 +650,11 @@ class PaiGowRound:
 
     def _banker_set(self, event: BankerHandSet) -> None:
         self._banker_setting([c for c in event.front], [c for c in event.back], event,
-                             (event.partial("front") or [], event.partial("back") or []))
+                             (event.partial("front") or [], event.partial("back") or []), event.back_colours)
 
     def _banker_setting(self, front: list[str | None], back: list[str | None], event: EventBase,
-                        partial: tuple[list[str | None], list[str | None]] | None = None) -> None:
+                        partial: tuple[list[str | None], list[str | None]] | None = None,
+                        back_colours: Sequence[str | None] | None = None) -> None:
         d = self.deal
         if any(c is None for c in (*front, *back)):
             # set face up but not every card named: the setting is not known (no settlement on it),
@@ -662,7 +664,7 @@ class PaiGowRound:
             home = self._home_of_seat(self.banker_seat) if self.banker_seat is not None else "banker"
             for c in (*front, *back):
                 self._see(c, home, event)
-            foul = self.rules.judge_partial(*partial)
+            foul = self.rules.judge_partial(*partial, back_colours)
             if foul is not None:
                 d.banker_foul = foul
                 key = "/".join(" ".join(map(str, p)) for p in partial)
@@ -706,6 +708,7 @@ class PaiGowRound:
             if s.front is None or s.known() is None:
                 s.front, s.back = list(event.front), list(event.back)
                 s.partial = (event.partial("front") or [], event.partial("back") or [])
+                s.back_colours = event.back_colours
                 s.judged = False
                 s.scores = None
             self._judge_seat(s, event)

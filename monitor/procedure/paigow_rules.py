@@ -17,7 +17,7 @@ from monitor.rules.paigow.catalog import house_way_for
 from monitor.rules.paigow.dice import action_order, action_seat, check_dice, delivery_map
 from monitor.rules.paigow.errors import DiceError
 from monitor.rules.paigow.house_way import set_hand
-from monitor.rules.paigow.partial import Partial, completions
+from monitor.rules.paigow.partial import Colour, Partial, completions
 from monitor.rules.paigow.setting import Foul, FoulKind, Setting, judge_setting
 from monitor.rules.paigow.showdown import Outcome
 from monitor.rules.profile import DEFAULT_PROFILE, Direction, PaiGowProfile
@@ -132,12 +132,14 @@ class PaiGowRules:
                              self.profile)
         return foul, None
 
-    def judge_partial(self, front: Sequence[Partial], back: Sequence[Partial]) -> Foul | None:
-        """Rule 50a on a setting read in part (cards as text, rank alone, or None): a foul only when
-        every completion of the unread parts is one (``monitor.rules.paigow.partial``)."""
+    def judge_partial(self, front: Sequence[Partial], back: Sequence[Partial],
+                      back_colours: Sequence[Colour] | None = None) -> Foul | None:
+        """Rule 50a on a setting read in part (cards as text, rank alone, or None; the five-card hand's
+        inks where read): a foul only when every completion of the unread parts is one
+        (``monitor.rules.paigow.partial``)."""
         if len(front) != 2 or len(back) != 5:
             return count_foul(len(front), len(back))
-        options = completions(front, back)
+        options = completions(front, back, colours=back_colours)
         if options is None:
             return None
         n = 0

@@ -21,6 +21,7 @@ from monitor.calibration import TableCalibration
 from monitor.perception.index_reader import IndexRead
 from monitor.perception.rectify import CORNER_SHARE
 from monitor.rules.cards import JOKER_TEXT
+from monitor.rules.paigow.partial import INK
 from monitor.tablestate.placement import CARD_MM
 
 SIZE_TOLERANCE = 0.3  # a card implied by an index this far from 63 x 88 mm is not one
@@ -51,6 +52,7 @@ class IndexCard:
     confidence: float
     indices: int = 1
     heading: float = 0.0  # degrees: the way the card's side runs from the index read (its "down")
+    colour: str | None = None  # not named: its ink ("red", "black"), where read
 
 
 def card_of_index(read: IndexRead, calibration: TableCalibration, frame_size: tuple[int, int]
@@ -104,11 +106,19 @@ def _rank(c: IndexCard) -> str | None:
     return c.card[0] if c.card and c.card != JOKER_TEXT else c.rank
 
 
+def _colour(c: IndexCard) -> str | None:
+    return INK[c.card[1]] if c.card and c.card != JOKER_TEXT else c.colour
+
+
 def _merge(a: IndexCard, b: IndexCard) -> IndexCard:
-    card = _agree(a.card, b.card)
+    colour = _agree(_colour(a), _colour(b))
+    inks = {_colour(a), _colour(b)} - {None}
+    # a name the other reading's ink contradicts (a heart read black) is a suit in doubt: its rank stands
+    card = _agree(a.card, b.card) if len(inks) < 2 else None
     rank = None if card is not None else _agree(_rank(a), _rank(b))
+    colour = None if card is not None else colour
     return IndexCard((a.x + b.x) / 2, (a.y + b.y) / 2, a.zone, card, rank, max(a.confidence, b.confidence),
-                     a.indices + b.indices, a.heading)
+                     a.indices + b.indices, a.heading, colour)
 
 
 def index_cards(reads: Sequence[IndexRead], zone: str, calibration: TableCalibration,
@@ -119,7 +129,7 @@ def index_cards(reads: Sequence[IndexRead], zone: str, calibration: TableCalibra
         c = card_of_index(r, calibration, frame_size)
         if c is None:
             continue
-        new = IndexCard(c[0], c[1], zone, r.card, r.rank, r.confidence, heading=c[2])
+        new = IndexCard(c[0], c[1], zone, r.card, r.rank, r.confidence, heading=c[2], colour=r.colour)
         near = [i for i, o in enumerate(out) if _same_card(o, new)]
         k = min(near, key=lambda i: (out[i].x - new.x) ** 2 + (out[i].y - new.y) ** 2) if near else None
         if k is None:

@@ -7,7 +7,9 @@ unnamed, its rank read at ``rank_threshold`` (suits summed). Each is the lowest 
 acceptances, counted over every val crop (covered and slid-off corners too: anything accepted there
 is wrong), stay within its budget. A foul is judged on ranks, a duplicate on names: a misnamed card
 is a false duplicate wherever its name lies on the table (the hundred clean rounds: one, a Td named
-Ts, at the ranks' budget of 0.25%), so names get the stricter budget (0.1%).
+Ts, at the ranks' budget of 0.25%), so names get the stricter budget (0.1%). A card not named may
+still show its ink (red or black: the suits of each summed), read at ``colour_threshold`` (0.1%): two
+inks in a five-card hand rule out a flush.
 """
 
 from __future__ import annotations
@@ -30,11 +32,13 @@ from monitor.perception.fan_reader import (
 )
 from monitor.perception.identity import CardClassifier
 from monitor.perception.labels import BACK
-from monitor.perception.ranks import rank_probabilities
+from monitor.perception.ranks import colour_probabilities, rank_probabilities
 from monitor.rules.cards import JOKER_TEXT
+from monitor.rules.paigow.partial import INK
 from monitor.training.evaluate_cards import list_split, raw_log_probs
 
 F64 = npt.NDArray[np.float64]
+Inks = tuple[F64, list[str | None]]  # per crop: ink confidence, top ink
 READER_NAME = "fan_index"
 
 
@@ -58,6 +62,31 @@ def runtime_scores(prob: F64, classes: list[str], min_index: float) -> tuple[F64
     top = [classes[k] for k in p.argmax(axis=1)]
     top_rank = [ranks[k] for k in rp.argmax(axis=1)]
     return p.max(axis=1), rp.max(axis=1), top, top_rank
+
+
+def colour_scores(prob: F64, classes: list[str], min_index: float) -> Inks:
+    """Per crop as the runtime reads it: (ink confidence, top ink); the ink of the summed suits."""
+    b = classes.index(BACK)
+    p = card_probabilities(prob, b)
+    p[1.0 - prob[:, b] < min_index] = 0.0
+    inks, cp = colour_probabilities(p, tuple(classes))
+    return cp.max(axis=1), [inks[k] for k in cp.argmax(axis=1)]
+
+
+def _ink(card: str) -> str | None:
+    return INK[card[1]] if len(card) == 2 and card != JOKER_TEXT and card[1] in INK else None
+
+
+def colour_figures(colour_conf: F64, top_colour: list[str | None], name_conf: F64, truth: list[str],
+                   kinds: list[str], threshold: float, colour_threshold: float) -> dict[str, Any]:
+    """Inks read of cards not named: their share of the indices that show, wrong ones over all crops."""
+    inked = (name_conf < threshold) & (colour_conf >= colour_threshold)
+    ok = np.array([_ink(t) is not None and c == _ink(t) for t, c in zip(truth, top_colour, strict=True)])
+    shown = np.array([k in "tj" for k in kinds])
+    unnamed = shown & (name_conf < threshold)
+    wrong = int((inked & ~ok).sum())
+    return {"colour_of_unnamed_shown": float((inked & unnamed).sum() / max(1, unnamed.sum())),
+            "false_colours": wrong, "false_colour_rate": wrong / len(truth)}
 
 
 def split_figures(name_conf: F64, rank_conf: F64, top: list[str], top_rank: list[str], truth: list[str],
@@ -87,7 +116,7 @@ def split_figures(name_conf: F64, rank_conf: F64, top: list[str], top_rank: list
 
 def _scores(clf: CardClassifier, members: list[CardClassifier], data: tuple[Path, ...], split: str,
             classes: list[str], min_index: float
-            ) -> tuple[tuple[F64, F64, list[str], list[str]], list[str], list[str]]:
+            ) -> tuple[tuple[F64, F64, list[str], list[str]], list[str], list[str], Inks]:
     paths: list[Path] = []
     labels: list[int] = []
     for root in data:  # several crop sets' splits read as one (a 300-window val is a thin base for 0.1%)
@@ -99,14 +128,16 @@ def _scores(clf: CardClassifier, members: list[CardClassifier], data: tuple[Path
                                  m.meta.temperature) for m in (clf, *members)]
     prob = ensemble_probabilities(prob, member_p, classes.index(BACK))
     kinds = [p.stem.rsplit("_", 1)[-1] for p in paths]
-    return runtime_scores(prob, classes, min_index), [classes[k] for k in labels], kinds
+    return (runtime_scores(prob, classes, min_index), [classes[k] for k in labels], kinds,
+            colour_scores(prob, classes, min_index))
 
 
 def fit_fan_reader(onnx_path: Path, data: Path | tuple[Path, ...], out: Path,
                    splits: tuple[str, ...] = ("test",), shifts: tuple[float, ...] | None = None,
                    peaks: bool = True,
                    min_index: float = DEFAULT_MIN_INDEX, max_false_rate: float = 0.001,
-                   max_false_rank_rate: float = 0.0025, members: tuple[Path, ...] = ()) -> dict[str, Any]:
+                   max_false_rank_rate: float = 0.0025, members: tuple[Path, ...] = (),
+                   max_false_colour_rate: float = 0.001) -> dict[str, Any]:
     """Fit the name and rank thresholds on ``data/val`` (several sets: their vals together), measure
     ``splits`` (likewise together), and write the reader
     (``fan_index.onnx`` + its JSON, each member as ``fan_member<k>.onnx`` + JSON, ``fan_reader.json``,
@@ -124,31 +155,42 @@ def fit_fan_reader(onnx_path: Path, data: Path | tuple[Path, ...], out: Path,
         m.meta = dataclasses.replace(m.meta, view="card", tta="none")
         if list(m.classes) != classes:
             raise ValueError(f"{m.path}: other classes than {onnx_path}: cannot be a member")
-    (name_c, rank_c, top, top_rank), truth, kinds = _scores(clf, extra, data, "val", classes, min_index)
+    scores, truth, kinds, (ink_c, top_ink) = _scores(clf, extra, data, "val", classes, min_index)
+    name_c, rank_c, top, top_rank = scores
     name_ok = np.array([t == c for t, c in zip(top, truth, strict=True)])
     threshold = choose_threshold(name_c, name_ok, max_false_rate)
     rank_ok = np.array([t != BACK and r == _rank(t) for t, r in zip(truth, top_rank, strict=True)])
     # a rank is read only where the card is not named: fit it on those crops' confidences
     rank_threshold = choose_threshold(np.where(name_c >= threshold, 0.0, rank_c),
                                       np.where(name_c >= threshold, True, rank_ok), max_false_rank_rate)
+    # an ink is read only where the card is not named, as a rank is (a false ink can say "no flush")
+    ink_ok = np.array([_ink(t) is not None and c == _ink(t) for t, c in zip(truth, top_ink, strict=True)])
+    named = name_c >= threshold
+    colour_threshold = max(0.5, choose_threshold(np.where(named, 0.0, ink_c), np.where(named, True, ink_ok),
+                                                 max_false_colour_rate))
     result: dict[str, Any] = {"reader": str(onnx_path), "members": [str(m) for m in members],
                               "data": [str(d) for d in data],
                               "temperature": clf.meta.temperature,
                               "threshold": threshold, "rank_threshold": rank_threshold,
+                              "colour_threshold": colour_threshold,
                               "min_index": min_index, "max_false_rate": max_false_rate,
-                              "max_false_rank_rate": max_false_rank_rate}
-    result["val"] = split_figures(name_c, rank_c, top, top_rank, truth, kinds, threshold, rank_threshold)
+                              "max_false_rank_rate": max_false_rank_rate,
+                              "max_false_colour_rate": max_false_colour_rate}
+    result["val"] = (split_figures(name_c, rank_c, top, top_rank, truth, kinds, threshold, rank_threshold)
+                     | colour_figures(ink_c, top_ink, name_c, truth, kinds, threshold, colour_threshold))
     for split in splits:
         if any((d / split).is_dir() for d in data):
-            scores, truth_s, kinds_s = _scores(clf, extra, data, split, classes, min_index)
-            result[split] = split_figures(*scores, truth_s, kinds_s, threshold, rank_threshold)
+            got, truth_s, kinds_s, inks = _scores(clf, extra, data, split, classes, min_index)
+            figures = split_figures(*got, truth_s, kinds_s, threshold, rank_threshold)
+            inked = colour_figures(*inks, got[0], truth_s, kinds_s, threshold, colour_threshold)
+            result[split] = figures | inked
     out.mkdir(parents=True, exist_ok=True)
     shutil.copy(onnx_path, out / f"{READER_NAME}.onnx")
     meta = json.loads(onnx_path.with_suffix(".json").read_text())
     meta.update({"model": f"{READER_NAME}.onnx", "threshold": threshold})
     (out / f"{READER_NAME}.json").write_text(json.dumps(meta, indent=1))
     config: dict[str, Any] = {"reader": f"{READER_NAME}.onnx", "peaks": peaks, "min_index": min_index,
-                              "rank_threshold": rank_threshold}
+                              "rank_threshold": rank_threshold, "colour_threshold": colour_threshold}
     if members:
         config |= {"members": member_files(len(members)), "threshold": threshold}
         for src, name in zip(members, config["members"], strict=True):

@@ -6,9 +6,13 @@ not its suit (the ace of spades read as the ace of clubs), or nothing of a card 
 is surely foul when every completion of what was read is foul. Suits matter to a Pai Gow hand only
 through flushes (the two-card hand has none), so when the five-card hand cannot be a flush (two of
 its read suits differ) a rank-only card stands for any card of its rank, and an unread card for any
-rank or the joker; when it can, nothing is concluded (a flush beats every two-card hand).
+rank or the joker; when it can, nothing is concluded (a flush beats every two-card hand). The ink's
+colour settles that as well as a suit: a red card and a black card in the five-card hand are of two
+suits, and colour reads where the suit does not (the suit sign is ~4 px at 1080p; red against black
+is seldom in doubt).
 
-A card is given as its text (``As``), its rank alone (``A``), or None (unread).
+A card is given as its text (``As``), its rank alone (``A``), or None (unread); the five-card hand's
+colours, where given, as ``red``, ``black`` or None per card.
 """
 
 from __future__ import annotations
@@ -19,25 +23,29 @@ from itertools import product
 from monitor.rules.cards import JOKER_TEXT, RANK_CHARS, SUIT_CHARS
 
 Partial = str | None
+Colour = str | None  # "red", "black", or None (not read)
 MAX_UNREAD = 2  # 14 ** 2 completions at most: cheap enough to judge on every opened hand
+INK: dict[str, str] = {"h": "red", "d": "red", "s": "black", "c": "black"}
 
 
-def flush_possible(back: Sequence[Partial]) -> bool:
+def flush_possible(back: Sequence[Partial], colours: Sequence[Colour] | None = None) -> bool:
     """Whether the five-card hand could be a flush: the suits read there (the joker completes a flush,
-    seed 000 rule 40) are all one, or none were read."""
+    seed 000 rule 40) are all one, or none were read, and the inks read there (``colours``, one per
+    card, or None) are all one."""
     suits = {c[1] for c in back if c is not None and len(c) == 2 and c != JOKER_TEXT}
-    return len(suits) <= 1
+    inks = {INK[s] for s in suits} | {c for c in colours or () if c is not None}
+    return len(suits) <= 1 and len(inks) <= 1
 
 
-def completions(front: Sequence[Partial], back: Sequence[Partial], max_unread: int = MAX_UNREAD
-                ) -> Iterator[tuple[list[str], list[str]]] | None:
+def completions(front: Sequence[Partial], back: Sequence[Partial], max_unread: int = MAX_UNREAD,
+                colours: Sequence[Colour] | None = None) -> Iterator[tuple[list[str], list[str]]] | None:
     """Every completion (front texts, back texts) of a partly read setting with no flush possible in
-    the five-card hand, suits chosen freely (they cannot matter then); None when the setting cannot
-    be judged that way (a flush is possible, more than ``max_unread`` unread cards, or a card named
-    twice: a duplicate is a fault of its own, rule 60)."""
+    the five-card hand (``colours``: its cards' inks, where read), suits chosen freely (they cannot
+    matter then); None when the setting cannot be judged that way (a flush is possible, more than
+    ``max_unread`` unread cards, or a card named twice: a duplicate is a fault of its own, rule 60)."""
     cards = [*front, *back]
     named = [c for c in cards if c is not None and len(c) == 2]
-    if len(set(named)) != len(named) or flush_possible(back):
+    if len(set(named)) != len(named) or flush_possible(back, colours):
         return None
     unread = [i for i, c in enumerate(cards) if c is None]
     if len(unread) > max_unread:
