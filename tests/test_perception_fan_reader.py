@@ -213,6 +213,16 @@ def test_the_shipped_fan_reader_reads_a_held_out_fanned_hand() -> None:
         assert r in left
         left.remove(r)
     assert len(named) + len(ranks) >= 5
+    # inks (the shipped reader reads them): each one read of a card not named is the ink of a card
+    # of the hand not named
+    from monitor.rules.paigow.partial import INK
+
+    unnamed_inks = [INK[t[1]] for t in truth if t not in named and t != "Jk"]
+    inks = [c.colour for c in cards if c.colour]
+    assert fan.colour_threshold is not None and inks
+    for ink in inks:
+        assert ink in unnamed_inks
+        unnamed_inks.remove(ink)
 
 
 def test_an_ensemble_names_on_the_geometric_mean_and_keeps_the_readers_no_index() -> None:
