@@ -10,6 +10,7 @@ calibrated probability of the coarser event, so the threshold means the same thi
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 
 import numpy as np
@@ -28,33 +29,54 @@ def rank_of(label: str) -> str | None:
     return None
 
 
+def ink_of(label: str) -> str | None:
+    """The ink of a card class (``As`` -> ``black``); None for the joker and the back."""
+    return INK[label[1]] if rank_of(label) is not None else None
+
+
+Grouping = Callable[[str], str | None]  # a class's group (its rank, its ink), or None
+
+
 @cache
-def _groups(classes: tuple[str, ...]) -> tuple[tuple[str, ...], npt.NDArray[np.float64]]:
-    """The ranks present in ``classes`` and a (classes x ranks) 0/1 matrix summing each rank's cards."""
-    ranks = tuple(r for r in RANK_CHARS if any(rank_of(c) == r for c in classes))
-    m = np.zeros((len(classes), len(ranks)))
+def _groups(classes: tuple[str, ...], group: Grouping = rank_of
+            ) -> tuple[tuple[str, ...], npt.NDArray[np.float64]]:
+    """The groups (ranks, inks) present in ``classes``, in a fixed order, and a (classes x groups) 0/1
+    matrix summing each group's cards."""
+    names = tuple(sorted({g for c in classes if (g := group(c)) is not None},
+                         key=RANK_CHARS.index if group is rank_of else str))
+    m = np.zeros((len(classes), len(names)))
     for i, c in enumerate(classes):
-        r = rank_of(c)
-        if r is not None:
-            m[i, ranks.index(r)] = 1.0
-    return ranks, m
+        g = group(c)
+        if g is not None:
+            m[i, names.index(g)] = 1.0
+    return names, m
+
+
+def _summed(probs: npt.NDArray[np.float64], classes: tuple[str, ...], group: Grouping
+            ) -> tuple[tuple[str, ...], npt.NDArray[np.float64]]:
+    names, m = _groups(tuple(classes), group)
+    return names, np.asarray(probs, np.float64) @ m
+
+
+def _read(probs: npt.NDArray[np.float64], classes: tuple[str, ...], threshold: float,
+          group: Grouping) -> list[str | None]:
+    names, gp = _summed(probs, classes, group)
+    if not names:
+        return [None] * len(probs)
+    k = gp.argmax(axis=1)
+    return [names[j] if gp[i, j] >= threshold else None for i, j in enumerate(k)]
 
 
 def rank_probabilities(probs: npt.NDArray[np.float64], classes: tuple[str, ...]
                        ) -> tuple[tuple[str, ...], npt.NDArray[np.float64]]:
     """Each row's probability of every rank (the sum over its suits)."""
-    ranks, m = _groups(tuple(classes))
-    return ranks, np.asarray(probs, np.float64) @ m
+    return _summed(probs, classes, rank_of)
 
 
 def read_ranks(probs: npt.NDArray[np.float64], classes: tuple[str, ...],
                threshold: float) -> list[str | None]:
     """Per row: the rank whose summed probability is at least ``threshold``, else None."""
-    ranks, rp = rank_probabilities(probs, classes)
-    if not ranks:
-        return [None] * len(probs)
-    k = rp.argmax(axis=1)
-    return [ranks[j] if rp[i, j] >= threshold else None for i, j in enumerate(k)]
+    return _read(probs, classes, threshold, rank_of)
 
 
 def back_probabilities(probs: npt.NDArray[np.float64], classes: tuple[str, ...]) -> npt.NDArray[np.float64]:
@@ -64,22 +86,10 @@ def back_probabilities(probs: npt.NDArray[np.float64], classes: tuple[str, ...])
     return np.asarray(probs, np.float64)[:, list(classes).index(BACK)]
 
 
-@cache
-def _inks(classes: tuple[str, ...]) -> tuple[tuple[str, ...], npt.NDArray[np.float64]]:
-    """The inks of ``classes``' suited cards and a (classes x inks) 0/1 matrix summing each ink's."""
-    inks = tuple(sorted({INK[c[1]] for c in classes if rank_of(c) is not None}))
-    m = np.zeros((len(classes), len(inks)))
-    for i, c in enumerate(classes):
-        if rank_of(c) is not None:
-            m[i, inks.index(INK[c[1]])] = 1.0
-    return inks, m
-
-
 def colour_probabilities(probs: npt.NDArray[np.float64], classes: tuple[str, ...]
                          ) -> tuple[tuple[str, ...], npt.NDArray[np.float64]]:
     """Each row's probability of every ink (red: hearts and diamonds; black: spades and clubs)."""
-    inks, m = _inks(tuple(classes))
-    return inks, np.asarray(probs, np.float64) @ m
+    return _summed(probs, classes, ink_of)
 
 
 def read_colours(probs: npt.NDArray[np.float64], classes: tuple[str, ...],
@@ -87,8 +97,4 @@ def read_colours(probs: npt.NDArray[np.float64], classes: tuple[str, ...],
     """Per row: the ink whose summed probability is at least ``threshold``, else None. A suit sign
     too small to tell spades from clubs still shows its ink; rule 50a needs no more to rule out a
     flush (``rules.paigow.partial``)."""
-    inks, cp = colour_probabilities(probs, classes)
-    if not inks:
-        return [None] * len(probs)
-    k = cp.argmax(axis=1)
-    return [inks[j] if cp[i, j] >= threshold else None for i, j in enumerate(k)]
+    return _read(probs, classes, threshold, ink_of)

@@ -32,9 +32,8 @@ from monitor.perception.fan_reader import (
 )
 from monitor.perception.identity import CardClassifier
 from monitor.perception.labels import BACK
-from monitor.perception.ranks import colour_probabilities, rank_probabilities
+from monitor.perception.ranks import colour_probabilities, ink_of, rank_probabilities
 from monitor.rules.cards import JOKER_TEXT
-from monitor.rules.paigow.partial import INK
 from monitor.training.evaluate_cards import list_split, raw_log_probs
 
 F64 = npt.NDArray[np.float64]
@@ -73,15 +72,11 @@ def colour_scores(prob: F64, classes: list[str], min_index: float) -> Inks:
     return cp.max(axis=1), [inks[k] for k in cp.argmax(axis=1)]
 
 
-def _ink(card: str) -> str | None:
-    return INK[card[1]] if len(card) == 2 and card != JOKER_TEXT and card[1] in INK else None
-
-
 def colour_figures(colour_conf: F64, top_colour: list[str | None], name_conf: F64, truth: list[str],
                    kinds: list[str], threshold: float, colour_threshold: float) -> dict[str, Any]:
     """Inks read of cards not named: their share of the indices that show, wrong ones over all crops."""
     inked = (name_conf < threshold) & (colour_conf >= colour_threshold)
-    ok = np.array([_ink(t) is not None and c == _ink(t) for t, c in zip(truth, top_colour, strict=True)])
+    ok = np.array([ink_of(t) is not None and c == ink_of(t) for t, c in zip(truth, top_colour, strict=True)])
     shown = np.array([k in "tj" for k in kinds])
     unnamed = shown & (name_conf < threshold)
     wrong = int((inked & ~ok).sum())
@@ -164,7 +159,7 @@ def fit_fan_reader(onnx_path: Path, data: Path | tuple[Path, ...], out: Path,
     rank_threshold = choose_threshold(np.where(name_c >= threshold, 0.0, rank_c),
                                       np.where(name_c >= threshold, True, rank_ok), max_false_rank_rate)
     # an ink is read only where the card is not named, as a rank is (a false ink can say "no flush")
-    ink_ok = np.array([_ink(t) is not None and c == _ink(t) for t, c in zip(truth, top_ink, strict=True)])
+    ink_ok = np.array([ink_of(t) is not None and c == ink_of(t) for t, c in zip(truth, top_ink, strict=True)])
     named = name_c >= threshold
     colour_threshold = max(0.5, choose_threshold(np.where(named, 0.0, ink_c), np.where(named, True, ink_ok),
                                                  max_false_colour_rate))
