@@ -6,8 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from monitor.procedure.paigow_rules import PaiGowRules
-from monitor.rules.cards import PAI_GOW_53, Card
-from monitor.rules.paigow.partial import INK, completions, flush_possible
+from monitor.rules.cards import INK, PAI_GOW_53, Card
+from monitor.rules.paigow.partial import completions, flush_possible
 from monitor.rules.paigow.setting import FoulKind
 
 RULES = PaiGowRules()

@@ -215,7 +215,7 @@ def test_the_shipped_fan_reader_reads_a_held_out_fanned_hand() -> None:
     assert len(named) + len(ranks) >= 5
     # inks (the shipped reader reads them): each one read of a card not named is the ink of a card
     # of the hand not named
-    from monitor.rules.paigow.partial import INK
+    from monitor.rules.cards import INK
 
     unnamed_inks = [INK[t[1]] for t in truth if t not in named and t != "Jk"]
     inks = [c.colour for c in cards if c.colour]

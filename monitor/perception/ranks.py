@@ -17,8 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from monitor.perception.labels import BACK
-from monitor.rules.cards import JOKER_TEXT, RANK_CHARS
-from monitor.rules.paigow.partial import INK
+from monitor.rules.cards import INK, JOKER_TEXT, RANK_CHARS
 
 
 def rank_of(label: str) -> str | None:

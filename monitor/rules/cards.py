@@ -26,6 +26,7 @@ from monitor.rules.errors import CardCountError, CardParseError, DuplicateCardEr
 RANK_CHARS: Final = "23456789TJQKA"
 SUIT_CHARS: Final = "cdhs"
 SUIT_NAMES: Final = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
+INK: Final = {"c": "black", "d": "red", "h": "red", "s": "black"}  # each suit's colour of print
 RANK_NAMES: Final = {
     2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight",
     9: "nine", 10: "ten", 11: "jack", 12: "queen", 13: "king", 14: "ace",

@@ -19,9 +19,9 @@ import numpy as np
 
 from monitor.calibration import TableCalibration
 from monitor.perception.index_reader import IndexRead
+from monitor.perception.ranks import ink_of
 from monitor.perception.rectify import CORNER_SHARE
 from monitor.rules.cards import JOKER_TEXT
-from monitor.rules.paigow.partial import INK
 from monitor.tablestate.placement import CARD_MM
 
 SIZE_TOLERANCE = 0.3  # a card implied by an index this far from 63 x 88 mm is not one
@@ -107,16 +107,15 @@ def _rank(c: IndexCard) -> str | None:
 
 
 def _colour(c: IndexCard) -> str | None:
-    return INK[c.card[1]] if c.card and c.card != JOKER_TEXT else c.colour
+    return ink_of(c.card) if c.card else c.colour
 
 
 def _merge(a: IndexCard, b: IndexCard) -> IndexCard:
-    colour = _agree(_colour(a), _colour(b))
-    inks = {_colour(a), _colour(b)} - {None}
+    ink_a, ink_b = _colour(a), _colour(b)
     # a name the other reading's ink contradicts (a heart read black) is a suit in doubt: its rank stands
-    card = _agree(a.card, b.card) if len(inks) < 2 else None
+    card = None if ink_a and ink_b and ink_a != ink_b else _agree(a.card, b.card)
     rank = None if card is not None else _agree(_rank(a), _rank(b))
-    colour = None if card is not None else colour
+    colour = None if card is not None else _agree(ink_a, ink_b)
     return IndexCard((a.x + b.x) / 2, (a.y + b.y) / 2, a.zone, card, rank, max(a.confidence, b.confidence),
                      a.indices + b.indices, a.heading, colour)
 

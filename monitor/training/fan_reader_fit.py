@@ -50,11 +50,17 @@ def _rank(card: str) -> str:
     return JOKER_TEXT if card == JOKER_TEXT else card[0]
 
 
-def runtime_scores(prob: F64, classes: list[str], min_index: float) -> tuple[F64, F64, list[str], list[str]]:
-    """Per crop as the runtime reads it: (name confidence, rank confidence, top card, top rank)."""
+def _card_probabilities(prob: F64, classes: list[str], min_index: float) -> F64:
+    """The card probabilities the runtime reads from (``fan_reader.card_probabilities``)."""
     b = classes.index(BACK)
     p = card_probabilities(prob, b)
     p[1.0 - prob[:, b] < min_index] = 0.0  # the runtime drops a corner this unsure of an index
+    return p
+
+
+def runtime_scores(prob: F64, classes: list[str], min_index: float) -> tuple[F64, F64, list[str], list[str]]:
+    """Per crop as the runtime reads it: (name confidence, rank confidence, top card, top rank)."""
+    p = _card_probabilities(prob, classes, min_index)
     ranks, rp = rank_probabilities(p, tuple(classes))
     if JOKER_TEXT in classes:  # the joker's name is its rank (no suit): read at the rank threshold
         ranks, rp = (*ranks, JOKER_TEXT), np.concatenate([rp, p[:, [classes.index(JOKER_TEXT)]]], axis=1)
@@ -65,10 +71,7 @@ def runtime_scores(prob: F64, classes: list[str], min_index: float) -> tuple[F64
 
 def colour_scores(prob: F64, classes: list[str], min_index: float) -> Inks:
     """Per crop as the runtime reads it: (ink confidence, top ink); the ink of the summed suits."""
-    b = classes.index(BACK)
-    p = card_probabilities(prob, b)
-    p[1.0 - prob[:, b] < min_index] = 0.0
-    inks, cp = colour_probabilities(p, tuple(classes))
+    inks, cp = colour_probabilities(_card_probabilities(prob, classes, min_index), tuple(classes))
     return cp.max(axis=1), [inks[k] for k in cp.argmax(axis=1)]
 
 

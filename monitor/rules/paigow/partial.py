@@ -20,12 +20,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from itertools import product
 
-from monitor.rules.cards import JOKER_TEXT, RANK_CHARS, SUIT_CHARS
+from monitor.rules.cards import INK, JOKER_TEXT, RANK_CHARS, SUIT_CHARS
 
 Partial = str | None
 Colour = str | None  # "red", "black", or None (not read)
 MAX_UNREAD = 2  # 14 ** 2 completions at most: cheap enough to judge on every opened hand
-INK: dict[str, str] = {"h": "red", "d": "red", "s": "black", "c": "black"}
 
 
 def flush_possible(back: Sequence[Partial], colours: Sequence[Colour] | None = None) -> bool:
