@@ -7,13 +7,20 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
 from monitor.perception.index_geometry import index_quads
 from monitor.render.camera import Camera
 from monitor.render.index_export import card_records
 from monitor.render.renderer import Renderer
 from monitor.render.scene import CardObj, Scene
-from monitor.training.fan_crops import derive_fan_crops, moved_card, turned, window_crops
+from monitor.training.fan_crops import (
+    derive_fan_crops,
+    moved_card,
+    turned,
+    window_card_crops,
+    window_crops,
+)
 
 W, H = 400, 240
 # two cards of a fan, 60 x 84 px, the second 20 px to the right and on top: the first shows only
@@ -72,6 +79,32 @@ def test_the_set_is_written_by_class_and_resumes(tmp_path: Path) -> None:
     assert cv2.imread(str(out / "train" / "Ks" / "train_000000_10_t.jpg")).shape == (32, 32, 3)
     assert derive_fan_crops(data, out, size=32, splits=("train",)) == counts  # nothing cut twice
     assert len(list((out / "train").rglob("*.jpg"))) == sum(counts["train"][k] for k in "tjcs")
+
+
+def test_fanned_cards_are_cut_whole_where_an_index_shows(tmp_path: Path) -> None:
+    covered = {"card": "2c", "polygon": (FIRST + np.array([150, 0])).tolist(), "index_visible": [0.3, 0.1]}
+    rec = [*_records(), covered]
+    crops = window_card_crops(rec, W, H, np.random.default_rng(0))
+    tags = {tag: (label, q) for label, tag, q in crops}
+    # both fanned cards show an index: each cut whole, true and moved; the covered two of clubs is not
+    assert sorted(tags) == ["0_j", "0_t", "1_j", "1_t"]
+    assert tags["0_t"][0] == "7h" and np.allclose(tags["0_t"][1], FIRST)
+    assert 0 < np.abs(tags["1_j"][1] - SECOND).max() < 0.5 * 60
+    data, out = tmp_path / "indices", tmp_path / "crops"
+    for d in ("images", "cards"):
+        (data / d / "train").mkdir(parents=True)
+    image = np.full((H, W, 3), 200, np.uint8)
+    image[60:144, 100:140] = (0, 0, 255)  # the seven's strip beside the king
+    cv2.imwrite(str(data / "images" / "train" / "train_000000.jpg"), image)
+    (data / "cards" / "train" / "train_000000.json").write_text(json.dumps(rec))
+    counts = derive_fan_crops(data, out, size=48, splits=("train",), view="card")
+    assert counts["train"]["t"] == 2 and counts["train"]["c"] == 0
+    seven = cv2.imread(str(out / "train" / "7h" / "train_000000_0_t.jpg"))
+    assert seven.shape == (48, 48, 3)
+    # the whole card rectified: its left two thirds are the red strip, the rest the king's (grey)
+    assert seven[24, 8, 2] > 200 and seven[24, 8, 0] < 60 and abs(int(seven[24, 40, 2]) - 200) < 30
+    with pytest.raises(ValueError, match="view"):
+        derive_fan_crops(data, out, view="strip")
 
 
 def test_rendered_fan_records_say_which_index_is_covered() -> None:

@@ -181,14 +181,20 @@ def train_fan_crops_cmd(
     size: Annotated[int, typer.Option(min=32, help="square side of each crop (train at this imgsz)")] = 64,
     splits: Annotated[str, typer.Option(help="comma-separated splits to cut")] = "train,val,test",
     limit: Annotated[int | None, typer.Option(help="at most this many windows per split")] = None,
+    view: Annotated[str, typer.Option(help="index: the index corners; card: each fanned card whole "
+                                           "(at the whole-card size, --size 96)")] = "index",
 ) -> None:
     """Cut the index corners of every face-up card from its outline, true and moved as the detector's
     boxes are, covered corners and corners slid off the index as 'back': the fan reader's training
-    set (`train cards --data OUT`)."""
-    from monitor.training.fan_crops import derive_fan_crops
+    set (`train cards --data OUT`). With --view card: each fanned card whole, from its outline true
+    and moved."""
+    from monitor.training.fan_crops import VIEWS, derive_fan_crops
 
+    if view not in VIEWS:
+        typer.echo(f"error: --view must be one of {', '.join(VIEWS)}, got {view!r}", err=True)
+        raise typer.Exit(2)
     wanted = tuple(s.strip() for s in splits.split(",") if s.strip())
-    for split, c in derive_fan_crops(data, out, size, splits=wanted, limit=limit).items():
+    for split, c in derive_fan_crops(data, out, size, splits=wanted, limit=limit, view=view).items():
         typer.echo(f"{split}: " + ", ".join(f"{k} {v}" for k, v in c.items()))
 
 
