@@ -309,3 +309,112 @@ def test_a_fit_over_two_crop_sets_with_a_member_writes_a_reader_the_runtime_load
     assert json.loads((out / "fan_member1.json").read_text())["model"] == "fan_member1.onnx"
     fan = FanReader(out / "fan_reader.json")
     assert len(fan.members) == 1 and fan.threshold == result["threshold"]
+
+
+def test_an_index_read_belongs_to_the_box_whose_index_corner_lies_at_it() -> None:
+    from monitor.perception.fan_reader import box_owners
+
+    second = CARD + np.array([20.0, 0.0])  # a fan's next card, a third of a width on
+    own, far = index_quads(CARD)[0], corner_cards(second)[1]
+    quads = [own, own + np.array([4.0, 0.0]), index_quads(far)[0], own + np.array([10.0, 0.0]),
+             index_quads(CARD)[0][[2, 3, 0, 1]]]
+    # the first card's corner, 4 px along (a box a fifteenth off), the second's far corner, half way
+    # between the two boxes (no box that near), and a region facing the other way
+    assert box_owners(quads, [CARD, second]) == [0, 0, 1, None, None]
+
+
+def test_a_box_read_folds_in_where_the_index_has_a_box_and_nowhere_else() -> None:
+    from monitor.perception.fan_reader import ensemble_probabilities, with_box_reads
+
+    back = 3  # classes 7c 7h Ks back
+    reads = np.array([[0.10, 0.85, 0.00, 0.05], [0.30, 0.60, 0.05, 0.05]])
+    boxes = np.array([[0.0, 0.0, 1.0, 0.0], [0.02, 0.95, 0.02, 0.01]])
+    out = with_box_reads(reads, [1, None], boxes, back)
+    assert np.allclose(out[0], ensemble_probabilities(reads[:1], [boxes[1:]], back)[0])
+    assert out[0, 1] > reads[0, 1] and out[0, back] == reads[0, back]  # the box agrees: surer, same "index"
+    assert np.array_equal(out[1], reads[1])  # no box: read alone
+    assert np.array_equal(with_box_reads(reads, [None, None], boxes, back), reads)
+
+
+@pytest.fixture()
+def box_dir(reader_dir: Path) -> Path:
+    """The reader above with a box member (the shipped whole-card classifier: same classes)."""
+    for ext in ("onnx", "json"):
+        shutil.copy(MODELS / f"cards.{ext}", reader_dir / f"fan_box.{ext}")
+    cfg = json.loads((reader_dir / "fan_reader.json").read_text())
+    (reader_dir / "fan_reader.json").write_text(json.dumps({**cfg, "box_member": "fan_box.onnx"}))
+    return reader_dir
+
+
+def test_the_box_member_reads_the_box_of_the_index_read(box_dir: Path) -> None:
+    fan = FanReader(box_dir / "fan_reader.json")
+    assert fan.box_member is not None
+    n = len(fan.classes)
+    back, seven_h, seven_c = fan.classes.index("back"), fan.classes.index("7h"), fan.classes.index("7c")
+    rows = np.full((6, n), 1e-6)
+    rows[[0, 2], back] = 1.0
+    rows[1, [seven_h, seven_c]] = 0.6, 0.4  # the index alone: a seven, the suit in doubt
+    rows[3:, back] = 1.0
+    sure = fan.meta.__class__(**{**{f: getattr(fan.meta, f) for f in fan.meta.__slots__},
+                                 "temperature": 1.0, "outputs_are_probabilities": True})
+    fan.backend, fan.meta = _Backend(rows / rows.sum(axis=1, keepdims=True)), sure
+    fan.threshold, fan.box_member = 0.9, None
+    (alone,) = fan.read_cards(np.zeros((240, 400, 3), np.uint8), [CARD])
+    assert alone.card is None and alone.top == "7h"
+    box = np.full((1, n), 1e-6)
+    box[0, seven_h] = 1.0  # the strip beside the index: hearts
+    fan.box_member = (sure, _Backend(box / box.sum()))  # asserts it is given the one box
+    (r,) = fan.read_cards(np.zeros((240, 400, 3), np.uint8), [CARD])
+    assert r.card == "7h" and r.confidence > 0.9
+    assert np.allclose(r.quad, index_quads(CARD)[0])
+
+
+def test_a_box_member_over_other_classes_is_refused(box_dir: Path) -> None:
+    meta = json.loads((box_dir / "fan_box.json").read_text())
+    meta["classes"] = meta["classes"][::-1]
+    (box_dir / "fan_box.json").write_text(json.dumps(meta))
+    with pytest.raises(ModelFileError, match="box member"):
+        FanReader(box_dir / "fan_reader.json")
+
+
+def test_a_fit_with_a_box_member_pairs_each_index_with_its_cards_whole_crop(tmp_path: Path) -> None:
+    """`train fan-reader --box-member B --box-data C`: an index crop that shows is read with the
+    whole-card crop of its card (same window, same card), covered corners alone; the runtime loads
+    the reader written."""
+    import cv2
+
+    from monitor.training.fan_reader_fit import box_crop, fit_fan_reader
+
+    rng = np.random.default_rng(0)
+    index_root, box_root = tmp_path / "index", tmp_path / "box"
+    for split in ("val", "test"):
+        for cls, tag, kind in (("7h", "00", "t"), ("7h", "01", "c"), ("Ks", "10", "t"), ("Ks", "11", "j")):
+            label = "back" if kind == "c" else cls
+            for root, name in ((index_root, f"{split}_000001_{tag}_{kind}.jpg"),
+                               (box_root, f"{split}_000001_{tag[0]}_{kind}.jpg")):
+                if root is box_root and kind == "c":
+                    continue
+                d = root / split / (label if root is index_root else cls)
+                d.mkdir(parents=True, exist_ok=True)
+                cv2.imwrite(str(d / name), rng.integers(0, 255, (64, 64, 3), np.uint8))
+    assert box_crop(index_root / "val" / "Ks" / "val_000001_11_j.jpg", box_root, "val") == \
+        box_root / "val" / "Ks" / "val_000001_1_j.jpg"
+    from monitor.perception.identity import CardClassifier
+    from monitor.training.fan_reader_fit import _scores
+
+    reader, box = CardClassifier(MODELS / "cards_corner.onnx"), CardClassifier(MODELS / "cards.onnx")
+    classes = list(reader.classes)
+    (alone, *_), truth, kinds, _ = _scores(reader, [], (index_root,), "val", classes, 0.0)
+    (fused, *_), _, _, _ = _scores(reader, [], (index_root,), "val", classes, 0.0, (box, (box_root,)))
+    assert kinds == ["t", "t", "j", "c"] and truth == ["7h", "Ks", "Ks", "back"]
+    assert np.all(fused[:3] != alone[:3]) and fused[3] == alone[3]  # the covered corner: read alone
+    out = tmp_path / "reader"
+    result = fit_fan_reader(MODELS / "cards_corner.onnx", (index_root,), out, ("test",),
+                            box_member=MODELS / "cards.onnx", box_data=(box_root,))
+    assert result["val"]["crops"] == 4 and result["box_member"].endswith("cards.onnx")
+    cfg = json.loads((out / "fan_reader.json").read_text())
+    assert cfg["box_member"] == "fan_box.onnx" and cfg["threshold"] == result["threshold"]
+    fan = FanReader(out / "fan_reader.json")
+    assert fan.box_member is not None and fan.threshold == result["threshold"]
+    with pytest.raises(ValueError, match="one whole-card crop set per index crop set"):
+        fit_fan_reader(MODELS / "cards_corner.onnx", (index_root,), out, box_member=MODELS / "cards.onnx")

@@ -217,11 +217,16 @@ def train_fan_reader_cmd(
     members: Annotated[str, typer.Option(
         help="comma-separated ONNX classifiers over the same classes whose card reads are averaged in "
              "(e.g. models/cards_corner.onnx)")] = "",
+    box_member: Annotated[Path | None, typer.Option(
+        help="a classifier of the fanned card whole (`train cards` on `train fan-crops --view card`), read "
+             "from the box of the card each index belongs to")] = None,
+    box_data: Annotated[str, typer.Option(
+        help="with --box-member: its whole-card crop sets, one per --data set, same order")] = "",
     ship: Annotated[bool, typer.Option(help="copy the reader's files to models/")] = False,
 ) -> None:
     """Fit the fan reader's name and rank thresholds as the runtime reads (shift peaks), measure the
     held-out crops, write fan_reader.json beside the classifier."""
-    from monitor.training.fan_reader_fit import READER_NAME, fit_fan_reader, member_files
+    from monitor.training.fan_reader_fit import BOX_NAME, READER_NAME, fit_fan_reader, member_files
 
     wanted = tuple(s.strip() for s in splits.split(",") if s.strip())
     extra = tuple(Path(m.strip()) for m in members.split(",") if m.strip())
@@ -233,9 +238,17 @@ def train_fan_reader_cmd(
     for m in (reader, *extra):
         if not m.exists() or not m.with_suffix(".json").exists():
             raise typer.BadParameter(f"{m}: need the ONNX and its JSON beside it (`train cards` writes both)")
+    box_sets = tuple(Path(d.strip()) for d in box_data.split(",") if d.strip())
+    if box_member is not None:
+        if not box_member.exists() or not box_member.with_suffix(".json").exists():
+            raise typer.BadParameter(f"{box_member}: need the ONNX and its JSON beside it")
+        if len(box_sets) != len(sets) or any(not (d / "val").is_dir() for d in box_sets):
+            raise typer.BadParameter("--box-data: one whole-card crop set (`train fan-crops --view card`) "
+                                     "with a val split per --data set, in the same order")
     result = fit_fan_reader(reader, sets, out, wanted, min_index=min_index, max_false_rate=max_false_rate,
                             max_false_rank_rate=max_false_rank_rate, members=extra,
-                            max_false_colour_rate=max_false_colour_rate)
+                            max_false_colour_rate=max_false_colour_rate, box_member=box_member,
+                            box_data=box_sets)
     typer.echo(f"threshold={result['threshold']:.4f} rank_threshold={result['rank_threshold']:.4f} "
                f"colour_threshold={result['colour_threshold']:.4f}")
     for split in ("val", *wanted):
@@ -250,10 +263,10 @@ def train_fan_reader_cmd(
     if ship:
         MODELS_DIR.mkdir(exist_ok=True)
         names = [f"{READER_NAME}.onnx", f"{READER_NAME}.json", "fan_reader.json", "fan_reader_metrics.json"]
-        for onnx in member_files(len(extra)):
+        for onnx in member_files(len(extra)) + ([f"{BOX_NAME}.onnx"] if box_member is not None else []):
             names += [onnx, str(Path(onnx).with_suffix(".json"))]
-        for old in MODELS_DIR.glob("fan_member*"):  # a reader shipped with more members before
-            old.unlink()
+        for old in [*MODELS_DIR.glob("fan_member*"), *MODELS_DIR.glob(f"{BOX_NAME}.*")]:
+            old.unlink()  # a reader shipped with more members before
         for name in names:
             shutil.copy(out / name, MODELS_DIR / name)
         typer.echo(f"shipped to {MODELS_DIR}/fan_reader.json")

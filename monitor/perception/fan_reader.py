@@ -20,6 +20,13 @@ their right answers: the card is named on the normalised geometric mean of all t
 probabilities (held-out vector deck crops, the fan classifier with the corner member: names at 0.1%
 false 5.0% -> 8.1%, false names 0.18% -> 0%). Whether an index shows at all stays the reader's call
 (only it learned "no index here"). ``threshold`` is then the ensemble's, fitted with it.
+
+``box_member``: a classifier of the fanned card whole (``train fan-crops --view card``), read from the
+detector's box of the card an index belongs to: a fanned card shows a strip of its face beside its
+index (pips, court art), which the index cut leaves out. A read is given the box whose index corner
+lies within ``BOX_NEAR`` of a width of the read's, facing the same way (else it is read alone), and
+the box's card probabilities are folded in as a member's are. Its thresholds are fitted with it
+(``train fan-reader --box-member``).
 """
 
 from __future__ import annotations
@@ -41,7 +48,13 @@ from monitor.perception.index_geometry import index_crop, index_quads
 from monitor.perception.index_reader import IndexRead
 from monitor.perception.labels import BACK
 from monitor.perception.ranks import read_colours, read_ranks
-from monitor.perception.rectify import CORNER_SHARE, crops_to_tensor, order_card_corners
+from monitor.perception.rectify import (
+    CORNER_SHARE,
+    CROP_SIZE,
+    crops_to_tensor,
+    order_card_corners,
+    rectify_card,
+)
 from monitor.rules.cards import JOKER_TEXT
 
 F64 = npt.NDArray[np.float64]
@@ -58,6 +71,10 @@ DEFAULT_MIN_INDEX = 0.95
 PEAK_SHIFTS = tuple(round(0.05 * k, 2) for k in range(-9, 10))
 # reads of one index closer than this share of a width are one (a fan steps ~0.3 of a width)
 POOL_NEAR = 0.12
+# an index read belongs to the box whose index corner lies this near (share of a width): the reads
+# sit within ~0.05 of a width of the index, the detector's boxes of a fan a median 0.11 off along the
+# top edge; a fan steps ~0.3
+BOX_NEAR = 0.15
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +121,37 @@ def ensemble_probabilities(primary: F64, members: Sequence[F64], back: int) -> F
     logs = [np.log(np.clip(_cards_only(p, back), 1e-12, None)) for p in (primary, *members)]
     out = _cards_only(np.exp(np.mean(logs, axis=0)), back) * (1.0 - primary[:, [back]])
     out[:, back] = primary[:, back]
+    return out
+
+
+def box_owners(quads: Sequence[F64], cards: Sequence[npt.ArrayLike], near: float = BOX_NEAR
+               ) -> list[int | None]:
+    """For each index region read (card order), the card box it belongs to: the box with an index
+    corner (either of the two) nearest the region's, within ``near`` of a card's width, facing the same
+    way; None where no box is that near."""
+    corners = [(k, card) for k, c in enumerate(cards) for card in corner_cards(c)]
+    out: list[int | None] = []
+    for q in quads:
+        width = float(np.linalg.norm(q[1] - q[0])) / CORNER_SHARE[0]
+        side = q[3] - q[0]
+        best, best_d = None, near * width
+        for k, card in corners:
+            d = float(np.linalg.norm(card[0] - q[0]))
+            if d <= best_d and float(np.dot(card[3] - card[0], side)) > 0:
+                best, best_d = k, d
+        out.append(best)
+    return out
+
+
+def with_box_reads(probs: F64, owners: Sequence[int | None], box_probs: F64, back: int) -> F64:
+    """Index reads with the card probabilities of the box each belongs to folded in (a member's
+    geometric mean); a read with no box is left as it is."""
+    out = np.array(probs, np.float64)
+    pairs = [(i, k) for i, k in enumerate(owners) if k is not None]
+    if pairs:
+        rows = [i for i, _ in pairs]
+        boxes = box_probs[[k for _, k in pairs]]
+        out[rows] = ensemble_probabilities(out[rows], [boxes], back)
     return out
 
 
@@ -155,6 +203,7 @@ class FanReader:
             colour_threshold = raw.get("colour_threshold")
             threshold = raw.get("threshold")
             members = [str(m) for m in raw.get("members", [])]
+            box_member = raw.get("box_member")
         except FileNotFoundError as exc:
             raise ModelFileError(f"fan reader file not found: {self.path}") from exc
         except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
@@ -189,6 +238,23 @@ class FanReader:
                 raise ModelFileError(f"fan reader file {self.path}: member {name} has other classes than "
                                      f"{reader} (an ensemble averages class by class)")
             self.members.append((meta, load_backend(path, backend, threads)))
+        self.box_member: tuple[ClassifierMeta, Backend] | None = None
+        if box_member is not None:
+            path = self.path.parent / str(box_member)
+            meta = ClassifierMeta.load(path.with_suffix(".json"))
+            if meta.classes != self.classes:
+                raise ModelFileError(f"fan reader file {self.path}: box member {box_member} has other "
+                                     f"classes than {reader}")
+            self.box_member = (meta, load_backend(path, backend, threads))
+
+    def box_probabilities(self, frame: npt.NDArray[np.uint8], cards: Sequence[npt.ArrayLike]) -> F64:
+        """The box member's calibrated class probabilities of each card box, read whole."""
+        if self.box_member is None or not cards:
+            return np.zeros((len(cards), len(self.classes)))
+        meta, backend = self.box_member
+        crops = [rectify_card(frame, c, CROP_SIZE) for c in cards]
+        lp = log_probs(backend.run(crops_to_tensor(crops, meta.imgsz))[0], meta.outputs_are_probabilities)
+        return softmax_t(lp, meta.temperature)
 
     def corners(self, frame: npt.NDArray[np.uint8], cards: Sequence[npt.ArrayLike]) -> list[CornerRead]:
         """Both index corners of every card box, each at its surest shift (corners sure of no index
@@ -245,7 +311,15 @@ class FanReader:
         found = self.corners(frame, cards)
         if not found:
             return []
-        p = card_probabilities(np.stack([c.probs for c in found]), self._back)
+        probs = np.stack([c.probs for c in found])
+        if self.box_member is not None:
+            owners = box_owners([c.quad for c in found], cards)
+            used = sorted({k for k in owners if k is not None})
+            box_p = np.zeros((len(cards), len(self.classes)))
+            if used:
+                box_p[used] = self.box_probabilities(frame, [cards[k] for k in used])
+            probs = with_box_reads(probs, owners, box_p, self._back)
+        p = card_probabilities(probs, self._back)
         ranks = read_ranks(p, self.classes, self.rank_threshold)
         colours = ([None] * len(p) if self.colour_threshold is None
                    else read_colours(p, self.classes, self.colour_threshold))

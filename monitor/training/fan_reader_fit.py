@@ -10,6 +10,12 @@ is a false duplicate wherever its name lies on the table (the hundred clean roun
 Ts, at the ranks' budget of 0.25%), so names get the stricter budget (0.1%). A card not named may
 still show its ink (red or black: the suits of each summed), read at ``colour_threshold`` (0.1%): two
 inks in a five-card hand rule out a flush.
+
+With a box member (a classifier of the fanned card whole, ``train fan-crops --view card``), each
+index crop that shows (``t``, ``j``) is read with the whole-card crop of the same card cut from the
+same window (``box_data``, one set per index set, in the same order), folded in as the runtime folds
+the box of the card an index belongs to; crops with no such card are read alone, as the runtime reads
+an index with no box near.
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ from monitor.perception.fan_reader import (
     FAN_READER_FILE,
     card_probabilities,
     ensemble_probabilities,
+    with_box_reads,
 )
 from monitor.perception.identity import CardClassifier
 from monitor.perception.labels import BACK
@@ -39,6 +46,7 @@ from monitor.training.evaluate_cards import list_split, raw_log_probs
 F64 = npt.NDArray[np.float64]
 Inks = tuple[F64, list[str | None]]  # per crop: ink confidence, top ink
 READER_NAME = "fan_index"
+BOX_NAME = "fan_box"
 
 
 def member_files(n: int) -> list[str]:
@@ -112,19 +120,40 @@ def split_figures(name_conf: F64, rank_conf: F64, top: list[str], top_rank: list
     }
 
 
+def box_crop(index_crop: Path, box_root: Path, split: str) -> Path:
+    """The whole-card crop of the card an index crop was cut from (``train fan-crops``' names: index
+    ``<stem>_<card><side>_<kind>``, card ``<stem>_<card>_<kind>``)."""
+    stem, tag, kind = index_crop.stem.rsplit("_", 2)
+    return box_root / split / index_crop.parent.name / f"{stem}_{tag[:-1]}_{kind}{index_crop.suffix}"
+
+
 def _scores(clf: CardClassifier, members: list[CardClassifier], data: tuple[Path, ...], split: str,
-            classes: list[str], min_index: float
+            classes: list[str], min_index: float, box: tuple[CardClassifier, tuple[Path, ...]] | None = None
             ) -> tuple[tuple[F64, F64, list[str], list[str]], list[str], list[str], Inks]:
     paths: list[Path] = []
     labels: list[int] = []
-    for root in data:  # several crop sets' splits read as one (a 300-window val is a thin base for 0.1%)
+    boxes: list[Path | None] = []
+    # several crop sets' splits read as one (a 300-window val is a thin base for 0.1%)
+    for k, root in enumerate(data):
         if (root / split).is_dir():
             p, lab = list_split(root / split, classes)
             paths += p
             labels += list(lab)
+            if box is not None:
+                found = [box_crop(x, box[1][k], split) for x in p]
+                boxes += [b if x.stem.endswith(("_t", "_j")) and b.exists() else None
+                          for x, b in zip(p, found, strict=True)]
     prob, *member_p = [softmax_t(raw_log_probs(m, paths, desc=f"{split} {m.path.name}", tta="none"),
                                  m.meta.temperature) for m in (clf, *members)]
     prob = ensemble_probabilities(prob, member_p, classes.index(BACK))
+    if box is not None:
+        rows = [i for i, b in enumerate(boxes) if b is not None]
+        box_p = np.zeros_like(prob)
+        if rows:
+            lp = raw_log_probs(box[0], [b for b in boxes if b is not None], desc=f"{split} boxes", tta="none")
+            box_p[rows] = softmax_t(lp, box[0].meta.temperature)
+        owners = [i if b is not None else None for i, b in enumerate(boxes)]
+        prob = with_box_reads(prob, owners, box_p, classes.index(BACK))
     kinds = [p.stem.rsplit("_", 1)[-1] for p in paths]
     return (runtime_scores(prob, classes, min_index), [classes[k] for k in labels], kinds,
             colour_scores(prob, classes, min_index))
@@ -135,12 +164,15 @@ def fit_fan_reader(onnx_path: Path, data: Path | tuple[Path, ...], out: Path,
                    peaks: bool = True,
                    min_index: float = DEFAULT_MIN_INDEX, max_false_rate: float = 0.001,
                    max_false_rank_rate: float = 0.0025, members: tuple[Path, ...] = (),
-                   max_false_colour_rate: float = 0.001) -> dict[str, Any]:
+                   max_false_colour_rate: float = 0.001, box_member: Path | None = None,
+                   box_data: tuple[Path, ...] = ()) -> dict[str, Any]:
     """Fit the name and rank thresholds on ``data/val`` (several sets: their vals together), measure
     ``splits`` (likewise together), and write the reader
     (``fan_index.onnx`` + its JSON, each member as ``fan_member<k>.onnx`` + JSON, ``fan_reader.json``,
     ``fan_reader_metrics.json``) into ``out``. ``members``: classifiers over the same classes whose
-    card reads are averaged in (``perception/fan_reader.py``)."""
+    card reads are averaged in (``perception/fan_reader.py``); ``box_member``: a classifier of the
+    fanned card whole, its crops in ``box_data`` (one set per set of ``data``), written as
+    ``fan_box.onnx``."""
     clf = CardClassifier(onnx_path, threads=2)
     classes = list(clf.classes)
     if BACK not in classes:
@@ -153,7 +185,16 @@ def fit_fan_reader(onnx_path: Path, data: Path | tuple[Path, ...], out: Path,
         m.meta = dataclasses.replace(m.meta, view="card", tta="none")
         if list(m.classes) != classes:
             raise ValueError(f"{m.path}: other classes than {onnx_path}: cannot be a member")
-    scores, truth, kinds, (ink_c, top_ink) = _scores(clf, extra, data, "val", classes, min_index)
+    box = None
+    if box_member is not None:
+        if len(box_data) != len(data):
+            raise ValueError(f"a box member needs one whole-card crop set per index crop set: {len(data)} "
+                             f"index sets, {len(box_data)} box sets")
+        box_clf = CardClassifier(box_member, threads=2)
+        if list(box_clf.classes) != classes:
+            raise ValueError(f"{box_member}: other classes than {onnx_path}: cannot be a box member")
+        box = (box_clf, tuple(box_data))
+    scores, truth, kinds, (ink_c, top_ink) = _scores(clf, extra, data, "val", classes, min_index, box)
     name_c, rank_c, top, top_rank = scores
     name_ok = np.array([t == c for t, c in zip(top, truth, strict=True)])
     threshold = choose_threshold(name_c, name_ok, max_false_rate)
@@ -167,6 +208,8 @@ def fit_fan_reader(onnx_path: Path, data: Path | tuple[Path, ...], out: Path,
     colour_threshold = max(0.5, choose_threshold(np.where(named, 0.0, ink_c), np.where(named, True, ink_ok),
                                                  max_false_colour_rate))
     result: dict[str, Any] = {"reader": str(onnx_path), "members": [str(m) for m in members],
+                              "box_member": None if box_member is None else str(box_member),
+                              "box_data": [str(d) for d in box_data],
                               "data": [str(d) for d in data],
                               "temperature": clf.meta.temperature,
                               "threshold": threshold, "rank_threshold": rank_threshold,
@@ -178,7 +221,7 @@ def fit_fan_reader(onnx_path: Path, data: Path | tuple[Path, ...], out: Path,
                      | colour_figures(ink_c, top_ink, name_c, truth, kinds, threshold, colour_threshold))
     for split in splits:
         if any((d / split).is_dir() for d in data):
-            got, truth_s, kinds_s, inks = _scores(clf, extra, data, split, classes, min_index)
+            got, truth_s, kinds_s, inks = _scores(clf, extra, data, split, classes, min_index, box)
             figures = split_figures(*got, truth_s, kinds_s, threshold, rank_threshold)
             inked = colour_figures(*inks, got[0], truth_s, kinds_s, threshold, colour_threshold)
             result[split] = figures | inked
@@ -195,6 +238,11 @@ def fit_fan_reader(onnx_path: Path, data: Path | tuple[Path, ...], out: Path,
             shutil.copy(src, out / name)
             member_meta = json.loads(src.with_suffix(".json").read_text()) | {"model": name}
             (out / name).with_suffix(".json").write_text(json.dumps(member_meta, indent=1))
+    if box_member is not None:
+        config |= {"box_member": f"{BOX_NAME}.onnx", "threshold": threshold}
+        shutil.copy(box_member, out / f"{BOX_NAME}.onnx")
+        box_meta = json.loads(box_member.with_suffix(".json").read_text()) | {"model": f"{BOX_NAME}.onnx"}
+        (out / f"{BOX_NAME}.json").write_text(json.dumps(box_meta, indent=1))
     if shifts is not None:
         config["shifts"] = list(shifts)
     (out / FAN_READER_FILE).write_text(json.dumps(config, indent=1))
