@@ -369,9 +369,17 @@ def test_the_box_member_reads_the_box_of_the_index_read(box_dir: Path) -> None:
     assert np.allclose(r.quad, index_quads(CARD)[0])
 
 
-def test_a_box_member_over_other_classes_is_refused(box_dir: Path) -> None:
+def test_a_box_member_over_other_cards_is_refused_in_another_order_mapped(box_dir: Path) -> None:
+    from monitor.perception.fan_reader import in_classes
+
+    # a classifier of whole cards need not have learned "no index here", nor list its cards in order
+    p = in_classes(np.array([[0.7, 0.2, 0.1]]), ["Ks", "7c", "7h"], ["7c", "7h", "Ks", "back"])
+    assert np.allclose(p, [[0.2, 0.1, 0.7, 0.0]])
     meta = json.loads((box_dir / "fan_box.json").read_text())
-    meta["classes"] = meta["classes"][::-1]
+    meta["classes"] = [c for c in meta["classes"] if c != "back"][::-1]
+    (box_dir / "fan_box.json").write_text(json.dumps(meta))
+    assert FanReader(box_dir / "fan_reader.json").box_member is not None
+    meta["classes"] = [c for c in meta["classes"] if c != "7h"]  # a card it never learned
     (box_dir / "fan_box.json").write_text(json.dumps(meta))
     with pytest.raises(ModelFileError, match="box member"):
         FanReader(box_dir / "fan_reader.json")

@@ -143,6 +143,17 @@ def box_owners(quads: Sequence[F64], cards: Sequence[npt.ArrayLike], near: float
     return out
 
 
+def in_classes(probs: F64, have: Sequence[str], want: Sequence[str]) -> F64:
+    """Probabilities over classes ``have`` put in the order of ``want`` (a class ``have`` lacks, such as
+    a box member's "no index here", at 0)."""
+    out = np.zeros((len(probs), len(want)))
+    where = {c: k for k, c in enumerate(have)}
+    for j, c in enumerate(want):
+        if c in where:
+            out[:, j] = probs[:, where[c]]
+    return out
+
+
 def with_box_reads(probs: F64, owners: Sequence[int | None], box_probs: F64, back: int) -> F64:
     """Index reads with the card probabilities of the box each belongs to folded in (a member's
     geometric mean); a read with no box is left as it is."""
@@ -242,7 +253,7 @@ class FanReader:
         if box_member is not None:
             path = self.path.parent / str(box_member)
             meta = ClassifierMeta.load(path.with_suffix(".json"))
-            if meta.classes != self.classes:
+            if set(meta.classes) - {BACK} != set(self.classes) - {BACK}:
                 raise ModelFileError(f"fan reader file {self.path}: box member {box_member} has other "
                                      f"classes than {reader}")
             self.box_member = (meta, load_backend(path, backend, threads))
@@ -254,7 +265,7 @@ class FanReader:
         meta, backend = self.box_member
         crops = [rectify_card(frame, c, CROP_SIZE) for c in cards]
         lp = log_probs(backend.run(crops_to_tensor(crops, meta.imgsz))[0], meta.outputs_are_probabilities)
-        return softmax_t(lp, meta.temperature)
+        return in_classes(softmax_t(lp, meta.temperature), meta.classes, self.classes)
 
     def corners(self, frame: npt.NDArray[np.uint8], cards: Sequence[npt.ArrayLike]) -> list[CornerRead]:
         """Both index corners of every card box, each at its surest shift (corners sure of no index

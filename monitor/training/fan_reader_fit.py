@@ -35,6 +35,7 @@ from monitor.perception.fan_reader import (
     FAN_READER_FILE,
     card_probabilities,
     ensemble_probabilities,
+    in_classes,
     with_box_reads,
 )
 from monitor.perception.identity import CardClassifier
@@ -151,7 +152,7 @@ def _scores(clf: CardClassifier, members: list[CardClassifier], data: tuple[Path
         box_p = np.zeros_like(prob)
         if rows:
             lp = raw_log_probs(box[0], [b for b in boxes if b is not None], desc=f"{split} boxes", tta="none")
-            box_p[rows] = softmax_t(lp, box[0].meta.temperature)
+            box_p[rows] = in_classes(softmax_t(lp, box[0].meta.temperature), box[0].classes, classes)
         owners = [i if b is not None else None for i, b in enumerate(boxes)]
         prob = with_box_reads(prob, owners, box_p, classes.index(BACK))
     kinds = [p.stem.rsplit("_", 1)[-1] for p in paths]
@@ -191,7 +192,7 @@ def fit_fan_reader(onnx_path: Path, data: Path | tuple[Path, ...], out: Path,
             raise ValueError(f"a box member needs one whole-card crop set per index crop set: {len(data)} "
                              f"index sets, {len(box_data)} box sets")
         box_clf = CardClassifier(box_member, threads=2)
-        if list(box_clf.classes) != classes:
+        if set(box_clf.classes) - {BACK} != set(classes) - {BACK}:
             raise ValueError(f"{box_member}: other classes than {onnx_path}: cannot be a box member")
         box = (box_clf, tuple(box_data))
     scores, truth, kinds, (ink_c, top_ink) = _scores(clf, extra, data, "val", classes, min_index, box)
