@@ -311,16 +311,12 @@ def test_a_fit_over_two_crop_sets_with_a_member_writes_a_reader_the_runtime_load
     assert len(fan.members) == 1 and fan.threshold == result["threshold"]
 
 
-def test_an_index_read_belongs_to_the_box_whose_index_corner_lies_at_it() -> None:
-    from monitor.perception.fan_reader import box_owners
+def test_an_index_read_implies_its_cards_outline() -> None:
+    from monitor.perception.fan_reader import implied_card
 
-    second = CARD + np.array([20.0, 0.0])  # a fan's next card, a third of a width on
-    own, far = index_quads(CARD)[0], corner_cards(second)[1]
-    quads = [own, own + np.array([4.0, 0.0]), index_quads(far)[0], own + np.array([10.0, 0.0]),
-             index_quads(CARD)[0][[2, 3, 0, 1]]]
-    # the first card's corner, 4 px along (a box a fifteenth off), the second's far corner, half way
-    # between the two boxes (no box that near), and a region facing the other way
-    assert box_owners(quads, [CARD, second]) == [0, 0, 1, None, None]
+    assert np.allclose(implied_card(index_quads(CARD)[0]), CARD)
+    far = corner_cards(CARD)[1]
+    assert np.allclose(implied_card(index_quads(far)[0]), far)  # the far index: the card turned
 
 
 def test_a_box_read_folds_in_where_the_index_has_a_box_and_nowhere_else() -> None:
@@ -342,11 +338,12 @@ def box_dir(reader_dir: Path) -> Path:
     for ext in ("onnx", "json"):
         shutil.copy(MODELS / f"cards.{ext}", reader_dir / f"fan_box.{ext}")
     cfg = json.loads((reader_dir / "fan_reader.json").read_text())
-    (reader_dir / "fan_reader.json").write_text(json.dumps({**cfg, "box_member": "fan_box.onnx"}))
+    (reader_dir / "fan_reader.json").write_text(json.dumps({**cfg, "box_member": "fan_box.onnx",
+                                                            "box_thresholds": [0.9, 0.9, None]}))
     return reader_dir
 
 
-def test_the_box_member_reads_the_box_of_the_index_read(box_dir: Path) -> None:
+def test_the_box_member_reads_the_card_the_index_read_implies(box_dir: Path) -> None:
     fan = FanReader(box_dir / "fan_reader.json")
     assert fan.box_member is not None
     n = len(fan.classes)
@@ -363,7 +360,7 @@ def test_the_box_member_reads_the_box_of_the_index_read(box_dir: Path) -> None:
     assert alone.card is None and alone.top == "7h"
     box = np.full((1, n), 1e-6)
     box[0, seven_h] = 1.0  # the strip beside the index: hearts
-    fan.box_member = (sure, _Backend(box / box.sum()))  # asserts it is given the one box
+    fan.box_member = (sure, _Backend(box / box.sum()))  # asserts it is given the one card
     (r,) = fan.read_cards(np.zeros((240, 400, 3), np.uint8), [CARD])
     assert r.card == "7h" and r.confidence > 0.9
     assert np.allclose(r.quad, index_quads(CARD)[0])
@@ -421,8 +418,38 @@ def test_a_fit_with_a_box_member_pairs_each_index_with_its_cards_whole_crop(tmp_
                             box_member=MODELS / "cards.onnx", box_data=(box_root,))
     assert result["val"]["crops"] == 4 and result["box_member"].endswith("cards.onnx")
     cfg = json.loads((out / "fan_reader.json").read_text())
-    assert cfg["box_member"] == "fan_box.onnx" and cfg["threshold"] == result["threshold"]
+    assert cfg["box_member"] == "fan_box.onnx" and cfg["box_thresholds"] == result["box_thresholds"]
+    assert "index_alone" in result["test"]  # the index read alone, measured beside
     fan = FanReader(out / "fan_reader.json")
-    assert fan.box_member is not None and fan.threshold == result["threshold"]
+    assert fan.box_member is not None and fan.box_thresholds == tuple(result["box_thresholds"])
     with pytest.raises(ValueError, match="one whole-card crop set per index crop set"):
         fit_fan_reader(MODELS / "cards_corner.onnx", (index_root,), out, box_member=MODELS / "cards.onnx")
+
+
+def test_a_second_reading_adds_what_the_index_left_unread_and_never_overrules_it() -> None:
+    from monitor.perception.fan_reader import second_opinion
+    from monitor.perception.index_reader import IndexRead
+
+    q = index_quads(CARD)[0]
+
+    def read(card: str | None, rank: str | None = None, colour: str | None = None) -> IndexRead:
+        return IndexRead(q, 0.99, card, rank, card or "7h", 0.5, colour)
+
+    named = read("7h")
+    assert second_opinion(named, read("8h")) is named  # a name stands
+    assert second_opinion(read(None, "7"), read("7c")).card == "7c"  # the name of the rank it read
+    kept = second_opinion(read(None, "7"), read("8c"))  # a name of another rank: the rank stands
+    assert kept.card is None and kept.rank == "7"
+    red = second_opinion(read(None, None, "red"), read("7c"))  # a black name against a red ink: no name
+    assert red.card is None and red.colour == "red"
+    filled = second_opinion(read(None), read(None, "Q", "black"))
+    assert filled.card is None and filled.rank == "Q" and filled.colour == "black"
+    assert second_opinion(read(None, "Q"), read(None, "K")).rank == "Q"
+
+
+@pytest.mark.parametrize("thresholds", [None, [0.9, 0.9], [0.9, 1.5, None]])
+def test_a_box_member_without_good_thresholds_is_refused(box_dir: Path, thresholds: object) -> None:
+    cfg = json.loads((box_dir / "fan_reader.json").read_text())
+    (box_dir / "fan_reader.json").write_text(json.dumps({**cfg, "box_thresholds": thresholds}))
+    with pytest.raises(ModelFileError, match="box_thresholds"):
+        FanReader(box_dir / "fan_reader.json")

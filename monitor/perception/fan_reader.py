@@ -21,12 +21,13 @@ probabilities (held-out vector deck crops, the fan classifier with the corner me
 false 5.0% -> 8.1%, false names 0.18% -> 0%). Whether an index shows at all stays the reader's call
 (only it learned "no index here"). ``threshold`` is then the ensemble's, fitted with it.
 
-``box_member``: a classifier of the fanned card whole (``train fan-crops --view card``), read from the
-detector's box of the card an index belongs to: a fanned card shows a strip of its face beside its
-index (pips, court art), which the index cut leaves out. A read is given the box whose index corner
-lies within ``BOX_NEAR`` of a width of the read's, facing the same way (else it is read alone), and
-the box's card probabilities are folded in as a member's are. Its thresholds are fitted with it
-(``train fan-reader --box-member``).
+``box_member``: a classifier of the fanned card whole (``train fan-crops --view card``): a fanned card
+shows a strip of its face beside its index (pips, court art), which the index cut leaves out. Each
+index read has its card cut whole from the outline the read implies (the index region is a known
+share of the card from its corner: the read sits within ~0.05 of a width of the index, where the
+detector's boxes of a fan are a median 0.11 and at p90 0.3 of a width off), and that card's
+probabilities are folded in as a member's are. Its thresholds are fitted with it (``train fan-reader
+--box-member``).
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ from monitor.perception.identity import ClassifierMeta
 from monitor.perception.index_geometry import index_crop, index_quads
 from monitor.perception.index_reader import IndexRead
 from monitor.perception.labels import BACK
-from monitor.perception.ranks import read_colours, read_ranks
+from monitor.perception.ranks import ink_of, rank_of, read_colours, read_ranks
 from monitor.perception.rectify import (
     CORNER_SHARE,
     CROP_SIZE,
@@ -71,10 +72,6 @@ DEFAULT_MIN_INDEX = 0.95
 PEAK_SHIFTS = tuple(round(0.05 * k, 2) for k in range(-9, 10))
 # reads of one index closer than this share of a width are one (a fan steps ~0.3 of a width)
 POOL_NEAR = 0.12
-# an index read belongs to the box whose index corner lies this near (share of a width): the reads
-# sit within ~0.05 of a width of the index, the detector's boxes of a fan a median 0.11 off along the
-# top edge; a fan steps ~0.3
-BOX_NEAR = 0.15
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,23 +121,27 @@ def ensemble_probabilities(primary: F64, members: Sequence[F64], back: int) -> F
     return out
 
 
-def box_owners(quads: Sequence[F64], cards: Sequence[npt.ArrayLike], near: float = BOX_NEAR
-               ) -> list[int | None]:
-    """For each index region read (card order), the card box it belongs to: the box with an index
-    corner (either of the two) nearest the region's, within ``near`` of a card's width, facing the same
-    way; None where no box is that near."""
-    corners = [(k, card) for k, c in enumerate(cards) for card in corner_cards(c)]
-    out: list[int | None] = []
-    for q in quads:
-        width = float(np.linalg.norm(q[1] - q[0])) / CORNER_SHARE[0]
-        side = q[3] - q[0]
-        best, best_d = None, near * width
-        for k, card in corners:
-            d = float(np.linalg.norm(card[0] - q[0]))
-            if d <= best_d and float(np.dot(card[3] - card[0], side)) > 0:
-                best, best_d = k, d
-        out.append(best)
-    return out
+def implied_card(quad: F64) -> F64:
+    """The card outline (card order) an index region read implies: the region is ``CORNER_SHARE`` of
+    the card from its corner, along its top edge and down its side."""
+    o = quad[0]
+    u = (quad[1] - o) / CORNER_SHARE[0]
+    v = (quad[3] - o) / CORNER_SHARE[1]
+    return np.array([o, o + u, o + u + v, o + v], np.float64)
+
+
+def second_opinion(first: IndexRead, second: IndexRead) -> IndexRead:
+    """An index read (``first``) completed by a second reading of it (``second``): a name it lacks
+    where the second names the card of its rank (or it read no rank), else a rank or an ink it lacks;
+    what the first read stands."""
+    if first.card is not None:
+        return first
+    if second.card is not None and (first.rank is None or rank_of(second.card) == first.rank) and (
+            first.colour is None or ink_of(second.card) in (None, first.colour)):
+        return second
+    rank = first.rank if first.rank is not None else second.rank
+    colour = first.colour if first.colour is not None else second.colour
+    return IndexRead(first.quad, first.score, None, rank, first.top, first.confidence, colour)
 
 
 def in_classes(probs: F64, have: Sequence[str], want: Sequence[str]) -> F64:
@@ -215,6 +216,7 @@ class FanReader:
             threshold = raw.get("threshold")
             members = [str(m) for m in raw.get("members", [])]
             box_member = raw.get("box_member")
+            box_thresholds = raw.get("box_thresholds")
         except FileNotFoundError as exc:
             raise ModelFileError(f"fan reader file not found: {self.path}") from exc
         except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
@@ -257,9 +259,21 @@ class FanReader:
                 raise ModelFileError(f"fan reader file {self.path}: box member {box_member} has other "
                                      f"classes than {reader}")
             self.box_member = (meta, load_backend(path, backend, threads))
+        # the second reading's name, rank and ink thresholds ([name, rank, ink or null])
+        self.box_thresholds: tuple[float, float, float | None] | None = None
+        if box_member is not None:
+            try:
+                name_t, rank_t, ink_t = box_thresholds  # type: ignore[misc]
+                self.box_thresholds = (float(name_t), float(rank_t), None if ink_t is None else float(ink_t))
+            except (TypeError, ValueError) as exc:
+                raise ModelFileError(f"fan reader file {self.path}: a box member needs box_thresholds "
+                                     f"[name, rank, ink] (train fan-reader --box-member fits them)") from exc
+            if not all(0.0 < t <= 1.0 for t in self.box_thresholds if t is not None):
+                raise ModelFileError(f"fan reader file {self.path}: box_thresholds must lie in (0, 1]")
 
     def box_probabilities(self, frame: npt.NDArray[np.uint8], cards: Sequence[npt.ArrayLike]) -> F64:
-        """The box member's calibrated class probabilities of each card box, read whole."""
+        """The box member's calibrated probabilities (the reader's classes) of each card outline, read
+        whole."""
         if self.box_member is None or not cards:
             return np.zeros((len(cards), len(self.classes)))
         meta, backend = self.box_member
@@ -318,28 +332,35 @@ class FanReader:
 
     def read_cards(self, frame: npt.NDArray[np.uint8], cards: Sequence[npt.ArrayLike]) -> list[IndexRead]:
         """The readable index corners of ``cards`` (box outlines in frame pixels), read: named when the
-        classifier is ``threshold`` sure of the card (the index alone), else maybe its rank."""
+        classifier is ``threshold`` sure of the card (the index alone), else maybe its rank. With a
+        box member, what the index leaves unread is read again with its card whole folded in, at the
+        box thresholds (fitted on what the index alone leaves): it adds a name or a rank, never
+        overrules one."""
         found = self.corners(frame, cards)
         if not found:
             return []
         probs = np.stack([c.probs for c in found])
-        if self.box_member is not None:
-            owners = box_owners([c.quad for c in found], cards)
-            used = sorted({k for k in owners if k is not None})
-            box_p = np.zeros((len(cards), len(self.classes)))
-            if used:
-                box_p[used] = self.box_probabilities(frame, [cards[k] for k in used])
-            probs = with_box_reads(probs, owners, box_p, self._back)
-        p = card_probabilities(probs, self._back)
-        ranks = read_ranks(p, self.classes, self.rank_threshold)
-        colours = ([None] * len(p) if self.colour_threshold is None
-                   else read_colours(p, self.classes, self.colour_threshold))
+        out = self._decide(found, card_probabilities(probs, self._back),
+                           (self.threshold, self.rank_threshold, self.colour_threshold))
+        if self.box_member is None or self.box_thresholds is None:
+            return out
+        box_p = self.box_probabilities(frame, [implied_card(c.quad) for c in found])
+        fused = with_box_reads(probs, list(range(len(found))), box_p, self._back)
+        second = self._decide(found, card_probabilities(fused, self._back), self.box_thresholds)
+        return [second_opinion(a, b) for a, b in zip(out, second, strict=True)]
+
+    def _decide(self, found: list[CornerRead], p: F64, thresholds: tuple[float, float, float | None]
+                ) -> list[IndexRead]:
+        threshold, rank_threshold, colour_threshold = thresholds
+        ranks = read_ranks(p, self.classes, rank_threshold)
+        colours = ([None] * len(p) if colour_threshold is None
+                   else read_colours(p, self.classes, colour_threshold))
         out = []
         for c, row, rank, colour in zip(found, p, ranks, colours, strict=True):
             k = int(row.argmax())
             top, conf = self.classes[k], float(row[k])
             # the joker has no suit to doubt: its name is its rank, read at the rank threshold
-            named = conf >= (self.rank_threshold if top == JOKER_TEXT else self.threshold)
+            named = conf >= (rank_threshold if top == JOKER_TEXT else threshold)
             out.append(IndexRead(c.quad, c.index_p, top if named else None, None if named else rank,
                                  top, conf, None if named else colour))
         return out

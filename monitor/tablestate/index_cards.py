@@ -29,6 +29,10 @@ SIZE_TOLERANCE = 0.3  # a card implied by an index this far from 63 x 88 mm is n
 # centre it implies ~3x as far) and facing opposite ways within HEADING_DEG; one index found twice:
 # the same way, within SAME_INDEX_MM (a fan steps 12 mm or more).
 SAME_CARD_MM = 14.0  # 25 took a fan's neighbour (22 mm on) for the card's far index (session 21)
+# ... and up to this far where both read the same rank, no name or ink against it: one card's two
+# indices lie 6.7 / 17.4 / 21.9 mm apart (median / p90 / p95, the fault recordings), two cards'
+# opposite indices as close as 3 mm but seldom of one rank
+SAME_RANK_CARD_MM = 22.0
 SAME_INDEX_MM = 6.0
 # one card read twice (the same name, or the same rank with one of them not named) facing the same way
 # this close: the last card of a fan, its index read at two or three cuts (nothing beside it ends its
@@ -74,9 +78,19 @@ def card_of_index(read: IndexRead, calibration: TableCalibration, frame_size: tu
 def _same_card(a: IndexCard, b: IndexCard) -> bool:
     d2 = (a.x - b.x) ** 2 + (a.y - b.y) ** 2
     turn = abs((a.heading - b.heading + 180.0) % 360.0 - 180.0)  # 0..180
-    if turn >= 180.0 - HEADING_DEG:
-        return d2 <= SAME_CARD_MM ** 2  # its two indices
+    if turn >= 180.0 - HEADING_DEG:  # its two indices
+        return d2 <= SAME_CARD_MM ** 2 or (d2 <= SAME_RANK_CARD_MM ** 2 and _one_rank(a, b))
     return turn <= HEADING_DEG and d2 <= SAME_INDEX_MM ** 2  # one index, found twice
+
+
+def _one_rank(a: IndexCard, b: IndexCard) -> bool:
+    """Both read to the same rank, and neither their names nor their inks say otherwise."""
+    if _rank(a) is None or _rank(a) != _rank(b):
+        return False
+    if a.card is not None and b.card is not None and a.card != b.card:
+        return False
+    ink_a, ink_b = _colour(a), _colour(b)
+    return not (ink_a and ink_b and ink_a != ink_b)
 
 
 def _same_heading(a: IndexCard, b: IndexCard) -> bool:

@@ -96,15 +96,20 @@ def colour_figures(colour_conf: F64, top_colour: list[str | None], name_conf: F6
             "false_colours": wrong, "false_colour_rate": wrong / len(truth)}
 
 
-def split_figures(name_conf: F64, rank_conf: F64, top: list[str], top_rank: list[str], truth: list[str],
-                  kinds: list[str], threshold: float, rank_threshold: float) -> dict[str, Any]:
-    """Named and rank-read shares of the indices that show (kinds t, j), and wrong acceptances over
-    all crops."""
-    n = len(truth)
+def decisions(name_conf: F64, rank_conf: F64, top: list[str], threshold: float, rank_threshold: float
+              ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """(named, rank read) per crop, as the runtime decides."""
     joker = np.array([t == JOKER_TEXT for t in top], dtype=bool)
     # as the runtime names: the joker (no suit) on its own probability at the rank threshold
     named = (name_conf >= threshold) | ((name_conf >= rank_threshold) & joker)
-    ranked = ~named & (rank_conf >= rank_threshold)
+    return named, ~named & (rank_conf >= rank_threshold)
+
+
+def figures(named: npt.NDArray[np.bool_], ranked: npt.NDArray[np.bool_], top: list[str], top_rank: list[str],
+            truth: list[str], kinds: list[str]) -> dict[str, Any]:
+    """Named and rank-read shares of the indices that show (kinds t, j), and wrong acceptances over
+    all crops."""
+    n = len(truth)
     name_ok = np.array([t == c for t, c in zip(top, truth, strict=True)])
     rank_ok = np.array([t != BACK and r == _rank(t) for t, r in zip(truth, top_rank, strict=True)])
     shown = np.array([k in "tj" for k in kinds])
@@ -119,6 +124,36 @@ def split_figures(name_conf: F64, rank_conf: F64, top: list[str], top_rank: list
         "false_rank_rate": float((ranked & ~rank_ok).sum() / n),
         "by_kind": {k: int(sum(1 for x in kinds if x == k)) for k in "tjcs"},
     }
+
+
+def split_figures(name_conf: F64, rank_conf: F64, top: list[str], top_rank: list[str], truth: list[str],
+                  kinds: list[str], threshold: float, rank_threshold: float) -> dict[str, Any]:
+    """``figures`` of one reading at its thresholds."""
+    named, ranked = decisions(name_conf, rank_conf, top, threshold, rank_threshold)
+    return figures(named, ranked, top, top_rank, truth, kinds)
+
+
+Scores = tuple[F64, F64, list[str], list[str]]  # per crop: name confidence, rank confidence, top, top rank
+
+
+def second_opinion_figures(first: Scores, second: Scores, first_inks: Inks, second_inks: Inks,
+                           truth: list[str], kinds: list[str], thresholds: tuple[float, float, float],
+                           box_thresholds: tuple[float, float, float]) -> dict[str, Any]:
+    """The figures of the index read alone completed by the second reading (``fan_reader.
+    second_opinion``): a name where the first has none (and no other rank), else a rank, else an ink."""
+    named_a, ranked_a = decisions(first[0], first[1], first[2], *thresholds[:2])
+    named_b, ranked_b = decisions(second[0], second[1], second[2], *box_thresholds[:2])
+    same_rank = np.array([_rank(t) == r for t, r in zip(second[2], first[3], strict=True)])
+    take_b = ~named_a & named_b & (~ranked_a | same_rank)
+    named = named_a | take_b
+    top = [b if tb else a for a, b, tb in zip(first[2], second[2], take_b, strict=True)]
+    ranked = ~named & (ranked_a | ranked_b)
+    top_rank = [a if ra else b for a, b, ra in zip(first[3], second[3], ranked_a, strict=True)]
+    out = figures(named, ranked, top, top_rank, truth, kinds)
+    inked_a = ~named & (first_inks[0] >= thresholds[2])
+    inks = [a if ia else b for a, b, ia in zip(first_inks[1], second_inks[1], inked_a, strict=True)]
+    ink_conf = np.where(inked_a, 1.0, np.where(second_inks[0] >= box_thresholds[2], 1.0, 0.0))
+    return out | colour_figures(ink_conf, inks, np.where(named, 1.0, 0.0), truth, kinds, 0.5, 0.5)
 
 
 def box_crop(index_crop: Path, box_root: Path, split: str) -> Path:
@@ -160,6 +195,38 @@ def _scores(clf: CardClassifier, members: list[CardClassifier], data: tuple[Path
             colour_scores(prob, classes, min_index))
 
 
+def _fit(scores: Scores, inks: Inks, truth: list[str], max_false_rate: float, max_false_rank_rate: float,
+         max_false_colour_rate: float, first: tuple[Scores, Inks, tuple[float, float, float]] | None = None
+         ) -> tuple[float, float, float]:
+    """Name, rank and ink thresholds, each the lowest whose wrong acceptances over every crop stay
+    within its budget. With ``first`` (a first reading and its thresholds), a second reading's: each
+    fitted only on the crops the first leaves without it (the second adds, never overrules)."""
+    name_c, rank_c, top, top_rank = scores
+    top_ink = inks[1]
+    left_name = np.ones(len(truth), bool)
+    left_rank = np.ones(len(truth), bool)
+    left_ink = np.ones(len(truth), bool)
+    if first is not None:
+        (f_name, f_rank, f_top, _), (f_ink, _), (t, rt, ct) = first
+        f_named, f_ranked = decisions(f_name, f_rank, f_top, t, rt)
+        left_name, left_rank, left_ink = ~f_named, ~f_named & ~f_ranked, ~f_named & (f_ink < ct)
+    name_ok = np.array([t == c for t, c in zip(top, truth, strict=True)])
+    threshold = choose_threshold(np.where(left_name, name_c, 0.0), np.where(left_name, name_ok, True),
+                                 max_false_rate)
+    # a rank is read only where the card is not named: fit it on those crops' confidences
+    named = name_c >= threshold
+    rank_ok = np.array([t != BACK and r == _rank(t) for t, r in zip(truth, top_rank, strict=True)])
+    rank_left = left_rank & ~named
+    rank_threshold = choose_threshold(np.where(rank_left, rank_c, 0.0), np.where(rank_left, rank_ok, True),
+                                      max_false_rank_rate)
+    # an ink is read only where the card is not named, as a rank is (a false ink can say "no flush")
+    ink_ok = np.array([ink_of(t) is not None and c == ink_of(t) for t, c in zip(truth, top_ink, strict=True)])
+    ink_left = left_ink & ~named
+    colour_threshold = max(0.5, choose_threshold(np.where(ink_left, inks[0], 0.0),
+                                                 np.where(ink_left, ink_ok, True), max_false_colour_rate))
+    return threshold, rank_threshold, colour_threshold
+
+
 def fit_fan_reader(onnx_path: Path, data: Path | tuple[Path, ...], out: Path,
                    splits: tuple[str, ...] = ("test",), shifts: tuple[float, ...] | None = None,
                    peaks: bool = True,
@@ -195,22 +262,10 @@ def fit_fan_reader(onnx_path: Path, data: Path | tuple[Path, ...], out: Path,
         if set(box_clf.classes) - {BACK} != set(classes) - {BACK}:
             raise ValueError(f"{box_member}: other classes than {onnx_path}: cannot be a box member")
         box = (box_clf, tuple(box_data))
-    scores, truth, kinds, (ink_c, top_ink) = _scores(clf, extra, data, "val", classes, min_index, box)
-    name_c, rank_c, top, top_rank = scores
-    name_ok = np.array([t == c for t, c in zip(top, truth, strict=True)])
-    threshold = choose_threshold(name_c, name_ok, max_false_rate)
-    rank_ok = np.array([t != BACK and r == _rank(t) for t, r in zip(truth, top_rank, strict=True)])
-    # a rank is read only where the card is not named: fit it on those crops' confidences
-    rank_threshold = choose_threshold(np.where(name_c >= threshold, 0.0, rank_c),
-                                      np.where(name_c >= threshold, True, rank_ok), max_false_rank_rate)
-    # an ink is read only where the card is not named, as a rank is (a false ink can say "no flush")
-    ink_ok = np.array([ink_of(t) is not None and c == ink_of(t) for t, c in zip(truth, top_ink, strict=True)])
-    named = name_c >= threshold
-    colour_threshold = max(0.5, choose_threshold(np.where(named, 0.0, ink_c), np.where(named, True, ink_ok),
-                                                 max_false_colour_rate))
+    scores, truth, kinds, inks = _scores(clf, extra, data, "val", classes, min_index)
+    thresholds = _fit(scores, inks, truth, max_false_rate, max_false_rank_rate, max_false_colour_rate)
+    threshold, rank_threshold, colour_threshold = thresholds
     result: dict[str, Any] = {"reader": str(onnx_path), "members": [str(m) for m in members],
-                              "box_member": None if box_member is None else str(box_member),
-                              "box_data": [str(d) for d in box_data],
                               "data": [str(d) for d in data],
                               "temperature": clf.meta.temperature,
                               "threshold": threshold, "rank_threshold": rank_threshold,
@@ -218,14 +273,31 @@ def fit_fan_reader(onnx_path: Path, data: Path | tuple[Path, ...], out: Path,
                               "min_index": min_index, "max_false_rate": max_false_rate,
                               "max_false_rank_rate": max_false_rank_rate,
                               "max_false_colour_rate": max_false_colour_rate}
-    result["val"] = (split_figures(name_c, rank_c, top, top_rank, truth, kinds, threshold, rank_threshold)
-                     | colour_figures(ink_c, top_ink, name_c, truth, kinds, threshold, colour_threshold))
+    box_thresholds = None
+    if box is not None:
+        second, _, _, second_inks = _scores(clf, extra, data, "val", classes, min_index, box)
+        box_thresholds = _fit(second, second_inks, truth, max_false_rate, max_false_rank_rate,
+                              max_false_colour_rate, first=(scores, inks, thresholds))
+        result |= {"box_member": str(box_member), "box_data": [str(d) for d in box_data],
+                   "box_thresholds": list(box_thresholds)}
+
+    def measure(split: str, got: Scores, truth_s: list[str], kinds_s: list[str], inks_s: Inks
+                ) -> dict[str, Any]:
+        if box is None or box_thresholds is None:
+            return (split_figures(*got, truth_s, kinds_s, threshold, rank_threshold)
+                    | colour_figures(*inks_s, got[0], truth_s, kinds_s, threshold, colour_threshold))
+        second_s, _, _, second_inks_s = _scores(clf, extra, data, split, classes, min_index, box)
+        alone = (split_figures(*got, truth_s, kinds_s, threshold, rank_threshold)
+                 | colour_figures(*inks_s, got[0], truth_s, kinds_s, threshold, colour_threshold))
+        both = second_opinion_figures(got, second_s, inks_s, second_inks_s, truth_s, kinds_s, thresholds,
+                                      box_thresholds)
+        return both | {"index_alone": alone}
+
+    result["val"] = measure("val", scores, truth, kinds, inks)
     for split in splits:
         if any((d / split).is_dir() for d in data):
-            got, truth_s, kinds_s, inks = _scores(clf, extra, data, split, classes, min_index, box)
-            figures = split_figures(*got, truth_s, kinds_s, threshold, rank_threshold)
-            inked = colour_figures(*inks, got[0], truth_s, kinds_s, threshold, colour_threshold)
-            result[split] = figures | inked
+            got, truth_s, kinds_s, inks_s = _scores(clf, extra, data, split, classes, min_index)
+            result[split] = measure(split, got, truth_s, kinds_s, inks_s)
     out.mkdir(parents=True, exist_ok=True)
     shutil.copy(onnx_path, out / f"{READER_NAME}.onnx")
     meta = json.loads(onnx_path.with_suffix(".json").read_text())
@@ -240,7 +312,7 @@ def fit_fan_reader(onnx_path: Path, data: Path | tuple[Path, ...], out: Path,
             member_meta = json.loads(src.with_suffix(".json").read_text()) | {"model": name}
             (out / name).with_suffix(".json").write_text(json.dumps(member_meta, indent=1))
     if box_member is not None:
-        config |= {"box_member": f"{BOX_NAME}.onnx", "threshold": threshold}
+        config |= {"box_member": f"{BOX_NAME}.onnx", "box_thresholds": box_thresholds}
         shutil.copy(box_member, out / f"{BOX_NAME}.onnx")
         box_meta = json.loads(box_member.with_suffix(".json").read_text()) | {"model": f"{BOX_NAME}.onnx"}
         (out / f"{BOX_NAME}.json").write_text(json.dumps(box_meta, indent=1))
