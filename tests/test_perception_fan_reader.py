@@ -445,6 +445,11 @@ def test_a_second_reading_adds_what_the_index_left_unread_and_never_overrules_it
     filled = second_opinion(read(None), read(None, "Q", "black"))
     assert filled.card is None and filled.rank == "Q" and filled.colour == "black"
     assert second_opinion(read(None, "Q"), read(None, "K")).rank == "Q"
+    # a six or a nine the index did not read is not taken from the card read whole (a six turned)
+    nine = second_opinion(read(None), read("9c"))
+    assert nine.card is None and nine.rank is None and nine.colour == "black"
+    assert second_opinion(read(None), read(None, "6")).rank is None
+    assert second_opinion(read(None, "9"), read("9c")).card == "9c"  # the index read the nine
 
 
 @pytest.mark.parametrize("thresholds", [None, [0.9, 0.9], [0.9, 1.5, None]])

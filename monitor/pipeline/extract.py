@@ -1336,10 +1336,7 @@ class EventExtractor:
             return False
         front = self.hand_cards.get(f"seat{seat}.front")
         back = self.hand_cards.get(f"seat{seat}.back")
-        if front is None or back is None:
-            return False
-        front, back = _within(front, 2), _within(back, HAND_CARDS - 2)
-        if len(front) > 2 or len(back) > HAND_CARDS - 2:
+        if front is None or back is None or len(front) > 2 or len(back) > HAND_CARDS - 2:
             return False
         read = [c for c in (*front, *back) if c.card is not None or c.rank is not None]
         if len(read) < HAND_CARDS - MAX_UNREAD or not front or not back:
@@ -1479,7 +1476,7 @@ class EventExtractor:
             for at, fields in d.banker_index_early:
                 self._emit("banker_hand_set", at=at, **fields)
             d.banker_index_early.clear()
-        cards = _within(self.hand_cards.get("banker", []), HAND_CARDS)
+        cards = self.hand_cards.get("banker")
         if not (d.banker_exposed or d.banker_up_at is not None) or not cards or len(cards) > HAND_CARDS:
             return
         row = sorted(cards, key=lambda c: c.x)
@@ -1755,15 +1752,3 @@ def _inks(back: list[IndexCard], pad: list[None]) -> list[str | None] | None:
     return inks if any(inks) else None
 
 
-
-def _within(cards: list[IndexCard], holds: int) -> list[IndexCard]:
-    """A zone read as more cards than it holds: the unread cuts beyond the count left out, least sure
-    first (an index cut twice at a fan's end, a pip taken for an index: a card's index shows ~13 mm
-    and a fan steps ~22 mm, so a cut in between reads as nothing); the cards read all stay, so more
-    of them than the zone holds is still no hand."""
-    extra = len(cards) - holds
-    unread = sorted((c for c in cards if c.card is None and c.rank is None), key=lambda c: c.confidence)
-    if extra <= 0 or len(unread) < extra:
-        return cards
-    out = {id(c) for c in unread[:extra]}
-    return [c for c in cards if id(c) not in out]
