@@ -242,3 +242,11 @@ def test_an_object_seen_again_where_it_was_and_read_the_same_keeps_its_detection
     hand_old = Detection("hand", 0.9, corners_from_array(square))
     hand_new = Detection("hand", 0.8, corners_from_array(square + np.array([1.0, 0.0])))
     assert _steady((hand_new,), (hand_old,))[0] is hand_new
+    # and so do face-up cards (a fan's index corners are cut from the box: the newest box is the truest)
+    card = np.array([[0, 0], [45, 0], [45, 63], [0, 63]], float)
+    up_old = Detection("card_face_up", 0.9, corners_from_array(card))
+    up_new = Detection("card_face_up", 0.8, corners_from_array(card + np.array([2.0, 0.0])))
+    assert _steady((up_new,), (up_old,))[0] is up_new
+    down_old = Detection("card_face_down", 0.9, corners_from_array(card))
+    down_new = Detection("card_face_down", 0.8, corners_from_array(card + np.array([2.0, 0.0])))
+    assert _steady((down_new,), (down_old,))[0] is down_old

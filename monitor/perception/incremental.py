@@ -25,7 +25,7 @@ from monitor.perception.detections import Detection, Detections
 from monitor.perception.imageio import check_frame
 from monitor.perception.pipeline import Perceiver
 
-VERSION = 2  # changes what it reports for the same frames: recorded detections of older ones are stale
+VERSION = 3  # changes what it reports for the same frames: recorded detections of older ones are stale
 
 
 class IncrementalPerceiver:
@@ -100,6 +100,7 @@ def _same_place(a: Detection, b: Detection) -> bool:
     return _group(a.kind) == _group(b.kind) and (_inside(a.center, b.box) or _inside(b.center, a.box))
 
 
+FRESH_KINDS = ("hand", "card_face_up")  # always the new box
 STEADY_IOU = 0.75  # a box this close to the last frame's, read the same, is the same object not moved
 
 
@@ -118,14 +119,17 @@ def _steady(items: tuple[Detection, ...], before: tuple[Detection, ...]) -> tupl
     A region and the whole frame give the detector different context, so one still stack's box
     shifts by a pixel or two and its score changes when a place is perceived again (and every
     ``refresh_every`` frames, when the whole frame is): a tracker may start a new track for it, and
-    a new track in a betting spot is a touch of the spot. Hands always take the new box."""
+    a new track in a betting spot is a touch of the spot. Hands always take the new box, and so do
+    face-up cards: the fan reader cuts their index corners from the box, and a box kept from a frame
+    where the hand was still being spread puts the cuts off the indices (a fanned ten read as two
+    tens, the seven beside it lost: paigow_player_foul, session 26)."""
     by_kind: dict[str, list[Detection]] = {}
     for b in before:
         by_kind.setdefault(b.kind, []).append(b)
     used: set[int] = set()
     out = []
     for d in items:
-        if d.kind != "hand":
+        if d.kind not in FRESH_KINDS:
             box = d.box
             same = [b for b in by_kind.get(d.kind, ()) if id(b) not in used and b.identity == d.identity
                     and b.denomination == d.denomination and b.count == d.count
