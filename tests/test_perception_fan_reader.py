@@ -445,11 +445,14 @@ def test_a_second_reading_adds_what_the_index_left_unread_and_never_overrules_it
     filled = second_opinion(read(None), read(None, "Q", "black"))
     assert filled.card is None and filled.rank == "Q" and filled.colour == "black"
     assert second_opinion(read(None, "Q"), read(None, "K")).rank == "Q"
-    # a six or a nine the index did not read is not taken from the card read whole (a six turned)
+    # a six or a nine is taken from the card read whole only where the index's best guess has that
+    # rank (the card may be seen turned, the index never is): read() guesses 7h
     nine = second_opinion(read(None), read("9c"))
     assert nine.card is None and nine.rank is None and nine.colour == "black"
     assert second_opinion(read(None), read(None, "6")).rank is None
     assert second_opinion(read(None, "9"), read("9c")).card == "9c"  # the index read the nine
+    guess_six = IndexRead(q, 0.99, None, None, "6d", 0.8, None)
+    assert second_opinion(guess_six, read(None, "6", "red")).rank == "6"
 
 
 @pytest.mark.parametrize("thresholds", [None, [0.9, 0.9], [0.9, 1.5, None]])

@@ -130,21 +130,22 @@ def implied_card(quad: F64) -> F64:
     return np.array([o, o + u, o + u + v, o + v], np.float64)
 
 
-# Ranks a second reading never adds: a card read whole may be seen turned, and a six turned is a nine
-# (the box member on the held-out deck: 6 read as 9 41 times in 3,147 crops; one false foul, the
-# hundred clean rounds)
+# Ranks a second reading adds only where the index's own best guess has that rank too: a card read
+# whole may be seen turned, and a six turned is a nine (the box member on the held-out deck: 6 read as
+# 9 41 times in 3,147 crops; a false foul in the hundred clean rounds), where an index cut is always
+# upright
 TURNED_RANKS = frozenset({"6", "9"})
 
 
 def second_opinion(first: IndexRead, second: IndexRead) -> IndexRead:
     """An index read (``first``) completed by a second reading of it (``second``): a name it lacks
     where the second names the card of its rank (or it read no rank), else a rank or an ink it lacks;
-    what the first read stands. A six or a nine the first did not read is not taken from the second
-    (``TURNED_RANKS``)."""
+    what the first read stands. A six or a nine comes from the second only where the first's best
+    guess (its ``top``, read or not) is of that rank (``TURNED_RANKS``)."""
     if first.card is not None:
         return first
-    if first.rank is None and (second.rank in TURNED_RANKS or
-                               (second.card is not None and rank_of(second.card) in TURNED_RANKS)):
+    said = second.rank if second.card is None else rank_of(second.card)
+    if first.rank is None and said in TURNED_RANKS and rank_of(first.top) != said:
         second = IndexRead(second.quad, second.score, None, None, second.top, second.confidence,
                            second.colour if second.card is None else ink_of(second.card))
     if second.card is not None and (first.rank is None or rank_of(second.card) == first.rank) and (

@@ -145,10 +145,12 @@ def second_opinion_figures(first: Scores, second: Scores, first_inks: Inks, seco
     named_a, ranked_a = decisions(first[0], first[1], first[2], *thresholds[:2])
     named_b, ranked_b = decisions(second[0], second[1], second[2], *box_thresholds[:2])
     same_rank = np.array([_rank(t) == r for t, r in zip(second[2], first[3], strict=True)])
-    # a six or a nine is never taken from the second reading alone (fan_reader.TURNED_RANKS)
-    turned = np.array([_rank(t) in TURNED_RANKS for t in second[2]]) & ~ranked_a
-    named_b &= ~turned
-    ranked_b &= ~np.array([r in TURNED_RANKS for r in second[3]])
+    # a six or a nine comes from the second reading only where the first's best guess is of that rank
+    # (fan_reader.TURNED_RANKS)
+    first_top = [_rank(t) for t in first[2]]
+    named_b &= ~np.array([_rank(t) in TURNED_RANKS and _rank(t) != f for t, f in zip(second[2], first_top,
+                                                                                     strict=True)])
+    ranked_b &= ~np.array([r in TURNED_RANKS and r != f for r, f in zip(second[3], first_top, strict=True)])
     take_b = ~named_a & named_b & (~ranked_a | same_rank)
     named = named_a | take_b
     top = [b if tb else a for a, b, tb in zip(first[2], second[2], take_b, strict=True)]
