@@ -222,6 +222,9 @@ def train_fan_reader_cmd(
              "from the box of the card each index belongs to")] = None,
     box_data: Annotated[str, typer.Option(
         help="with --box-member: its whole-card crop sets, one per --data set, same order")] = "",
+    box_max_false_rank_rate: Annotated[float | None, typer.Option(
+        min=0.0, max=0.05,
+        help="with --box-member: its ranks' budget (default: --max-false-rank-rate)")] = None,
     ship: Annotated[bool, typer.Option(help="copy the reader's files to models/")] = False,
 ) -> None:
     """Fit the fan reader's name and rank thresholds as the runtime reads (shift peaks), measure the
@@ -248,9 +251,11 @@ def train_fan_reader_cmd(
     result = fit_fan_reader(reader, sets, out, wanted, min_index=min_index, max_false_rate=max_false_rate,
                             max_false_rank_rate=max_false_rank_rate, members=extra,
                             max_false_colour_rate=max_false_colour_rate, box_member=box_member,
-                            box_data=box_sets)
+                            box_data=box_sets, box_max_false_rank_rate=box_max_false_rank_rate)
     typer.echo(f"threshold={result['threshold']:.4f} rank_threshold={result['rank_threshold']:.4f} "
-               f"colour_threshold={result['colour_threshold']:.4f}")
+               f"colour_threshold={result['colour_threshold']:.4f}"
+               + (" box_thresholds=" + "/".join(f"{t:.4f}" for t in result["box_thresholds"])
+                  if "box_thresholds" in result else ""))
     for split in ("val", *wanted):
         if split in result:
             m = result[split]

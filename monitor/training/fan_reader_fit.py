@@ -240,14 +240,15 @@ def fit_fan_reader(onnx_path: Path, data: Path | tuple[Path, ...], out: Path,
                    min_index: float = DEFAULT_MIN_INDEX, max_false_rate: float = 0.001,
                    max_false_rank_rate: float = 0.0025, members: tuple[Path, ...] = (),
                    max_false_colour_rate: float = 0.001, box_member: Path | None = None,
-                   box_data: tuple[Path, ...] = ()) -> dict[str, Any]:
+                   box_data: tuple[Path, ...] = (), box_max_false_rank_rate: float | None = None
+                   ) -> dict[str, Any]:
     """Fit the name and rank thresholds on ``data/val`` (several sets: their vals together), measure
     ``splits`` (likewise together), and write the reader
     (``fan_index.onnx`` + its JSON, each member as ``fan_member<k>.onnx`` + JSON, ``fan_reader.json``,
     ``fan_reader_metrics.json``) into ``out``. ``members``: classifiers over the same classes whose
     card reads are averaged in (``perception/fan_reader.py``); ``box_member``: a classifier of the
     fanned card whole, its crops in ``box_data`` (one set per set of ``data``), written as
-    ``fan_box.onnx``."""
+    ``fan_box.onnx``; its rank budget ``box_max_false_rank_rate`` (default: the index's)."""
     clf = CardClassifier(onnx_path, threads=2)
     classes = list(clf.classes)
     if BACK not in classes:
@@ -283,10 +284,11 @@ def fit_fan_reader(onnx_path: Path, data: Path | tuple[Path, ...], out: Path,
     box_thresholds = None
     if box is not None:
         second, _, _, second_inks = _scores(clf, extra, data, "val", classes, min_index, box)
-        box_thresholds = _fit(second, second_inks, truth, max_false_rate, max_false_rank_rate,
+        box_rank_rate = max_false_rank_rate if box_max_false_rank_rate is None else box_max_false_rank_rate
+        box_thresholds = _fit(second, second_inks, truth, max_false_rate, box_rank_rate,
                               max_false_colour_rate, first=(scores, inks, thresholds))
         result |= {"box_member": str(box_member), "box_data": [str(d) for d in box_data],
-                   "box_thresholds": list(box_thresholds)}
+                   "box_thresholds": list(box_thresholds), "box_max_false_rank_rate": box_rank_rate}
 
     def measure(split: str, got: Scores, truth_s: list[str], kinds_s: list[str], inks_s: Inks
                 ) -> dict[str, Any]:
