@@ -359,10 +359,17 @@ class FanReader:
                            (self.threshold, self.rank_threshold, self.colour_threshold))
         if self.box_member is None or self.box_thresholds is None:
             return out
-        box_p = self.box_probabilities(frame, [implied_card(c.quad) for c in found])
-        fused = with_box_reads(probs, list(range(len(found))), box_p, self._back)
-        second = self._decide(found, card_probabilities(fused, self._back), self.box_thresholds)
-        return [second_opinion(a, b) for a, b in zip(out, second, strict=True)]
+        # a name the index read stands: only the others are cut whole and read again
+        todo = [i for i, r in enumerate(out) if r.card is None]
+        if not todo:
+            return out
+        box_p = self.box_probabilities(frame, [implied_card(found[i].quad) for i in todo])
+        fused = with_box_reads(probs[todo], list(range(len(todo))), box_p, self._back)
+        second = self._decide([found[i] for i in todo], card_probabilities(fused, self._back),
+                              self.box_thresholds)
+        for i, b in zip(todo, second, strict=True):
+            out[i] = second_opinion(out[i], b)
+        return out
 
     def _decide(self, found: list[CornerRead], p: F64, thresholds: tuple[float, float, float | None]
                 ) -> list[IndexRead]:
