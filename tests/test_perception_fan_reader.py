@@ -409,8 +409,10 @@ def test_a_fit_with_a_box_member_pairs_each_index_with_its_cards_whole_crop(tmp_
 
     reader, box = CardClassifier(MODELS / "cards_corner.onnx"), CardClassifier(MODELS / "cards.onnx")
     classes = list(reader.classes)
-    (alone, *_), truth, kinds, _ = _scores(reader, [], (index_root,), "val", classes, 0.0)
-    (fused, *_), _, _, _ = _scores(reader, [], (index_root,), "val", classes, 0.0, (box, (box_root,)))
+    (alone, *_), truth, kinds, _, none = _scores(reader, [], (index_root,), "val", classes, 0.0)
+    (same, *_), _, _, _, second = _scores(reader, [], (index_root,), "val", classes, 0.0, (box, (box_root,)))
+    assert none is None and second is not None and np.array_equal(same, alone)
+    (fused, *_), _ = second
     assert kinds == ["t", "t", "j", "c"] and truth == ["7h", "Ks", "Ks", "back"]
     assert np.all(fused[:3] != alone[:3]) and fused[3] == alone[3]  # the covered corner: read alone
     out = tmp_path / "reader"

@@ -172,7 +172,10 @@ def box_crop(index_crop: Path, box_root: Path, split: str) -> Path:
 
 def _scores(clf: CardClassifier, members: list[CardClassifier], data: tuple[Path, ...], split: str,
             classes: list[str], min_index: float, box: tuple[CardClassifier, tuple[Path, ...]] | None = None
-            ) -> tuple[tuple[F64, F64, list[str], list[str]], list[str], list[str], Inks]:
+            ) -> tuple[Scores, list[str], list[str], Inks, tuple[Scores, Inks] | None]:
+    """A split read as the runtime reads it: the index alone (scores, truth, kinds, inks) and, with a
+    box member, the same crops read with it folded in (the second opinion's scores and inks; the
+    index classifier run once for both)."""
     paths: list[Path] = []
     labels: list[int] = []
     boxes: list[Path | None] = []
@@ -189,6 +192,7 @@ def _scores(clf: CardClassifier, members: list[CardClassifier], data: tuple[Path
     prob, *member_p = [softmax_t(raw_log_probs(m, paths, desc=f"{split} {m.path.name}", tta="none"),
                                  m.meta.temperature) for m in (clf, *members)]
     prob = ensemble_probabilities(prob, member_p, classes.index(BACK))
+    second = None
     if box is not None:
         rows = [i for i, b in enumerate(boxes) if b is not None]
         box_p = np.zeros_like(prob)
@@ -196,10 +200,11 @@ def _scores(clf: CardClassifier, members: list[CardClassifier], data: tuple[Path
             lp = raw_log_probs(box[0], [b for b in boxes if b is not None], desc=f"{split} boxes", tta="none")
             box_p[rows] = in_classes(softmax_t(lp, box[0].meta.temperature), box[0].classes, classes)
         owners = [i if b is not None else None for i, b in enumerate(boxes)]
-        prob = with_box_reads(prob, owners, box_p, classes.index(BACK))
+        fused = with_box_reads(prob, owners, box_p, classes.index(BACK))
+        second = (runtime_scores(fused, classes, min_index), colour_scores(fused, classes, min_index))
     kinds = [p.stem.rsplit("_", 1)[-1] for p in paths]
     return (runtime_scores(prob, classes, min_index), [classes[k] for k in labels], kinds,
-            colour_scores(prob, classes, min_index))
+            colour_scores(prob, classes, min_index), second)
 
 
 def _fit(scores: Scores, inks: Inks, truth: list[str], max_false_rate: float, max_false_rank_rate: float,
@@ -270,7 +275,7 @@ def fit_fan_reader(onnx_path: Path, data: Path | tuple[Path, ...], out: Path,
         if set(box_clf.classes) - {BACK} != set(classes) - {BACK}:
             raise ValueError(f"{box_member}: other classes than {onnx_path}: cannot be a box member")
         box = (box_clf, tuple(box_data))
-    scores, truth, kinds, inks = _scores(clf, extra, data, "val", classes, min_index)
+    scores, truth, kinds, inks, second = _scores(clf, extra, data, "val", classes, min_index, box)
     thresholds = _fit(scores, inks, truth, max_false_rate, max_false_rank_rate, max_false_colour_rate)
     threshold, rank_threshold, colour_threshold = thresholds
     result: dict[str, Any] = {"reader": str(onnx_path), "members": [str(m) for m in members],
@@ -282,31 +287,28 @@ def fit_fan_reader(onnx_path: Path, data: Path | tuple[Path, ...], out: Path,
                               "max_false_rank_rate": max_false_rank_rate,
                               "max_false_colour_rate": max_false_colour_rate}
     box_thresholds = None
-    if box is not None:
-        second, _, _, second_inks = _scores(clf, extra, data, "val", classes, min_index, box)
+    if box is not None and second is not None:
+        second_scores, second_inks = second
         box_rank_rate = max_false_rank_rate if box_max_false_rank_rate is None else box_max_false_rank_rate
-        box_thresholds = _fit(second, second_inks, truth, max_false_rate, box_rank_rate,
+        box_thresholds = _fit(second_scores, second_inks, truth, max_false_rate, box_rank_rate,
                               max_false_colour_rate, first=(scores, inks, thresholds))
         result |= {"box_member": str(box_member), "box_data": [str(d) for d in box_data],
                    "box_thresholds": list(box_thresholds), "box_max_false_rank_rate": box_rank_rate}
 
-    def measure(split: str, got: Scores, truth_s: list[str], kinds_s: list[str], inks_s: Inks
-                ) -> dict[str, Any]:
-        if box is None or box_thresholds is None:
-            return (split_figures(*got, truth_s, kinds_s, threshold, rank_threshold)
-                    | colour_figures(*inks_s, got[0], truth_s, kinds_s, threshold, colour_threshold))
-        second_s, _, _, second_inks_s = _scores(clf, extra, data, split, classes, min_index, box)
+    def measure(got: Scores, truth_s: list[str], kinds_s: list[str], inks_s: Inks,
+                second_s: tuple[Scores, Inks] | None) -> dict[str, Any]:
         alone = (split_figures(*got, truth_s, kinds_s, threshold, rank_threshold)
                  | colour_figures(*inks_s, got[0], truth_s, kinds_s, threshold, colour_threshold))
-        both = second_opinion_figures(got, second_s, inks_s, second_inks_s, truth_s, kinds_s, thresholds,
+        if second_s is None or box_thresholds is None:
+            return alone
+        both = second_opinion_figures(got, second_s[0], inks_s, second_s[1], truth_s, kinds_s, thresholds,
                                       box_thresholds)
         return both | {"index_alone": alone}
 
-    result["val"] = measure("val", scores, truth, kinds, inks)
+    result["val"] = measure(scores, truth, kinds, inks, second)
     for split in splits:
         if any((d / split).is_dir() for d in data):
-            got, truth_s, kinds_s, inks_s = _scores(clf, extra, data, split, classes, min_index)
-            result[split] = measure(split, got, truth_s, kinds_s, inks_s)
+            result[split] = measure(*_scores(clf, extra, data, split, classes, min_index, box))
     out.mkdir(parents=True, exist_ok=True)
     shutil.copy(onnx_path, out / f"{READER_NAME}.onnx")
     meta = json.loads(onnx_path.with_suffix(".json").read_text())
