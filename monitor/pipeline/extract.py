@@ -1750,5 +1750,3 @@ def _inks(back: list[IndexCard], pad: list[None]) -> list[str | None] | None:
     inks: list[str | None] = [c.colour if c.card is None else None for c in back]
     inks += pad
     return inks if any(inks) else None
-
-
