@@ -1,4 +1,4 @@
-"""The recorder's video path: rendering in forked workers gives the very frames and truth the
+"""The recorder's video path: rendering in worker processes gives the very frames and truth the
 sequential path gives, the mp4 is real H.264, and the sensor noise changes from frame to frame."""
 
 from __future__ import annotations

@@ -190,23 +190,51 @@ def _render_one(
     return RenderedFrame(i, t, fr.image, truth, fr)
 
 
-# What forked rendering workers share with the parent (copy-on-write): the played rounds hold
-# closures, which cannot be pickled to a spawned process.
+# What each rendering worker holds: its own replay of the rounds (their timelines hold closures,
+# which cannot be pickled), the camera, the effects and the shutter.
 _SHARED: dict[str, Any] = {}
+
+
+@dataclass(frozen=True)
+class _Recipe:
+    """What a worker needs to replay the rounds exactly: each script, its source and start, the layout."""
+
+    rounds: list[tuple[Any, str, float, Any]]
+    opts: RenderOptions
+
+
+def _recipe(rounds: list[PlayedRound], opts: RenderOptions) -> _Recipe:
+    return _Recipe([(r.script, r.source, r.start, r.timeline.layout) for r in rounds], opts)
+
+
+def _init_worker(recipe: _Recipe) -> None:
+    from monitor.render.rounds.play import play_script
+
+    cv2.setNumThreads(1)  # one process per core already
+    opts = recipe.opts
+    _SHARED.update(
+        rounds=[play_script(s, src, None, t0, layout) for s, src, t0, layout in recipe.rounds],
+        camera=opts.make_camera(),
+        effects=studio_effects() if opts.effects else None,
+        shutter=opts.exposure(),
+        renderer=Renderer(),
+    )
 
 
 def _render_job(job: tuple[int, float, int]) -> tuple[int, np.ndarray, dict[str, Any]]:
     i, t, k = job
-    r = _SHARED.setdefault("renderer", Renderer())
-    fr = _render_one(_SHARED["rounds"], r, _SHARED["camera"], _SHARED["effects"], i, t, k, _SHARED["shutter"])
+    s = _SHARED
+    fr = _render_one(s["rounds"], s["renderer"], s["camera"], s["effects"], i, t, k, s["shutter"])
     return i, fr.image, fr.truth
 
 
 def frames_parallel(rounds: list[PlayedRound], opts: RenderOptions, workers: int) -> Iterator[RenderedFrame]:
-    """:func:`frames` rendered by ``workers`` forked processes, yielded in order (``frame`` is None:
-    only the image and the truth come back). The frames to render are planned here, so each worker
-    renders only pictures that changed."""
-    cv2.setNumThreads(1)  # before forking: no OpenCV worker threads for the children to inherit
+    """:func:`frames` rendered by ``workers`` processes, yielded in order (``frame`` is None: only
+    the image and the truth come back). The frames to render are planned here, so each worker
+    renders only pictures that changed. Workers are spawned, not forked: a fork of a process whose
+    native runtimes (ONNX Runtime, OpenVINO, OpenCV) run thread pools can crash. Each worker replays
+    the rounds from their scripts instead, which is exact (the play is deterministic; the tests
+    check the frames equal the sequential path's)."""
     n = total_frames(rounds, opts.fps)
     plan: list[tuple[int, float, int, bool]] = []  # frame, time, round, rendered
     prev_sig: object = None
@@ -216,31 +244,21 @@ def frames_parallel(rounds: list[PlayedRound], opts: RenderOptions, workers: int
         sig = (k, rounds[k].timeline.signature(t))
         plan.append((i, t, k, sig != prev_sig))
         prev_sig = sig
-    _SHARED.clear()
-    _SHARED.update(
-        rounds=rounds,
-        camera=opts.make_camera(),
-        effects=studio_effects() if opts.effects else None,
-        shutter=opts.exposure(),
-    )
     jobs = [(i, t, k) for i, t, k, new in plan if new]
-    try:
-        with mp.get_context("fork").Pool(workers) as pool:
-            done = pool.imap(_render_job, jobs, chunksize=2)
-            last: tuple[int, np.ndarray] | None = None
-            for i, t, _k, new in plan:
-                if new:
-                    j, img, truth = next(done)
-                    assert j == i
-                    last = (i, img)
-                    yield RenderedFrame(i, t, img, truth, None)
-                else:
-                    assert last is not None
-                    yield RenderedFrame(
-                        i, t, last[1], {"frame": i, "time": round(t, 4), "same_as": last[0]}, None
-                    )
-    finally:
-        _SHARED.clear()
+    ctx = mp.get_context("spawn")
+    with ctx.Pool(workers, initializer=_init_worker, initargs=(_recipe(rounds, opts),)) as pool:
+        done = pool.imap(_render_job, jobs, chunksize=2)
+        last: tuple[int, np.ndarray] | None = None
+        for i, t, _k, new in plan:
+            if new:
+                j, img, truth = next(done)
+                assert j == i
+                last = (i, img)
+                yield RenderedFrame(i, t, img, truth, None)
+            else:
+                assert last is not None
+                same = {"frame": i, "time": round(t, 4), "same_as": last[0]}
+                yield RenderedFrame(i, t, last[1], same, None)
 
 
 class VideoWriter:
@@ -384,7 +402,7 @@ def write_recording(
 ) -> RecordingResult:
     """Render ``rounds`` (played one after another on one clock) into ``out``; see the module doc.
     With ``video`` False only the events, alerts and checks are written (no frames rendered).
-    ``workers`` > 1 renders in that many forked processes while this one feeds the encoder (which
+    ``workers`` > 1 renders in that many worker processes while this one feeds the encoder (which
     runs in its own process when the ffmpeg program is installed): rendering and encoding overlap."""
     out.mkdir(parents=True, exist_ok=True)
     fps = opts.fps
@@ -419,9 +437,7 @@ def write_recording(
         truth_path = out / ("truth.jsonl.gz" if gzip_truth else "truth.jsonl")
         opener = gzip.open if gzip_truth else open
         with opener(truth_path, "wt", encoding="utf-8") as tf:
-            # forked workers share the played rounds (their closures cannot be pickled): no fork, no pool
-            forks = "fork" in mp.get_all_start_methods()
-            stream = frames_parallel(rounds, opts, workers) if workers > 1 and forks else frames(rounds, opts)
+            stream = frames_parallel(rounds, opts, workers) if workers > 1 else frames(rounds, opts)
             for fr in stream:
                 writer.write(fr.image)
                 _write_line(tf, fr.truth)
