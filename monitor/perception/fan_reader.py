@@ -75,6 +75,9 @@ DEFAULT_MIN_INDEX = 0.95
 PEAK_SHIFTS = tuple(round(0.05 * k, 2) for k in range(-9, 10))
 # reads of one index closer than this share of a width are one (a fan steps ~0.3 of a width)
 POOL_NEAR = 0.12
+# hand zones' rows of cards found from their pictures (:mod:`monitor.perception.spread_rows`): not
+# looked for, read beside the detector's boxes, or read first (a box centred on a row found is left)
+SPREAD_ROWS = ("off", "add", "first")
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,6 +229,7 @@ class FanReader:
             self.shifts = tuple(float(s) for s in raw.get("shifts", default))
             self.min_index = float(raw.get("min_index", DEFAULT_MIN_INDEX))
             self.peak_gap = float(raw.get("peak_gap", 0.2))
+            self.spread_rows = str(raw.get("spread_rows", "off"))
             rank_threshold = raw.get("rank_threshold")
             colour_threshold = raw.get("colour_threshold")
             threshold = raw.get("threshold")
@@ -239,6 +243,9 @@ class FanReader:
         if not self.shifts or any(abs(s) > 0.5 for s in self.shifts) or not 0.0 < self.min_index < 1.0:
             raise ModelFileError(f"fan reader file {self.path}: need shifts within +-0.5 of a card's width "
                                  f"and min_index in (0, 1)")
+        if self.spread_rows not in SPREAD_ROWS:
+            raise ModelFileError(f"fan reader file {self.path}: spread_rows must be one of "
+                                 f"{', '.join(SPREAD_ROWS)}, not {self.spread_rows!r}")
         self.reader_path = self.path.parent / reader
         self.meta = ClassifierMeta.load(self.reader_path.with_suffix(".json"))
         if BACK not in self.meta.classes:
@@ -299,27 +306,37 @@ class FanReader:
     def corners(self, frame: npt.NDArray[np.uint8], cards: Sequence[npt.ArrayLike]) -> list[CornerRead]:
         """Both index corners of every card box, each at its surest shift (corners sure of no index
         are left out)."""
-        quads = [q for c in cards for card in corner_cards(c) for q in shifted_index_quads(card, self.shifts)]
+        return self.scanned(frame, [(card, self.shifts) for c in cards for card in corner_cards(c)],
+                            self.peaks)
+
+    def scanned(self, frame: npt.NDArray[np.uint8], scans: Sequence[tuple[F64, Sequence[float]]],
+                peaks: bool = True) -> list[CornerRead]:
+        """The index corners read along each scan (a card outline in card order, slid along its top
+        edge by each shift): every peak of "an index here" (``peaks``) or the surest shift, sure enough."""
+        quads = [q for card, shifts in scans for q in shifted_index_quads(card, shifts)]
         if not quads:
             return []
         crops = [index_crop(frame, q, self.meta.imgsz) for q in quads]
         lp = log_probs(self.backend.run(crops_to_tensor(crops, self.meta.imgsz))[0],
                        self.meta.outputs_are_probabilities)
-        p = softmax_t(lp, self.meta.temperature).reshape(-1, len(self.shifts), len(self.classes))
+        p = softmax_t(lp, self.meta.temperature)
         kept = []  # (cut number, its probabilities)
-        for i, probs in enumerate(p):
-            index_p = 1.0 - probs[:, self._back]
-            for k in (self._peaks(index_p) if self.peaks else [int(np.argmax(index_p))]):
+        first = 0
+        for _card, shifts in scans:
+            rows = p[first:first + len(shifts)]
+            index_p = 1.0 - rows[:, self._back]
+            for k in (self._peaks(index_p, shifts) if peaks else [int(np.argmax(index_p))]):
                 if index_p[k] >= self.min_index:
-                    kept.append((i * len(self.shifts) + k, probs[k]))
+                    kept.append((first + k, rows[k]))
+            first += len(shifts)
         if not kept:
             return []
-        rows = [r for r, _ in kept]
-        probs = self._with_members(frame, [quads[r] for r in rows], [crops[r] for r in rows],
+        cuts = [r for r, _ in kept]
+        probs = self._with_members(frame, [quads[r] for r in cuts], [crops[r] for r in cuts],
                                    np.stack([q for _, q in kept]))
         out = [CornerRead(np.asarray(quads[r], np.float64), float(1.0 - q[self._back]), q)
-               for r, q in zip(rows, probs, strict=True)]
-        return pooled(out) if self.peaks else out
+               for r, q in zip(cuts, probs, strict=True)]
+        return pooled(out) if peaks else out
 
     def _with_members(self, frame: npt.NDArray[np.uint8], quads: list[F64],
                       crops: list[npt.NDArray[np.uint8]], probs: F64) -> F64:
@@ -334,14 +351,14 @@ class FanReader:
             member_p.append(softmax_t(lp, meta.temperature))
         return ensemble_probabilities(probs, member_p, self._back)
 
-    def _peaks(self, index_p: F64) -> list[int]:
+    def _peaks(self, index_p: F64, shifts: Sequence[float]) -> list[int]:
         """Shifts where an index shows, surest first, at least ``peak_gap`` of a width apart: slid along
         a box's top edge, the cut passes the indices of the fan's other cards too (found again from
         their own boxes, the same index is one card: ``tablestate.index_cards``)."""
         order = np.argsort(-index_p)
         kept: list[int] = []
         for k in order:
-            if all(abs(self.shifts[k] - self.shifts[j]) >= self.peak_gap for j in kept):
+            if all(abs(shifts[k] - shifts[j]) >= self.peak_gap for j in kept):
                 kept.append(int(k))
         return kept
 
@@ -351,7 +368,17 @@ class FanReader:
         box member, what the index leaves unread is read again with its card whole folded in, at the
         box thresholds (fitted on what the index alone leaves): it adds a name or a rank, never
         overrules one."""
-        found = self.corners(frame, cards)
+        return self.decided(frame, self.corners(frame, cards))
+
+    def read_scans(self, frame: npt.NDArray[np.uint8], scans: Sequence[tuple[F64, Sequence[float]]]
+                   ) -> list[IndexRead]:
+        """The index corners found along ``scans`` (a spread row's edges,
+        :mod:`monitor.perception.spread_rows`), read as :meth:`read_cards` reads a box's."""
+        return self.decided(frame, self.scanned(frame, scans))
+
+    def decided(self, frame: npt.NDArray[np.uint8], found: list[CornerRead]) -> list[IndexRead]:
+        """Index corners found, read: named at the threshold, else maybe a rank and an ink; what the
+        index leaves, read again with its card whole (the box member), if there is one."""
         if not found:
             return []
         probs = np.stack([c.probs for c in found])

@@ -41,6 +41,7 @@ class FanScore:
     ranked: int = 0  # right at least to the rank (named right included)
     wrong_names: int = 0
     wrong_ranks: int = 0  # a rank read (not named) that no card there has
+    extra: int = 0  # cards read beyond the number there (one card read twice, a pip read as an index)
     whole: int = 0  # pictures with every card right at least to its rank
     by_zone: Counter[str] = field(default_factory=Counter)  # pictures read whole, by zone kind
     shown_ranks: Counter[str] = field(default_factory=Counter)
@@ -67,6 +68,7 @@ class FanScore:
                 else:
                     self.wrong_ranks += 1
         self.pictures += 1
+        self.extra += max(0, len(reads) - len(truth))
         self.shown += len(truth)
         self.shown_ranks.update(rank_of(c) for c in truth)
         self.missed_ranks.update(+ranks_left)
@@ -79,7 +81,8 @@ class FanScore:
         share = (lambda n: round(n / self.shown, 4)) if self.shown else (lambda n: None)
         return {"pictures": self.pictures, "shown": self.shown, "named": self.named, "ranked": self.ranked,
                 "named_share": share(self.named), "ranked_share": share(self.ranked),
-                "wrong_names": self.wrong_names, "wrong_ranks": self.wrong_ranks, "whole": self.whole,
+                "wrong_names": self.wrong_names, "wrong_ranks": self.wrong_ranks, "extra": self.extra,
+                "whole": self.whole,
                 "whole_by_zone": dict(self.by_zone),
                 "missed_by_rank": {r: [self.missed_ranks[r], n] for r, n in sorted(self.shown_ranks.items())}}
 

@@ -15,15 +15,20 @@ import numpy as np
 from monitor.calibration import TableCalibration
 from monitor.calibration.polygons import distance_outside
 from monitor.calibration.zones import zone_kind
+from monitor.perception.classical import felt_colour
 from monitor.perception.detections import Detections
 from monitor.perception.fan_reader import FanReader
 from monitor.perception.index_reader import IndexReader
+from monitor.perception.spread_rows import Scan, find_scans, inside_band, rectify_maps
 from monitor.tablestate.index_cards import IndexCard, index_cards
 
 # Where hands lie face up to be read by their indices (fanned: no card outline to cut; and the
 # banker's place), and how far past each zone's outline the reader looks.
 HAND_ZONE_KINDS = ("front", "back")
 HAND_MARGIN_MM = 40.0
+# rows of cards are looked for this far around a hand zone: a row reaching past the zone's margin is
+# still seen whole (its reads are then kept only where they lie nearest this zone)
+ROW_MARGIN_MM = 90.0
 # a face-down box this sure to be a back is not read by its corners (the fan reader never learned backs)
 FAN_BACK_MAX = 0.5
 
@@ -44,6 +49,10 @@ class ZoneReader:
                       if name in self.hand_zones or zone_kind(name) == "pile"}
         self._zone_mm = {name: [(float(x), float(y)) for x, y in poly.array]
                          for name, poly in self.hand_zones.items()}
+        self.spread_rows = reader.spread_rows if isinstance(reader, FanReader) else "off"
+        self._row_regions = {name: _grown_bounds(poly.array, ROW_MARGIN_MM)
+                             for name, poly in self.hand_zones.items()}
+        self._maps: dict[tuple[str, int, int], tuple[np.ndarray, np.ndarray]] = {}
 
     def read(self, image: np.ndarray, name: str, card_boxes: list[np.ndarray]) -> list[IndexCard]:
         """``name``'s cards in this frame; ``card_boxes``: the frame's :func:`fan_cards`."""
@@ -51,8 +60,30 @@ class ZoneReader:
         k = (w / self.calibration.image_size[0], h / self.calibration.image_size[1])
         x0, y0, x1, y1 = self.boxes[name]
         box = (round(x0 * k[0]), round(y0 * k[1]), round(x1 * k[0]), round(y1 * k[1]))
-        reads = self.reader.read(image, [box], card_boxes)
+        if self.spread_rows == "off" or name not in self.hand_zones or not isinstance(self.reader, FanReader):
+            reads = self.reader.read(image, [box], card_boxes)
+        else:
+            scans = self._scans(image, name, k, card_boxes)
+            if self.spread_rows == "first":
+                card_boxes = [b for b in card_boxes if not inside_band(np.asarray(b).mean(axis=0), scans)]
+            reads = self.reader.read(image, [box], card_boxes)
+            reads += self.reader.read_scans(image, [(s.card, s.shifts) for s in scans])
         return self.own_cards(name, index_cards(reads, name, self.calibration, (w, h)))
+
+    def _scans(self, image: np.ndarray, name: str, k: tuple[float, float],
+               boxes: list[np.ndarray]) -> list[Scan]:
+        """The scans of the rows of cards found around hand zone ``name``."""
+        h, w = image.shape[:2]
+
+        def to_image(mm: np.ndarray) -> np.ndarray:
+            px = self.calibration.table_to_image(np.asarray(mm, np.float64))
+            return np.asarray(px * np.array(k), np.float64)
+
+        region = self._row_regions[name]
+        maps = self._maps.get((name, w, h))
+        if maps is None:
+            maps = self._maps[(name, w, h)] = rectify_maps(to_image, region)
+        return find_scans(image, maps, region, to_image, felt_colour(image), boxes)
 
     def own_cards(self, name: str, cards: list[IndexCard]) -> list[IndexCard]:
         """The cards read in a hand zone's box that lie nearer that zone than any other hand zone."""
@@ -75,6 +106,12 @@ def fan_cards(detections: Detections | None) -> list[np.ndarray]:
     return [np.asarray(d.corners, np.float64) for d in detections.items
             if d.kind == "card_face_up"
             or (d.kind == "card_face_down" and (d.back_probability or 0.0) < FAN_BACK_MAX)]
+
+
+def _grown_bounds(poly_mm: np.ndarray, margin: float) -> tuple[float, float, float, float]:
+    p = np.asarray(poly_mm, np.float64)
+    (x0, y0), (x1, y1) = p.min(axis=0) - margin, p.max(axis=0) + margin
+    return float(x0), float(y0), float(x1), float(y1)
 
 
 def pixel_box(calibration: TableCalibration, poly_mm: np.ndarray) -> tuple[int, int, int, int]:
