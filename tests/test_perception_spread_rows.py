@@ -32,10 +32,11 @@ def _clockwise(q: np.ndarray) -> bool:
 
 
 def _table(cards_mm: list[tuple[float, float]], angle: float = 0.0, paint: bool = False,
-           mirrored: bool = False) -> tuple[np.ndarray, object]:
+           mirrored: bool = False, back: tuple[int, int, int] | None = None) -> tuple[np.ndarray, object]:
     """A 1000 x 600 px picture of felt at 1 px/mm (origin at the centre; y flipped if ``mirrored``)
     with upright cards (centres in mm) drawn white with black rims, later ones on top; optionally an
-    orange line of paint touching the row's top edge."""
+    orange line of paint touching the row's top edge; ``back``: the cards lie face down, backs of
+    that colour (no pips)."""
     img = np.zeros((600, 1000, 3), np.uint8)
     img[:] = FELT
     s = -1.0 if mirrored else 1.0
@@ -51,9 +52,12 @@ def _table(cards_mm: list[tuple[float, float]], angle: float = 0.0, paint: bool 
         signs = ((-1, -1), (1, -1), (1, 1), (-1, 1))
         q = [c + sx * u * CARD_MM[0] / 2 + sy * v * CARD_MM[1] / 2 for sx, sy in signs]
         pts = np.round(to_image(np.array(q))).astype(np.int32)
-        cv2.fillConvexPoly(img, pts, (245, 245, 245))
-        cv2.polylines(img, [pts], True, (60, 60, 60), 1)
-        cv2.circle(img, tuple(int(t) for t in to_image(c)[0]), 9, (30, 30, 200), -1)  # a pip
+        cv2.fillConvexPoly(img, pts, back or (245, 245, 245))
+        # a face's edge shows as a dark line on the card beneath; a back's edge as a shade of it
+        rim = (60, 60, 60) if back is None else tuple(max(0, v - 25) for v in back)
+        cv2.polylines(img, [pts], True, rim, 1)
+        if back is None:
+            cv2.circle(img, tuple(int(t) for t in to_image(c)[0]), 9, (30, 30, 200), -1)  # a pip
     if paint:
         y = -CARD_MM[1] / 2 - 2
         p = np.round(to_image(np.array([[-40.0, y], [20.0, y]]))).astype(np.int32)
@@ -111,6 +115,13 @@ def test_paint_touching_the_row_does_not_move_its_edge() -> None:
         assert np.abs(p.card - q.card).max() < 2.5
 
 
+@pytest.mark.parametrize("back", [(236, 238, 240), (160, 60, 20)], ids=["pale", "blue"])
+def test_a_row_of_backs_is_not_read(back: tuple[int, int, int]) -> None:
+    """A hand set face down: no index to read (the held-out deck's pale back passed for faces)."""
+    img, to_image = _table([(-60.0 + 30 * k, 0.0) for k in range(5)], back=back)
+    assert _scans(img, to_image) == []
+
+
 def test_a_turned_row_is_found_along_its_own_axis() -> None:
     a = 30.0
     u = np.array([np.cos(np.deg2rad(a)), np.sin(np.deg2rad(a))])
@@ -120,6 +131,13 @@ def test_a_turned_row_is_found_along_its_own_axis() -> None:
     top = scans[0].card[1] - scans[0].card[0]
     cos = abs(np.dot(top, u)) / np.linalg.norm(top)
     assert cos > 0.99  # the scan runs along the row
+
+
+def test_a_pair_spread_clearly_lies_across_its_side_nearer_a_card_length() -> None:
+    img, to_image = _table([(-20.0, 0.0), (20.0, 0.0)])  # 103 x 88 mm: may lie either way
+    assert row_axes(103, 88) == [True, False]
+    scans = _scans(img, to_image)
+    assert len(scans) == 2 and all(abs(s.card[1] - s.card[0])[0] > 60 for s in scans)
 
 
 def test_a_nearly_square_pair_takes_its_way_from_the_boxes_on_it_or_is_left() -> None:

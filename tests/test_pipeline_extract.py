@@ -1163,6 +1163,32 @@ def test_the_banker_hand_set_in_two_fans_is_read_by_its_indices() -> None:
     assert [e for e in t2.run(0.5, hand_cards={"banker": fan}) if e.type == "banker_hand_set"] == []
 
 
+def test_a_cut_that_read_nothing_beside_a_card_of_the_banker_setting_is_no_card_more() -> None:
+    # banker_foul (session 27): read along the row's edges, the front's ten read twice, once as
+    # nothing 13 mm from its read: the front of three cards would be no setting at all
+    t = Table()
+    cards = ["4h", "9h", "8s", "As", "4c", "Th", "Tc"]
+    for i, c in enumerate(cards):
+        t.put(f"b{i}", "card", "banker", x=-132 + 44 * i, face_up=True, card=c)
+    t.run(2.0)
+    for i in range(1, 7):
+        t.take(f"b{i}")
+    back = [IndexCard(-130 + 33 * i, 0, "banker", None, r, 0.9) for i, r in enumerate("498A4")]
+    front = [IndexCard(114, 0, "banker", None, None, 0.49), IndexCard(127, 0, "banker", None, "T", 0.96),
+             IndexCard(161, 0, "banker", None, "T", 0.7)]
+    out = [e for e in t.run(0.5, hand_cards={"banker": back + front}) if e.type == "banker_hand_set"]
+    assert len(out) == 1 and out[0].front_ranks == ["T", "T"] and out[0].back_ranks == list("498A4")
+    # two cards read there, though: a card too many, not a double
+    t2 = Table()
+    for i, c in enumerate(cards):
+        t2.put(f"b{i}", "card", "banker", x=-132 + 44 * i, face_up=True, card=c)
+    t2.run(2.0)
+    for i in range(1, 7):
+        t2.take(f"b{i}")
+    three = [IndexCard(114, 0, "banker", None, "9", 0.9), *front[1:]]
+    assert [e for e in t2.run(0.5, hand_cards={"banker": back + three}) if e.type == "banker_hand_set"] == []
+
+
 def test_a_banker_setting_read_while_the_exposure_waits_is_sent_after_it_dated_when_it_lay() -> None:
     # banker_foul (session 22): the exposure's report waits for seat 6's half-seen hand, and the foul
     # setting the banker laid meanwhile was changed before it: read by index as soon as the hand is

@@ -78,6 +78,7 @@ POOL_NEAR = 0.12
 # hand zones' rows of cards found from their pictures (:mod:`monitor.perception.spread_rows`): not
 # looked for, read beside the detector's boxes, or read first (a box centred on a row found is left)
 SPREAD_ROWS = ("off", "add", "first")
+SPREAD_ZONES = ("banker", "front", "back")  # where (the banker's place, the seats' hand areas)
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,6 +231,7 @@ class FanReader:
             self.min_index = float(raw.get("min_index", DEFAULT_MIN_INDEX))
             self.peak_gap = float(raw.get("peak_gap", 0.2))
             self.spread_rows = str(raw.get("spread_rows", "off"))
+            self.spread_zones = tuple(str(z) for z in raw.get("spread_zones", SPREAD_ZONES))
             rank_threshold = raw.get("rank_threshold")
             colour_threshold = raw.get("colour_threshold")
             threshold = raw.get("threshold")
@@ -246,6 +248,10 @@ class FanReader:
         if self.spread_rows not in SPREAD_ROWS:
             raise ModelFileError(f"fan reader file {self.path}: spread_rows must be one of "
                                  f"{', '.join(SPREAD_ROWS)}, not {self.spread_rows!r}")
+        unknown = sorted(set(self.spread_zones) - set(SPREAD_ZONES))
+        if unknown:
+            raise ModelFileError(f"fan reader file {self.path}: spread_zones may name "
+                                 f"{', '.join(SPREAD_ZONES)}, not {unknown}")
         self.reader_path = self.path.parent / reader
         self.meta = ClassifierMeta.load(self.reader_path.with_suffix(".json"))
         if BACK not in self.meta.classes:

@@ -34,6 +34,11 @@ CARD_MM = (63.0, 88.0)
 LENGTH_TOLERANCE = 0.2  # a band's width across the row within this share of a card's length
 MIN_FILL = 0.8  # a row is a rectangle: its blob fills at least this share of its bounding rectangle
 FILL_MM = 6.0  # paint thinner than this is opened away (a zone's outline is ~4 mm)
+PAPER_DARKER, PAPER_CHROMA = 40, 30  # paper: within this of the band's bright pixels, without colour
+# a band of faces: this share of it printed, pips and indices on white paper (a pale back, the held-out
+# deck's, ~1%; a coloured back is nearly all colour)
+MIN_INK, MAX_INK = 0.05, 0.7
+CLEAR_MM = 6.0  # a band's sides differ from a card's length by this much more one than the other: clear
 SCAN_STEP = 0.05  # of a card's width: the fan reader learned an index within +-0.05 of a width
 SCAN_SLACK = 0.1  # of a card's width, scanned past each end of the row (its edge found to ~2 mm)
 
@@ -110,15 +115,17 @@ def find_scans(frame: npt.NDArray[np.uint8], maps: tuple[npt.NDArray[np.float32]
                card: tuple[float, float] = CARD_MM) -> list[Scan]:
     """The scans of every row of cards lying in ``region_mm`` of ``frame``: ``maps`` from
     :func:`rectify_maps`, ``to_image`` table mm to frame pixels, ``felt`` the felt's Lab colour
-    (:func:`monitor.perception.classical.felt_colour`). A band whose size leaves the cards' way
-    across it open (two cards barely spread are nearly square) takes it from the card ``boxes``
-    (frame pixels, the detector's) lying on it, and is left out where none does: read sideways, a
-    card's side passes for an index (the joker, at 0.9)."""
+    (:func:`monitor.perception.classical.felt_colour`). A band that may lie either way (two cards
+    barely spread) lies with its side nearer a card's length across the row, where the two sides
+    differ clearly (``CLEAR_MM``); else it takes its way from the card ``boxes`` (frame pixels, the
+    detector's) lying on it, and is left out where none does: read sideways, a card's side passes for
+    an index (the joker, at 0.9)."""
     x0, y0, x1, y1 = region_mm
     # outside the frame is black, neither felt nor card white: it stays out of the mask
     picture = as_image(cv2.remap(frame, maps[0], maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT))
     white = card_white(picture, felt)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(white)
+    lab = cv2.cvtColor(picture, cv2.COLOR_BGR2LAB)
     c = np.array([(x0 + x1) / 2, (y0 + y1) / 2])
     tri = to_image(c + np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]]))
     e1, e2 = tri[1] - tri[0], tri[2] - tri[0]
@@ -132,6 +139,8 @@ def find_scans(frame: npt.NDArray[np.uint8], maps: tuple[npt.NDArray[np.float32]
         (cx, cy), (bw, bh), angle = cv2.minAreaRect(pts)
         if stats[k, cv2.CC_STAT_AREA] < MIN_FILL * bw * bh:
             continue
+        if not MIN_INK <= ink_share(lab[labels == k]) <= MAX_INK:
+            continue  # backs (a hand set face down): no index to read
         a = np.deg2rad(angle)
         first = np.array([np.cos(a), np.sin(a)])
         second = np.array([-first[1], first[0]])
@@ -144,7 +153,12 @@ def find_scans(frame: npt.NDArray[np.uint8], maps: tuple[npt.NDArray[np.float32]
         cx, cy, bw, bh = float(mid[0]), float(mid[1]), hi1 - lo1, hi2 - lo2
         ways = row_axes(bw_mm, bh_mm, card)
         if len(ways) > 1:
-            ways = _ways_by_boxes(boxes, to_image, centre, first, bw_mm, bh_mm)
+            # the side nearer a card's length runs across the row, where the two differ clearly
+            off_first, off_second = abs(bw_mm - card[1]), abs(bh_mm - card[1])
+            if abs(off_first - off_second) > CLEAR_MM:
+                ways = [off_second < off_first]
+            else:
+                ways = _ways_by_boxes(boxes, to_image, centre, first, bw_mm, bh_mm)
         for along_first in ways:
             axis, length, across = (first, bw_mm, bh_mm) if along_first else (second, bh_mm, bw_mm)
             band = to_image(np.array(cv2.boxPoints(((cx + 0.5, cy + 0.5), (bw, bh), angle)),
@@ -152,6 +166,18 @@ def find_scans(frame: npt.NDArray[np.uint8], maps: tuple[npt.NDArray[np.float32]
             for quad_mm, shifts in band_scans(centre, axis, length, across, card, mirrored):
                 out.append(Scan(to_image(quad_mm), shifts, band))
     return out
+
+
+def ink_share(lab: npt.NDArray[np.uint8]) -> float:
+    """The share of a band's pixels (Lab, n x 3) printed on: darker than its paper (its bright pixels)
+    or coloured. Faces are white paper with pips and indices; backs are one colour all over, or pale
+    (the held-out deck's would otherwise pass for a row of faces)."""
+    if len(lab) == 0:
+        return 0.0
+    light = lab[:, 0].astype(np.int16)
+    chroma = np.abs(lab[:, 1].astype(np.int16) - 128) + np.abs(lab[:, 2].astype(np.int16) - 128)
+    paper = (light >= np.percentile(light, 90) - PAPER_DARKER) & (chroma <= PAPER_CHROMA)
+    return float(1.0 - paper.mean())
 
 
 def _ways_by_boxes(boxes: Sequence[npt.ArrayLike], to_image: ToImage, centre: F64, first: F64,

@@ -1477,7 +1477,8 @@ class EventExtractor:
                 self._emit("banker_hand_set", at=at, **fields)
             d.banker_index_early.clear()
         cards = self.hand_cards.get("banker")
-        if not (d.banker_exposed or d.banker_up_at is not None) or not cards or len(cards) > HAND_CARDS:
+        # a card's index cut twice may make one read too many: the groups are counted once it is dropped
+        if not (d.banker_exposed or d.banker_up_at is not None) or not cards or len(cards) > HAND_CARDS + 1:
             return
         row = sorted(cards, key=lambda c: c.x)
         cut = self._row_cut([c.x for c in row])
@@ -1485,6 +1486,7 @@ class EventExtractor:
             return
         left, right = row[:cut], row[cut:]
         front, back = (left, right) if len(left) < len(right) else (right, left)
+        front, back = _unread_doubles_dropped(front, 2), _unread_doubles_dropped(back, HAND_CARDS - 2)
         if len(front) > 2 or len(back) > HAND_CARDS - 2 or (len(front) < 2 and len(back) < HAND_CARDS - 2):
             return  # more cards than a setting, or a card missing from both groups: not its count
         pad_f, pad_b = [None] * (2 - len(front)), [None] * (HAND_CARDS - 2 - len(back))
@@ -1743,6 +1745,19 @@ class EventExtractor:
 def _along(cards: list[Seen]) -> list[Seen]:
     """Cards of a hand in a fixed order (left to right, then top to bottom), so a re-read compares equal."""
     return sorted(cards, key=lambda o: (round(o.x / 10), o.y))
+
+
+def _unread_doubles_dropped(group: list[IndexCard], count: int) -> list[IndexCard]:
+    """A group of the banker's setting read with more cards than it holds, the excess cuts that read
+    nothing left out: one card's index cut twice along a row (13 mm apart, past the index reader's
+    own merging), not a card more."""
+    out = list(group)
+    while len(out) > count:
+        unread = [c for c in out if c.card is None and c.rank is None]
+        if not unread:
+            break
+        out.remove(min(unread, key=lambda c: c.confidence))
+    return out
 
 
 def _inks(back: list[IndexCard], pad: list[None]) -> list[str | None] | None:

@@ -49,7 +49,9 @@ class ZoneReader:
                       if name in self.hand_zones or zone_kind(name) == "pile"}
         self._zone_mm = {name: [(float(x), float(y)) for x, y in poly.array]
                          for name, poly in self.hand_zones.items()}
-        self.spread_rows = reader.spread_rows if isinstance(reader, FanReader) else "off"
+        self._spread_zones = set() if not isinstance(reader, FanReader) or reader.spread_rows == "off" else {
+            name for name in self.hand_zones
+            if (name if name == "banker" else zone_kind(name)) in reader.spread_zones}
         self._row_regions = {name: _grown_bounds(poly.array, ROW_MARGIN_MM)
                              for name, poly in self.hand_zones.items()}
         self._maps: dict[tuple[str, int, int], tuple[np.ndarray, np.ndarray]] = {}
@@ -60,11 +62,11 @@ class ZoneReader:
         k = (w / self.calibration.image_size[0], h / self.calibration.image_size[1])
         x0, y0, x1, y1 = self.boxes[name]
         box = (round(x0 * k[0]), round(y0 * k[1]), round(x1 * k[0]), round(y1 * k[1]))
-        if self.spread_rows == "off" or name not in self.hand_zones or not isinstance(self.reader, FanReader):
+        if name not in self._spread_zones or not isinstance(self.reader, FanReader):
             reads = self.reader.read(image, [box], card_boxes)
         else:
             scans = self._scans(image, name, k, card_boxes)
-            if self.spread_rows == "first":
+            if self.reader.spread_rows == "first":
                 card_boxes = [b for b in card_boxes if not inside_band(np.asarray(b).mean(axis=0), scans)]
             reads = self.reader.read(image, [box], card_boxes)
             reads += self.reader.read_scans(image, [(s.card, s.shifts) for s in scans])
