@@ -464,3 +464,23 @@ def test_a_box_member_without_good_thresholds_is_refused(box_dir: Path, threshol
     (box_dir / "fan_reader.json").write_text(json.dumps({**cfg, "box_thresholds": thresholds}))
     with pytest.raises(ModelFileError, match="box_thresholds"):
         FanReader(box_dir / "fan_reader.json")
+
+
+def test_a_rows_read_stands_where_the_card_read_whole_gives_its_rank() -> None:
+    from monitor.perception.fan_reader import agreed
+    from monitor.perception.index_reader import IndexRead
+
+    classes = ("9h", "9s", "6d", "Td", "Jk", "back")
+    quad = index_quads(CARD)[0]
+    nine = IndexRead(quad, 0.99, None, "9", "9h", 0.88, "red")
+    ten_whole = np.array([0.01, 0.0, 0.0, 0.97, 0.0, 0.02])  # a ten's pip read as a nine beside its index
+    left = agreed(nine, ten_whole, classes, 0.05)
+    assert (left.card, left.rank, left.colour) == (None, None, None)  # a card found, nothing said of it
+    assert agreed(nine, np.array([0.03, 0.03, 0.0, 0.94, 0.0, 0.0]), classes, 0.05) == nine  # 0.06 >= 0.05
+    # a six or a nine read whole may be the card turned: either stands for the other
+    assert agreed(nine, np.array([0.0, 0.0, 0.9, 0.1, 0.0, 0.0]), classes, 0.05) == nine
+    joker = IndexRead(quad, 0.99, "Jk", None, "Jk", 0.95)
+    assert agreed(joker, np.array([0.0, 0.0, 0.0, 0.99, 0.01, 0.0]), classes, 0.05).card is None
+    assert agreed(joker, np.array([0.0, 0.0, 0.0, 0.5, 0.5, 0.0]), classes, 0.05) == joker
+    unread = IndexRead(quad, 0.99, None, None, "Td", 0.4)
+    assert agreed(unread, ten_whole, classes, 0.05) == unread

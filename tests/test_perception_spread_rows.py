@@ -165,6 +165,12 @@ def test_the_reader_file_names_how_rows_are_read(tmp_path: Path) -> None:
     (tmp_path / "fan_reader.json").write_text(json.dumps(cfg | {"spread_rows": "sometimes"}))
     with pytest.raises(ModelFileError, match="spread_rows must be one of off, add, first, not 'sometimes'"):
         FanReader(tmp_path / "fan_reader.json")
+    (tmp_path / "fan_reader.json").write_text(json.dumps(cfg | {"spread_zones": ["banker", "pile"]}))
+    with pytest.raises(ModelFileError, match=r"spread_zones may name banker, front, back, not \['pile'\]"):
+        FanReader(tmp_path / "fan_reader.json")
+    (tmp_path / "fan_reader.json").write_text(json.dumps(cfg | {"row_agree": 1.5}))
+    with pytest.raises(ModelFileError, match=r"row_agree must lie in \[0, 1\)"):
+        FanReader(tmp_path / "fan_reader.json")
 
 
 @pytest.mark.slow
