@@ -448,6 +448,26 @@ def test_rule_58_banker_may_not_reset_after_first_opening() -> None:
     assert codes(m) == ["banker_reset_after_opening"]  # the first setting stands: payouts still agree
 
 
+def test_rule_58_a_setting_read_whole_only_after_the_opening_is_no_reset() -> None:
+    # session 27: the banker's setting read by its indices in part (a joker unread), then whole once
+    # the first hand was opened: the same setting read better, not a reset; a card that moved is one
+    events = clean_round(seed=2)
+    i = find(events, "banker_hand_set")
+    first = events[i]
+    part = {**first, "back": [None, *first["back"][1:]]}
+    events[i] = part
+    events.insert(find(events, "hand_opened") + 1, first)
+    assert "banker_reset_after_opening" not in codes(run(events))
+    events = clean_round(seed=2)
+    i = find(events, "banker_hand_set")
+    first = events[i]
+    events[i] = {**first, "back": [None, *first["back"][1:]]}
+    swapped = {**first, "front": [first["back"][1], first["front"][1]],
+               "back": [first["back"][0], first["front"][0], *first["back"][2:]]}
+    events.insert(find(events, "hand_opened") + 1, swapped)
+    assert "banker_reset_after_opening" in codes(run(events))
+
+
 # ---- money -------------------------------------------------------------------------------------
 
 

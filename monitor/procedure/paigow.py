@@ -12,6 +12,7 @@ misdeal is judged afresh without merging with the first deal's alerts.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -162,6 +163,8 @@ class DealState:
     banker_exposed: BankerHandExposed | None = None
     early_unset: set[int] = field(default_factory=set)
     banker_setting: tuple[list[str], list[str]] | None = None
+    # the banker's setting last seen with cards not all named (its named cards are where they lie)
+    banker_partial: tuple[list[str | None], list[str | None]] | None = None
     banker_set_event: BankerHandSet | None = None
     banker_foul: Foul | None = None
     first_opened: HandOpened | None = None
@@ -659,6 +662,7 @@ class PaiGowRound:
         if any(c is None for c in (*front, *back)):
             # set face up but not every card named: the setting is not known (no settlement on it),
             # but the cards named are placed (rule 60) and rule 54 holds if every completion fouls
+            d.banker_partial = (list(front), list(back))
             if partial is None or d.banker_foul is not None:
                 return
             home = self._home_of_seat(self.banker_seat) if self.banker_seat is not None else "banker"
@@ -674,7 +678,10 @@ class PaiGowRound:
             return
         f = [c for c in front if c is not None]
         b = [c for c in back if c is not None]
-        if d.first_opened is not None:
+        before = d.banker_setting or d.banker_partial
+        # rule 58 forbids a *reset*: a setting seen whole for the first time after the opening, that
+        # agrees with what was read of it before (or nothing was), is the same setting
+        if d.first_opened is not None and before is not None and not _same_setting(before, (f, b)):
             prev_foul = d.banker_foul is not None
             seven = d.banker_cards or (bf_all(d.banker_setting) if d.banker_setting else None)
             is_house_way = (
@@ -873,3 +880,18 @@ PaiGowRound.handlers.update({
     "bet_changed": PaiGowRound._bet_changed,
     "payout": PaiGowRound._payout,
 })
+
+
+def _same_setting(before: tuple[Sequence[str | None], Sequence[str | None]],
+                  after: tuple[Sequence[str], Sequence[str]]) -> bool:
+    """``after`` (every card named) is ``before`` (read in part, or whole): each card named before lies
+    in the same hand now (rule 58 judges a change of setting, not a better reading of it)."""
+    for was, now in zip(before, after, strict=True):
+        left = Counter(now)
+        for c in was:
+            if c is None:
+                continue
+            if left[c] == 0:
+                return False
+            left[c] -= 1
+    return True
