@@ -417,14 +417,17 @@ def test_a_fit_with_a_box_member_pairs_each_index_with_its_cards_whole_crop(tmp_
     assert kinds == ["t", "t", "j", "c"] and truth == ["7h", "Ks", "Ks", "back"]
     assert np.all(fused[:3] != alone[:3]) and fused[3] == alone[3]  # the covered corner: read alone
     out = tmp_path / "reader"
+    spread = {"spread_rows": "first", "spread_zones": ["banker"], "row_agree": 0.05}
     result = fit_fan_reader(MODELS / "cards_corner.onnx", (index_root,), out, ("test",),
-                            box_member=MODELS / "cards.onnx", box_data=(box_root,))
+                            box_member=MODELS / "cards.onnx", box_data=(box_root,), spread=spread)
     assert result["val"]["crops"] == 4 and result["box_member"].endswith("cards.onnx")
     cfg = json.loads((out / "fan_reader.json").read_text())
     assert cfg["box_member"] == "fan_box.onnx" and cfg["box_thresholds"] == result["box_thresholds"]
+    assert {k: cfg[k] for k in spread} == spread  # how rows are read, written as given
     assert "index_alone" in result["test"]  # the index read alone, measured beside
     fan = FanReader(out / "fan_reader.json")
     assert fan.box_member is not None and fan.box_thresholds == tuple(result["box_thresholds"])
+    assert (fan.spread_rows, fan.spread_zones, fan.row_agree) == ("first", ("banker",), 0.05)
     with pytest.raises(ValueError, match="one whole-card crop set per index crop set"):
         fit_fan_reader(MODELS / "cards_corner.onnx", (index_root,), out, box_member=MODELS / "cards.onnx")
 

@@ -225,10 +225,19 @@ def train_fan_reader_cmd(
     box_max_false_rank_rate: Annotated[float | None, typer.Option(
         min=0.0, max=0.05,
         help="with --box-member: its ranks' budget (default: --max-false-rank-rate)")] = None,
+    spread_rows: Annotated[str, typer.Option(
+        help="rows of face-up cards found from a hand zone's picture and read along their edges: off, add "
+             "(beside the detector's boxes) or first (boxes on a row found left out)")] = "off",
+    spread_zones: Annotated[str, typer.Option(help="with --spread-rows: where (banker, front, back)")
+                            ] = "banker,front,back",
+    row_agree: Annotated[float, typer.Option(
+        min=0.0, max=0.99, help="with --spread-rows and a box member: a row's read stands where the card "
+                                "read whole gives its rank this much")] = 0.05,
     ship: Annotated[bool, typer.Option(help="copy the reader's files to models/")] = False,
 ) -> None:
     """Fit the fan reader's name and rank thresholds as the runtime reads (shift peaks), measure the
     held-out crops, write fan_reader.json beside the classifier."""
+    from monitor.perception.fan_reader import SPREAD_ROWS, SPREAD_ZONES
     from monitor.training.fan_reader_fit import BOX_NAME, READER_NAME, fit_fan_reader, member_files
 
     wanted = tuple(s.strip() for s in splits.split(",") if s.strip())
@@ -248,10 +257,17 @@ def train_fan_reader_cmd(
         if len(box_sets) != len(sets) or any(not (d / "val").is_dir() for d in box_sets):
             raise typer.BadParameter("--box-data: one whole-card crop set (`train fan-crops --view card`) "
                                      "with a val split per --data set, in the same order")
+    zones = [z.strip() for z in spread_zones.split(",") if z.strip()]
+    if spread_rows not in SPREAD_ROWS or not zones or not set(zones) <= set(SPREAD_ZONES):
+        raise typer.BadParameter(f"--spread-rows one of {', '.join(SPREAD_ROWS)}, --spread-zones of "
+                                 f"{', '.join(SPREAD_ZONES)}")
+    spread = None if spread_rows == "off" else {"spread_rows": spread_rows, "spread_zones": zones,
+                                                "row_agree": row_agree}
     result = fit_fan_reader(reader, sets, out, wanted, min_index=min_index, max_false_rate=max_false_rate,
                             max_false_rank_rate=max_false_rank_rate, members=extra,
                             max_false_colour_rate=max_false_colour_rate, box_member=box_member,
-                            box_data=box_sets, box_max_false_rank_rate=box_max_false_rank_rate)
+                            box_data=box_sets, box_max_false_rank_rate=box_max_false_rank_rate,
+                            spread=spread)
     typer.echo(f"threshold={result['threshold']:.4f} rank_threshold={result['rank_threshold']:.4f} "
                f"colour_threshold={result['colour_threshold']:.4f}"
                + (" box_thresholds=" + "/".join(f"{t:.4f}" for t in result["box_thresholds"])

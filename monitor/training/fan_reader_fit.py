@@ -245,15 +245,16 @@ def fit_fan_reader(onnx_path: Path, data: Path | tuple[Path, ...], out: Path,
                    min_index: float = DEFAULT_MIN_INDEX, max_false_rate: float = 0.001,
                    max_false_rank_rate: float = 0.0025, members: tuple[Path, ...] = (),
                    max_false_colour_rate: float = 0.001, box_member: Path | None = None,
-                   box_data: tuple[Path, ...] = (), box_max_false_rank_rate: float | None = None
-                   ) -> dict[str, Any]:
+                   box_data: tuple[Path, ...] = (), box_max_false_rank_rate: float | None = None,
+                   spread: dict[str, Any] | None = None) -> dict[str, Any]:
     """Fit the name and rank thresholds on ``data/val`` (several sets: their vals together), measure
     ``splits`` (likewise together), and write the reader
     (``fan_index.onnx`` + its JSON, each member as ``fan_member<k>.onnx`` + JSON, ``fan_reader.json``,
     ``fan_reader_metrics.json``) into ``out``. ``members``: classifiers over the same classes whose
     card reads are averaged in (``perception/fan_reader.py``); ``box_member``: a classifier of the
     fanned card whole, its crops in ``box_data`` (one set per set of ``data``), written as
-    ``fan_box.onnx``; its rank budget ``box_max_false_rank_rate`` (default: the index's)."""
+    ``fan_box.onnx``; its rank budget ``box_max_false_rank_rate`` (default: the index's). ``spread``:
+    how rows of cards are read (``spread_rows``, ``spread_zones``, ``row_agree``), written as given."""
     clf = CardClassifier(onnx_path, threads=2)
     classes = list(clf.classes)
     if BACK not in classes:
@@ -322,6 +323,8 @@ def fit_fan_reader(onnx_path: Path, data: Path | tuple[Path, ...], out: Path,
             shutil.copy(src, out / name)
             member_meta = json.loads(src.with_suffix(".json").read_text()) | {"model": name}
             (out / name).with_suffix(".json").write_text(json.dumps(member_meta, indent=1))
+    if spread:
+        config |= spread
     if box_member is not None:
         config |= {"box_member": f"{BOX_NAME}.onnx", "box_thresholds": box_thresholds}
         shutil.copy(box_member, out / f"{BOX_NAME}.onnx")
