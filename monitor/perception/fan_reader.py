@@ -31,6 +31,11 @@ was sure of (held-out fault frames: 16% -> 4% named), so the index's read stands
 probabilities, folded in, only add what the index left: a name, a rank or an ink, at the box
 thresholds (``box_thresholds``: name, rank, ink), fitted on the val crops the index leaves without
 them (``train fan-reader --box-member``).
+
+``spread_rows`` (``off``, ``add``, ``first``), ``spread_zones``, ``row_agree``: hand zones whose rows
+of cards are found from the zone's picture (:mod:`monitor.perception.spread_rows`) and read along
+their edges (:meth:`FanReader.read_scans`), beside the detector's boxes or before them; a row's read
+stands only where the box member gives its rank at least ``row_agree``.
 """
 
 from __future__ import annotations

@@ -9,9 +9,10 @@ the zone rectified to table millimetres (cards on felt: far from the felt's colo
 opened away, pips filled in), takes each band of the right size and shape, and gives the scans
 that read its index corners: the upper-left corners from the row's first card along its top edge,
 and the lower-right ones from its last card, turned, back along its bottom edge (a card's two
-indices sit at those corners whichever way up it lies). Where a band's size does not say which way
-the cards lie across it (two cards barely spread are nearly square), both ways are given; a cut
-across a card's side shows the reader no index.
+indices sit at those corners whichever way up it lies). A band without ink is backs and is not
+read; one whose size does not say which way the cards lie across it (two cards barely spread are
+nearly square) takes its way from the detector's boxes on it, or is not read (read sideways, a
+card's side passes for an index).
 """
 
 from __future__ import annotations

@@ -4,8 +4,10 @@ A hand turned up lies fanned, its cards' outlines overlapping: the index reader 
 the detector's card boxes, or the index finder) reads the zone's picture, grown by ``HAND_MARGIN_MM``
 (a fan overhangs its box), and the cards found are kept only where they lie nearer that zone than
 any other hand zone (a seat's two-card hand read again in its five-card hand's box would make seven
-there). The live chain reads the zones its extractor waits on; ``check-fans`` reads them all against
-a rendered round's truth.
+there). Where the fan reader says so (``spread_rows``), a zone's rows of cards are also found from
+its own picture and read along their edges (:mod:`monitor.perception.spread_rows`): the banker's
+spread row, which the detector boxes poorly. The live chain reads the zones its extractor waits on;
+``check-fans`` reads them all against a rendered round's truth.
 """
 
 from __future__ import annotations
