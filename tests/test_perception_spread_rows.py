@@ -205,3 +205,28 @@ def test_the_shipped_reader_reads_a_rendered_banker_row_card_for_card() -> None:
     for c, t in zip(row, truth, strict=True):
         assert c.card in (None, t) and c.rank in (None, rank_of(t))
     assert sum(c.card is not None or c.rank is not None for c in row) >= 6
+
+
+def test_a_picture_the_row_finder_cannot_take_leaves_the_zone_to_the_boxes(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """The live chain goes on: a row finder's error is logged and the zone read from the boxes."""
+    import logging
+
+    from monitor.calibration.table_file import load_table
+    from monitor.perception.fan_reader import load_fan_reader
+    from monitor.pipeline import hand_zones
+
+    fan = load_fan_reader(MODELS, threads=1)
+    assert fan is not None and fan.spread_rows != "off" and "banker" in fan.spread_zones  # as shipped
+
+    def broken(*args: object, **kwargs: object) -> list[object]:
+        raise cv2.error("remap: maps out of range")
+
+    monkeypatch.setattr(hand_zones, "find_scans", broken)
+    cal = load_table(Path(__file__).resolve().parents[1] / "calibration" / "default-table.yaml")
+    zr = hand_zones.ZoneReader(cal, fan)
+    img = np.zeros((1080, 1920, 3), np.uint8)
+    img[:] = FELT
+    with caplog.at_level(logging.WARNING, logger="monitor.pipeline.hand_zones"):
+        assert zr.read(img, "banker", []) == []
+    assert "rows of banker not looked for in this frame: " in caplog.text

@@ -12,6 +12,9 @@ spread row, which the detector boxes poorly. The live chain reads the zones its 
 
 from __future__ import annotations
 
+import logging
+
+import cv2
 import numpy as np
 
 from monitor.calibration import TableCalibration
@@ -31,6 +34,7 @@ HAND_MARGIN_MM = 40.0
 # rows of cards are looked for this far around a hand zone: a row reaching past the zone's margin is
 # still seen whole (its reads are then kept only where they lie nearest this zone)
 ROW_MARGIN_MM = 90.0
+log = logging.getLogger(__name__)
 # a face-down box this sure to be a back is not read by its corners (the fan reader never learned backs)
 FAN_BACK_MAX = 0.5
 
@@ -67,7 +71,13 @@ class ZoneReader:
         if name not in self._spread_zones or not isinstance(self.reader, FanReader):
             reads = self.reader.read(image, [box], card_boxes)
         else:
-            scans = self._scans(image, name, k, card_boxes)
+            try:
+                scans = self._scans(image, name, k, card_boxes)
+            except (cv2.error, ValueError, FloatingPointError) as e:
+                # a picture the row finder cannot take (a calibration far off the frame): the zone is
+                # read from the detector's boxes alone, and the live chain goes on
+                log.warning("rows of %s not looked for in this frame: %s", name, e)
+                scans = []
             if self.reader.spread_rows == "first":
                 card_boxes = [b for b in card_boxes if not inside_band(np.asarray(b).mean(axis=0), scans)]
             reads = self.reader.read(image, [box], card_boxes)
