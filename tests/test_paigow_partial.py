@@ -41,6 +41,19 @@ def test_a_back_hand_that_could_be_a_flush_is_not_judged() -> None:
     assert RULES.judge_partial(["Q", "T"], ["6", "8", "2", "7", "T"]) is None
 
 
+def test_a_jack_read_by_rank_alone_may_be_the_joker() -> None:
+    # clean_1002 (session 27): back 3h Qc Ah Jk 2s, the jester joker read `J`: with the joker as an
+    # ace the back holds a pair of aces and the front's nines do not beat it: no foul
+    front, back = ["9d", "9"], ["3h", "Q", "2", "A", "J"]
+    colours = [None, None, "black", None, None]
+    assert RULES.judge_partial(front, back, colours) is None
+    assert RULES.judge_partial(["9d", "9"], ["3h", "Q", "2", "A", "Jk"], colours) is None  # joker: aces
+    # the joker named in front (an ace there): the back's jack is a jack, queen high: foul
+    named_joker = RULES.judge_partial(["Jk", "9"], ["3h", "Q", "2", "8", "J"], colours)
+    assert named_joker is not None and named_joker.kind is FoulKind.FRONT_STRONGER
+    assert RULES.judge_partial(["9d", "9"], ["3h", "Q", "2", "8", "Jc"], colours) is not None  # named
+
+
 def test_too_many_unread_or_a_card_named_twice_is_not_judged() -> None:
     assert completions(["Qc", None], ["6d", "8h", None, None, "Td"]) is None
     assert completions(["Qc", "Qc"], ["6d", "8h", "2h", "7c", "Td"]) is None

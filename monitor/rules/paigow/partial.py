@@ -11,6 +11,10 @@ colour settles that as well as a suit: a red card and a black card in the five-c
 suits, and colour reads where the suit does not (the suit sign is ~4 px at 1080p; red against black
 is seldom in doubt).
 
+A card read only to its rank ``J`` may also be the joker: a deck's joker is often a jester, and read
+by its corner it passes for a jack (the held-out deck's joker read `J` at 0.69, a false foul in the
+hundred clean rounds). It is judged both ways, as the joker is left (one in the deck).
+
 A card is given as its text (``As``), its rank alone (``A``), or None (unread); the five-card hand's
 colours, where given, as ``red``, ``black`` or None per card.
 """
@@ -25,6 +29,7 @@ from monitor.rules.cards import INK, JOKER_TEXT, RANK_CHARS, SUIT_CHARS
 Partial = str | None
 Colour = str | None  # "red", "black", or None (not read)
 MAX_UNREAD = 2  # 14 ** 2 completions at most: cheap enough to judge on every opened hand
+JACK = "J"  # a card read only to this rank may be the joker (a jester)
 
 
 def flush_possible(back: Sequence[Partial], colours: Sequence[Colour] | None = None) -> bool:
@@ -49,22 +54,24 @@ def completions(front: Sequence[Partial], back: Sequence[Partial], max_unread: i
     unread = [i for i, c in enumerate(cards) if c is None]
     if len(unread) > max_unread:
         return None
-    return _complete(cards, unread, len(front), set(named))
+    jacks = [i for i, c in enumerate(cards) if c == JACK]
+    return _complete(cards, unread, jacks, len(front), set(named))
 
 
-def _complete(cards: list[Partial], unread: list[int], n_front: int, named: set[str]
+def _complete(cards: list[Partial], unread: list[int], jacks: list[int], n_front: int, named: set[str]
               ) -> Iterator[tuple[list[str], list[str]]]:
     choices = [*RANK_CHARS, JOKER_TEXT]
     jokers_left = 0 if JOKER_TEXT in named else 1  # one joker in the deck (seed 000 rule 1)
     for pick in product(choices, repeat=len(unread)):
-        if pick.count(JOKER_TEXT) > jokers_left:
-            continue
-        ranks = list(cards)
-        for i, r in zip(unread, pick, strict=True):
-            ranks[i] = r
-        filled = _with_suits(ranks, named)
-        if filled is not None:
-            yield filled[:n_front], filled[n_front:]
+        for maybe in product((JACK, JOKER_TEXT), repeat=len(jacks)):
+            if pick.count(JOKER_TEXT) + maybe.count(JOKER_TEXT) > jokers_left:
+                continue
+            ranks = list(cards)
+            for i, r in (*zip(unread, pick, strict=True), *zip(jacks, maybe, strict=True)):
+                ranks[i] = r
+            filled = _with_suits(ranks, named)
+            if filled is not None:
+                yield filled[:n_front], filled[n_front:]
 
 
 def _with_suits(ranks: list[Partial], named: set[str]) -> list[str] | None:
