@@ -112,11 +112,11 @@ def rectify_maps(to_image: ToImage, region_mm: tuple[float, float, float, float]
 
 def find_scans(frame: npt.NDArray[np.uint8], maps: tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]],
                region_mm: tuple[float, float, float, float], to_image: ToImage,
-               felt: npt.NDArray[np.uint8] | None = None, boxes: Sequence[npt.ArrayLike] = (),
+               felt: npt.NDArray[np.uint8], boxes: Sequence[npt.ArrayLike] = (),
                card: tuple[float, float] = CARD_MM) -> list[Scan]:
     """The scans of every row of cards lying in ``region_mm`` of ``frame``: ``maps`` from
     :func:`rectify_maps`, ``to_image`` table mm to frame pixels, ``felt`` the felt's Lab colour
-    (default: the picture's own, most of it felt). A band that may lie either way (two cards
+    (:func:`monitor.perception.classical.felt_colour`). A band that may lie either way (two cards
     barely spread) lies with its side nearer a card's length across the row, where the two sides
     differ clearly (``CLEAR_MM``); else it takes its way from the card ``boxes`` (frame pixels, the
     detector's) lying on it, and is left out where none does: read sideways, a card's side passes for
@@ -125,7 +125,7 @@ def find_scans(frame: npt.NDArray[np.uint8], maps: tuple[npt.NDArray[np.float32]
     # outside the frame is black, neither felt nor card white: it stays out of the mask
     picture = as_image(cv2.remap(frame, maps[0], maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT))
     lab = as_image(cv2.cvtColor(picture, cv2.COLOR_BGR2LAB))
-    white = card_white(picture, _felt_of(lab) if felt is None else felt)
+    white = card_white(picture, felt)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(white)
     c = np.array([(x0 + x1) / 2, (y0 + y1) / 2])
     tri = to_image(c + np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]]))
@@ -138,17 +138,17 @@ def find_scans(frame: npt.NDArray[np.uint8], maps: tuple[npt.NDArray[np.float32]
         if area < min_area:
             continue
         bx, by, bw_px, bh_px = (int(v) for v in stats[k, :4])
-        own = (labels[by:by + bh_px, bx:bx + bw_px] == k).astype(np.uint8)
-        # the outline is enough for the rectangle (every pixel of a big blob took ~6 ms)
-        contours, _ = cv2.findContours(own, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        (cx, cy), (bw, bh), angle = cv2.minAreaRect(np.concatenate(contours).astype(np.float32))
+        own = labels[by:by + bh_px, bx:bx + bw_px] == k  # the blob's box, not the whole picture
+        ys, xs = np.nonzero(own)
+        pts = np.column_stack([xs + bx, ys + by]).astype(np.float32)
+        # the outline gives the same rectangle as every pixel (a big blob's took ~6 ms)
+        contours, _ = cv2.findContours(own.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        outline = np.concatenate(contours).reshape(-1, 2).astype(np.float32) + np.array([bx, by], np.float32)
+        (cx, cy), (bw, bh), angle = cv2.minAreaRect(outline)
         if area < MIN_FILL * bw * bh:
             continue
-        # every other pixel each way: shares and half-maxima do not need them all
-        ys, xs = np.nonzero(own[::2, ::2])
-        if not MIN_INK <= ink_share(lab[by:by + bh_px:2, bx:bx + bw_px:2][ys, xs]) <= MAX_INK:
+        if not MIN_INK <= ink_share(lab[by:by + bh_px, bx:bx + bw_px][own]) <= MAX_INK:
             continue  # backs (a hand set face down): no index to read
-        pts = np.column_stack([xs * 2 + bx, ys * 2 + by]).astype(np.float64)
         a = np.deg2rad(angle)
         first = np.array([np.cos(a), np.sin(a)])
         second = np.array([-first[1], first[0]])
@@ -174,14 +174,6 @@ def find_scans(frame: npt.NDArray[np.uint8], maps: tuple[npt.NDArray[np.float32]
             for quad_mm, shifts in band_scans(centre, axis, length, across, card, mirrored):
                 out.append(Scan(to_image(quad_mm), shifts, band))
     return out
-
-
-def _felt_of(lab: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
-    """The felt's Lab colour in a zone's picture: the median of a coarse grid, the black outside the
-    frame left out (a zone's surroundings are mostly felt)."""
-    grid = lab[::4, ::4].reshape(-1, 3)
-    inside = grid[(grid[:, 0] > 0) | (grid[:, 1] != 128) | (grid[:, 2] != 128)]
-    return np.asarray(np.round(np.median(inside if len(inside) else grid, axis=0)), np.uint8)
 
 
 def ink_share(lab: npt.NDArray[np.uint8]) -> float:
@@ -218,13 +210,13 @@ def _ways_by_boxes(boxes: Sequence[npt.ArrayLike], to_image: ToImage, centre: F6
     return list(votes) if len(votes) == 1 else []
 
 
-def _extent(coords: F64, bin_px: float = 2.0) -> tuple[float, float]:
-    """The span of ``coords`` (pixels' places along one axis, every other pixel each way) over which
-    the pixels at each place (``bin_px`` wide) number at least half the most at any place."""
-    c = np.floor(coords / bin_px).astype(np.int64)
+def _extent(coords: F64) -> tuple[float, float]:
+    """The span of ``coords`` (pixels' places along one axis) over which the pixels at each place
+    number at least half the most at any place."""
+    c = np.floor(coords).astype(np.int64)
     counts = np.bincount(c - c.min())
     full = np.nonzero(counts >= 0.5 * counts.max())[0]
-    return float((full[0] + c.min()) * bin_px), float((full[-1] + c.min() + 1) * bin_px)
+    return float(full[0] + c.min()), float(full[-1] + c.min() + 1)
 
 
 def inside_band(point: F64, scans: list[Scan]) -> bool:

@@ -20,6 +20,7 @@ import numpy as np
 from monitor.calibration import TableCalibration
 from monitor.calibration.polygons import distance_outside
 from monitor.calibration.zones import zone_kind
+from monitor.perception.classical import felt_colour
 from monitor.perception.detections import Detections
 from monitor.perception.fan_reader import FanReader
 from monitor.perception.index_reader import IndexReader
@@ -96,7 +97,7 @@ class ZoneReader:
         maps = self._maps.get((name, w, h))
         if maps is None:
             maps = self._maps[(name, w, h)] = rectify_maps(to_image, region)
-        return find_scans(image, maps, region, to_image, None, boxes)
+        return find_scans(image, maps, region, to_image, felt_colour(image), boxes)
 
     def own_cards(self, name: str, cards: list[IndexCard]) -> list[IndexCard]:
         """The cards read in a hand zone's box that lie nearer that zone than any other hand zone."""
