@@ -175,9 +175,7 @@ def agreed(read: IndexRead, box_p: F64, classes: Sequence[str], least: float) ->
     """``read`` as it stands if the card read whole (``box_p``, over ``classes``) gives its rank at
     least ``least`` (a six or a nine: either, the card may lie turned); else not read at all (a card
     found, nothing said of it)."""
-    said = rank_of(read.card) if read.card is not None else read.rank
-    if read.card == JOKER_TEXT:
-        said = JOKER_TEXT
+    said = read.rank if read.card is None else (rank_of(read.card) or read.card)  # the joker: itself
     if said is None:
         return read
     want = TURNED_RANKS if said in TURNED_RANKS else {said}
@@ -410,15 +408,19 @@ class FanReader:
         member, a rank (or name) stands only where the card read whole gives that rank at least
         ``row_agree`` (a scan passes more than indices: the held-out deck's ten read as a nine
         beside its index, at 0.88)."""
-        reads = self.decided(frame, self.scanned(frame, scans))
-        if self.box_member is None or not reads or self.row_agree <= 0.0:
-            return reads
-        box_p = self.box_probabilities(frame, [implied_card(r.quad) for r in reads])
+        found = self.scanned(frame, scans)
+        if self.box_member is None or not found or self.row_agree <= 0.0:
+            return self.decided(frame, found)
+        # every card read whole once: the second opinion and the agreement both take it
+        box_p = self.box_probabilities(frame, [implied_card(c.quad) for c in found])
+        reads = self.decided(frame, found, box_p)
         return [agreed(r, p, self.classes, self.row_agree) for r, p in zip(reads, box_p, strict=True)]
 
-    def decided(self, frame: npt.NDArray[np.uint8], found: list[CornerRead]) -> list[IndexRead]:
+    def decided(self, frame: npt.NDArray[np.uint8], found: list[CornerRead], box_p: F64 | None = None
+                ) -> list[IndexRead]:
         """Index corners found, read: named at the threshold, else maybe a rank and an ink; what the
-        index leaves, read again with its card whole (the box member), if there is one."""
+        index leaves, read again with its card whole (the box member), if there is one (``box_p``:
+        the box member's reads of every one of ``found``, where the caller has them)."""
         if not found:
             return []
         probs = np.stack([c.probs for c in found])
@@ -430,8 +432,9 @@ class FanReader:
         todo = [i for i, r in enumerate(out) if r.card is None]
         if not todo:
             return out
-        box_p = self.box_probabilities(frame, [implied_card(found[i].quad) for i in todo])
-        fused = with_box_reads(probs[todo], list(range(len(todo))), box_p, self._back)
+        todo_p = (self.box_probabilities(frame, [implied_card(found[i].quad) for i in todo])
+                  if box_p is None else box_p[todo])
+        fused = with_box_reads(probs[todo], list(range(len(todo))), todo_p, self._back)
         second = self._decide([found[i] for i in todo], card_probabilities(fused, self._back),
                               self.box_thresholds)
         for i, b in zip(todo, second, strict=True):

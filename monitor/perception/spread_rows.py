@@ -139,8 +139,6 @@ def find_scans(frame: npt.NDArray[np.uint8], maps: tuple[npt.NDArray[np.float32]
             continue
         bx, by, bw_px, bh_px = (int(v) for v in stats[k, :4])
         own = labels[by:by + bh_px, bx:bx + bw_px] == k  # the blob's box, not the whole picture
-        ys, xs = np.nonzero(own)
-        pts = np.column_stack([xs + bx, ys + by]).astype(np.float32)
         # the outline gives the same rectangle as every pixel (a big blob's took ~6 ms)
         contours, _ = cv2.findContours(own.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         outline = np.concatenate(contours).reshape(-1, 2).astype(np.float32) + np.array([bx, by], np.float32)
@@ -149,6 +147,8 @@ def find_scans(frame: npt.NDArray[np.uint8], maps: tuple[npt.NDArray[np.float32]
             continue
         if not MIN_INK <= ink_share(lab[by:by + bh_px, bx:bx + bw_px][own]) <= MAX_INK:
             continue  # backs (a hand set face down): no index to read
+        ys, xs = np.nonzero(own)
+        pts = np.column_stack([xs + bx, ys + by]).astype(np.float32)
         a = np.deg2rad(angle)
         first = np.array([np.cos(a), np.sin(a)])
         second = np.array([-first[1], first[0]])

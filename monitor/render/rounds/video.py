@@ -32,12 +32,14 @@ from typing import IO, Any
 import cv2
 import numpy as np
 
+from monitor.geometry import TableLayout
 from monitor.render.camera import RESOLUTIONS, Camera, default_camera
 from monitor.render.codec import H264_PRESET
 from monitor.render.effects import Effects
 from monitor.render.renderer import Frame, Renderer
 from monitor.render.rounds.play import AlertCheck, PlayedRound, judge
 from monitor.render.rounds.play_base import EventDict
+from monitor.render.rounds.script import Script
 from monitor.render.scene import CardObj, Occluder
 
 
@@ -199,7 +201,7 @@ _SHARED: dict[str, Any] = {}
 class _Recipe:
     """What a worker needs to replay the rounds exactly: each script, its source and start, the layout."""
 
-    rounds: list[tuple[Any, str, float, Any]]
+    rounds: list[tuple[Script, str, float, TableLayout]]
     opts: RenderOptions
 
 
