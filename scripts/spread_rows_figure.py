@@ -14,11 +14,9 @@ import cv2
 import numpy as np
 
 from monitor.calibration.table_file import load_table
-from monitor.perception.classical import felt_colour
 from monitor.perception.fan_reader import load_fan_reader
 from monitor.perception.pipeline import Perceiver
-from monitor.perception.spread_rows import find_scans, rectify_maps
-from monitor.pipeline.hand_zones import ROW_MARGIN_MM, ZoneReader, _grown_bounds, fan_cards
+from monitor.pipeline.hand_zones import ZoneReader, fan_cards
 from monitor.render.camera import default_camera
 from monitor.render.renderer import Renderer
 from monitor.render.scene import CardObj, Scene
@@ -37,13 +35,12 @@ def main(out: Path) -> None:
     boxes = fan_cards(Perceiver.from_models(ROOT / "models", threads=2).perceive(img))
     fan = load_fan_reader(ROOT / "models")
     assert fan is not None
-    cards = ZoneReader(cal, fan).read(img, "banker", boxes)
+    reader = ZoneReader(cal, fan)
+    cards = reader.read(img, "banker", boxes)
+    scans = reader.rows(img, "banker", boxes)
 
     def to_image(mm: np.ndarray) -> np.ndarray:
         return np.asarray(cal.table_to_image(np.asarray(mm, np.float64)), np.float64)
-
-    region = _grown_bounds(cal.zones["banker"].array, ROW_MARGIN_MM)
-    scans = find_scans(img, rectify_maps(to_image, region), region, to_image, felt_colour(img), boxes)
     pic = img.copy()
     for b in boxes:
         cv2.polylines(pic, [np.round(b).astype(np.int32)], True, (0, 0, 220), 1)

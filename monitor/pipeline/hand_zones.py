@@ -72,7 +72,7 @@ class ZoneReader:
             reads = self.reader.read(image, [box], card_boxes)
         else:
             try:
-                scans = self._scans(image, name, k, card_boxes)
+                scans = self.rows(image, name, card_boxes)
             except (cv2.error, ValueError, FloatingPointError) as e:
                 # a picture the row finder cannot take (a calibration far off the frame): the zone is
                 # read from the detector's boxes alone, and the live chain goes on
@@ -84,10 +84,11 @@ class ZoneReader:
             reads += self.reader.read_scans(image, [(s.card, s.shifts) for s in scans])
         return self.own_cards(name, index_cards(reads, name, self.calibration, (w, h)))
 
-    def _scans(self, image: np.ndarray, name: str, k: tuple[float, float],
-               boxes: list[np.ndarray]) -> list[Scan]:
-        """The scans of the rows of cards found around hand zone ``name``."""
+    def rows(self, image: np.ndarray, name: str, boxes: list[np.ndarray]) -> list[Scan]:
+        """The scans of the rows of cards found around hand zone ``name`` (``boxes``: the frame's
+        card boxes, which settle a nearly square pair's way)."""
         h, w = image.shape[:2]
+        k = (w / self.calibration.image_size[0], h / self.calibration.image_size[1])
 
         def to_image(mm: np.ndarray) -> np.ndarray:
             px = self.calibration.table_to_image(np.asarray(mm, np.float64))
