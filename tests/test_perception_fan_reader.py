@@ -153,6 +153,45 @@ def test_an_ink_is_read_at_its_own_threshold_where_the_card_is_not_named(
     assert r.card is None and r.colour == ink
 
 
+def test_a_rank_is_sure_enough_to_count_only_at_the_count_threshold(reader_dir: Path) -> None:
+    """Rule 60 counts a card by its rank and ink only where the rank reached ``count_threshold`` (a
+    tighter budget than the rank's: a wrong rank there is a false misdeal); a name always counts."""
+    from monitor.perception.index_reader import IndexRead
+
+    cfg = json.loads((reader_dir / "fan_reader.json").read_text())
+
+    def reader(**extra: float) -> FanReader:
+        (reader_dir / "fan_reader.json").write_text(json.dumps({**cfg, "rank_threshold": 0.8,
+                                                                "threshold": 0.99, **extra}))
+        return FanReader(reader_dir / "fan_reader.json")
+
+    def read_one(fan: FanReader, seven_c: float, seven_h: float, eight: float = 1e-6) -> IndexRead:
+        n, back = len(fan.classes), fan.classes.index("back")
+        rows = np.full((6, n), 1e-6)
+        rows[[0, 2, 3, 4, 5], back] = 1.0
+        rows[1, [fan.classes.index("7c"), fan.classes.index("7h"), fan.classes.index("8c")]] = [
+            seven_c, seven_h, eight]
+        fan.backend = _Backend(rows / rows.sum(axis=1, keepdims=True))
+        fan.meta = fan.meta.__class__(**{**{f: getattr(fan.meta, f) for f in fan.meta.__slots__},
+                                         "temperature": 1.0, "outputs_are_probabilities": True})
+        (r,) = fan.read_cards(np.zeros((240, 400, 3), np.uint8), [CARD])
+        return r
+
+    fan = reader(count_threshold=0.95)
+    r = read_one(fan, 0.45, 0.45, 0.1)  # a seven at 0.9 (an eight at 0.1): read, not counted
+    assert r.rank == "7" and not r.sure
+    r = read_one(fan, 0.49, 0.49)  # a seven at ~0.98: counted
+    assert r.rank == "7" and r.sure
+    r = read_one(fan, 1e-6, 0.999)  # named: counted as named
+    assert r.card == "7h" and r.sure
+    fan = reader()
+    assert fan.count_threshold is None
+    r = read_one(fan, 0.49, 0.49)  # no count threshold: a rank is never counted, only names
+    assert r.rank == "7" and not r.sure
+    with pytest.raises(ModelFileError, match="count_threshold"):
+        reader(count_threshold=0.7)  # under the rank threshold: a rank not read cannot count
+
+
 def test_a_colour_threshold_at_a_coin_toss_is_refused(reader_dir: Path) -> None:
     (reader_dir / "fan_reader.json").write_text(json.dumps({"reader": "cards_corner.onnx",
                                                             "colour_threshold": 0.4}))
@@ -365,6 +404,32 @@ def test_the_box_member_reads_the_card_the_index_read_implies(box_dir: Path) -> 
     (r,) = fan.read_cards(np.zeros((240, 400, 3), np.uint8), [CARD])
     assert r.card == "7h" and r.confidence > 0.9
     assert np.allclose(r.quad, index_quads(CARD)[0])
+
+
+@pytest.mark.parametrize("whole, counted", [("7h", True), ("5c", False)])
+def test_a_rank_counts_only_where_the_card_read_whole_gives_it_too(box_dir: Path, whole: str,
+                                                                    counted: bool) -> None:
+    """An index rank at the count threshold counts for rule 60 only where the second reading (the card
+    whole folded in) reads the same rank (clean_1047: a three read as a five, 0.97 by its index, 0.16
+    with its card whole: a false third black five)."""
+    cfg = json.loads((box_dir / "fan_reader.json").read_text())
+    (box_dir / "fan_reader.json").write_text(json.dumps({**cfg, "rank_threshold": 0.8, "count_threshold": 0.9,
+                                                         "box_thresholds": [0.99, 0.7, None]}))
+    fan = FanReader(box_dir / "fan_reader.json")
+    n = len(fan.classes)
+    back = fan.classes.index("back")
+    rows = np.full((6, n), 1e-6)
+    rows[[0, 2, 3, 4, 5], back] = 1.0
+    rows[1, [fan.classes.index("7h"), fan.classes.index("7c")]] = 0.6, 0.4  # a seven, surely; suit in doubt
+    sure = fan.meta.__class__(**{**{f: getattr(fan.meta, f) for f in fan.meta.__slots__},
+                                 "temperature": 1.0, "outputs_are_probabilities": True})
+    fan.backend, fan.meta = _Backend(rows / rows.sum(axis=1, keepdims=True)), sure
+    box = np.full((1, n), 1e-6)
+    box[0, fan.classes.index(whole)] = 1.0
+    fan.box_member = (sure, _Backend(box / box.sum()))
+    (r,) = fan.read_cards(np.zeros((240, 400, 3), np.uint8), [CARD])
+    assert r.rank == "7" or r.card == "7h"
+    assert r.sure is counted
 
 
 def test_a_box_member_over_other_cards_is_refused_in_another_order_mapped(box_dir: Path) -> None:

@@ -1105,9 +1105,10 @@ def test_a_set_hand_turned_up_fanned_is_opened_as_far_as_its_indices_read() -> N
     assert (e.back, e.back_ranks) == (["6d", "8d", "2h", None, None], [None] * 5)
 
 
-def test_a_hand_opened_by_its_indices_reports_the_inks_of_its_unnamed_back_cards() -> None:
+def test_a_hand_opened_by_its_indices_reports_the_inks_of_its_unnamed_cards() -> None:
     t, _ = _set_face_down_at_seat6()
     front = _fanned([("Qc", None), (None, "T")], "seat6.front")
+    front[1] = replace(front[1], colour="red", sure=True)  # counted by rank and ink for rule 60
     back = _fanned([(None, "6"), (None, "8"), (None, "2"), (None, "7"), (None, "T")], "seat6.back")
     back[2] = replace(back[2], colour="red")
     back[3] = replace(back[3], colour="black")
@@ -1117,6 +1118,8 @@ def test_a_hand_opened_by_its_indices_reports_the_inks_of_its_unnamed_back_cards
     e = out[0]
     assert (e.back, e.back_ranks) == ([None] * 5, ["6", "8", "2", "7", "T"])
     assert e.back_colours == [None, None, "red", "black", None]
+    assert e.front_colours == [None, "red"]
+    assert e.front_sure == [False, True] and e.back_sure is None  # no back rank read surely
     # a sixth cut in a five-card hand, even unread, is no hand: it may be a card (session 25: leaving
     # unread cuts out let one card's two indices, unmerged, stand for a pair)
     t, _ = _set_face_down_at_seat6()

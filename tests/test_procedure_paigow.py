@@ -17,7 +17,7 @@ from monitor.alerts.model import Severity
 from monitor.procedure.history import PaiGowHistory
 from monitor.procedure.paigow_rules import PaiGowRules
 from monitor.procedure.synth import Clock, PaiGowPlan, paigow_round, paigow_session
-from monitor.rules.cards import parse_cards
+from monitor.rules.cards import INK, parse_cards
 from monitor.rules.paigow.setting import all_settings, is_foul
 from monitor.rules.profile import DEFAULT_PROFILE, NAPA, Direction, PaiGowProfile
 
@@ -689,6 +689,71 @@ def test_rule_60_a_card_named_in_two_hands_read_in_part_is_a_duplicate() -> None
     assert a["back"][0] in dup.message  # type: ignore[index]
 
 
+def _opened_by_rank_and_ink(seed: int = 3) -> list[dict[str, object]]:
+    """A round whose hands were set face down and are read at the opening to ranks and inks only."""
+    events = clean_round(seed=seed, banker_seat=1, bets=BETS)
+    cards: dict[int, tuple[list, list]] = {}
+    for e in events:
+        if e["type"] == "hand_set":
+            cards[e["seat"]] = (list(e["front"]), list(e["back"]))  # type: ignore[arg-type]
+            e.update(front=[], back=[], counted=False)
+    for i, e in enumerate(events):
+        if e["type"] == "hand_opened":
+            front, back = cards[e["seat"]]  # type: ignore[index]
+            events[i] = {**e, "front": [None] * len(front), "back": [None] * len(back),
+                         "front_ranks": [c[0] if c != "Jk" else None for c in front],
+                         "back_ranks": [c[0] if c != "Jk" else None for c in back],
+                         "front_colours": [INK[c[1]] if c != "Jk" else None for c in front],
+                         "back_colours": [INK[c[1]] if c != "Jk" else None for c in back],
+                         "front_sure": [c != "Jk" for c in front], "back_sure": [c != "Jk" for c in back]}
+    return events
+
+
+def test_rule_60_a_third_card_of_one_rank_and_ink_turned_up_is_a_duplicate_by_count() -> None:
+    events = _opened_by_rank_and_ink()
+    assert codes(run(events)) == []  # one deck, read to ranks and inks: nothing over-counted
+    opened = [events[i] for i in find_all(events, "hand_opened")]
+    shown: dict[tuple[str, str], list[int]] = {}
+    for e in opened:
+        for r, c in zip([*e["front_ranks"], *e["back_ranks"]], [*e["front_colours"], *e["back_colours"]],  # type: ignore[misc]
+                        strict=True):
+            if r is not None and r != "J":
+                shown.setdefault((r, c), []).append(int(e["seat"]))  # type: ignore[call-overload]
+    # a rank and ink both of whose cards were turned up in the seats' hands, and a third hand
+    (rank, ink), seats = next((k, v) for k, v in sorted(shown.items()) if len(v) == 2 and len(set(v)) == 2)
+    third = next(e for e in opened if e["seat"] not in seats)
+    k = next(i for i, r in enumerate(third["back_ranks"]) if r is not None and r != rank)  # type: ignore[arg-type]
+    third["back_ranks"][k], third["back_colours"][k] = rank, ink  # type: ignore[index]
+    a = only(run(events), "duplicate_card")
+    assert a.rule.rule == "60" and a.severity is Severity.MISDEAL
+    assert "identical" in a.message and "3 seen" in a.message
+    assert a.details["by"] == "count" and a.details["count"] == 3 and len(a.details["hands"]) == 3
+    # its rank not read surely enough to count (the reader's count budget): not counted
+    third["back_sure"][k] = False  # type: ignore[index]
+    assert "duplicate_card" not in codes(run(events))
+    # read to its rank only (no ink): not counted
+    third["back_sure"][k] = True  # type: ignore[index]
+    third["back_colours"][k] = None  # type: ignore[index]
+    assert "duplicate_card" not in codes(run(events))
+
+
+def test_rule_60_one_duplicate_alerted_once_by_name_and_by_count() -> None:
+    events = clean_round(show_deal=False, banker_seat=1, bets=BETS)
+    sets = [events[i] for i in find_all(events, "hand_set")]
+    shown = [(e, c) for e in sets for c in (*e["front"], *e["back"]) if c != "Jk"]  # type: ignore[misc]
+
+    def twin_shown(c: str) -> bool:
+        return any(t != c and t[0] == c[0] and INK[t[1]] == INK[c[1]] for _, t in shown)
+    # a card of one hand named again in another, its rank and ink's other card turned up too: three
+    # by count as well as two by name
+    a, dup = next((e, c) for e, c in shown if c[0] != "J" and twin_shown(c))
+    b = next(e for e in sets if e is not a and dup not in (*e["front"], *e["back"]))  # type: ignore[misc]
+    b["back"] = [*b["back"][:4], dup]  # type: ignore[index]
+    m = run(events)
+    assert codes(m).count("duplicate_card") == 1
+    assert f"two {dup} turned up" in only(m, "duplicate_card").message
+
+
 def test_rule_50a_inks_read_settle_a_hand_read_to_its_ranks_alone() -> None:
     events = clean_round(seed=3, banker_seat=1, bets=BETS)
     i = find(events, "hand_set", lambda e: e["seat"] == 3)
@@ -718,18 +783,26 @@ def test_rule_54_inks_read_settle_a_banker_setting_read_to_its_ranks() -> None:
     assert a.rule.rule == "54"
 
 
-def test_back_colours_must_line_up_with_the_unnamed_cards_of_the_back() -> None:
+def test_colours_must_line_up_with_the_unnamed_cards_of_their_part() -> None:
     from pydantic import ValidationError
 
     from monitor.events.schema import HandOpened
 
     base = {"table_id": "T1", "seq": 1, "media_time": 1.0, "wall_time": "2026-01-01T20:00:00Z",
-            "source": "vision", "seat": 2, "front": [None, None], "back": ["6d", None, None, None, None]}
+            "source": "vision", "seat": 2, "front": ["Ah", None], "back": ["6d", None, None, None, None]}
     ok = HandOpened.model_validate({**base, "back_colours": [None, "red", None, "black", None]})
     assert ok.back_colours == [None, "red", None, "black", None]
     bad = [({"back_colours": ["red"]}, "one entry per card of back"),
            ({"back_colours": ["red", None, None, None, None]}, "only for a card not named"),
-           ({"back_colours": [None, "green", None, None, None]}, "back_colours")]
+           ({"back_colours": [None, "green", None, None, None]}, "back_colours"),
+           ({"front_colours": ["red", None]}, "front_colours: a colour is given only for a card not named"),
+           ({"front_colours": [None]}, "one entry per card of front"),
+           ({"back_sure": [False, True, False, False, False]}, "only a rank given for a card not named"),
+           ({"back_sure": [True] * 5, "back_ranks": [None, "7", "8", "9", "T"]}, "only a rank given"),
+           ({"front_sure": [False]}, "one entry per card of front")]
+    sure = HandOpened.model_validate({**base, "back_ranks": [None, "7", None, None, None],
+                                      "back_sure": [False, True, False, False, False]})
+    assert sure.back_sure == [False, True, False, False, False]
     for extra, why in bad:
         with pytest.raises(ValidationError, match=why):
             HandOpened.model_validate({**base, **extra})

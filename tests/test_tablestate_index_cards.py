@@ -62,6 +62,24 @@ def test_the_two_indices_of_a_card_keep_the_ink_they_agree_on() -> None:
     assert [(c.card, c.colour) for c in cards] == [("Kh", None)]  # named: its suit says its ink
 
 
+def test_the_two_indices_of_a_card_are_sure_of_its_rank_if_one_read_it_surely() -> None:
+    from dataclasses import replace
+
+    def sured(reads: list[IndexRead], sure: tuple[bool, bool]) -> list[IndexRead]:
+        return [replace(r, sure=s) for r, s in zip(reads, sure, strict=True)]
+
+    size = CAL.image_size
+    both_k = reads_of(-450.0, 250.0, (None, None), ("K", "K"))
+    assert [c.sure for c in index_cards(sured(both_k, (False, True)), "seat2.back", CAL, size)] == [True]
+    assert [c.sure for c in index_cards(sured(both_k, (False, False)), "seat2.back", CAL, size)] == [False]
+    # a sure K and a Q: neither rank stands, nothing is sure
+    k_q = sured(reads_of(-450.0, 250.0, (None, None), ("K", "Q")), (True, False))
+    assert [(c.rank, c.sure) for c in index_cards(k_q, "seat2.back", CAL, size)] == [(None, False)]
+    # a name is sure as a name
+    named = reads_of(-450.0, 250.0, ("Kh", None), (None, "K"))
+    assert [(c.card, c.sure) for c in index_cards(named, "seat2.back", CAL, size)] == [("Kh", True)]
+
+
 def test_a_tight_fan_keeps_its_cards_apart_and_one_index_found_twice_is_one_card() -> None:
     size = CAL.image_size
     fan: list[IndexRead] = []
@@ -121,7 +139,7 @@ def test_only_the_hand_areas_the_extractor_waits_on_are_read() -> None:
     assert ex.zones_to_read() == {"seat2.front", "seat2.back", "banker"}
 
 
-def test_the_chain_reads_a_hand_area_once_each_time_its_picture_comes_to_lie_still() -> None:
+def test_the_chain_reads_a_hand_area_each_time_its_picture_comes_to_lie_still() -> None:
     import cv2
 
     from monitor.perception.detections import Detections
@@ -138,7 +156,8 @@ def test_the_chain_reads_a_hand_area_once_each_time_its_picture_comes_to_lie_sti
     assert chain.hand_watcher is not None
     hand_zones = set(chain.hand_watcher.spots)
     zones = len(hand_zones)
-    assert zones >= 15 and len(reader.asked) == zones  # every front, back and the banker's place, once
+    # every front and back at its second still look and again at its third; the banker's place once
+    assert zones >= 15 and len(reader.asked) == 2 * zones - 1
     last = seen[-1]
     assert last is not None and set(last) == hand_zones
     # seat 2's back area changes (cards turned up): read again, that area alone, once it lies still
@@ -147,9 +166,34 @@ def test_the_chain_reads_a_hand_area_once_each_time_its_picture_comes_to_lie_sti
     cv2.rectangle(image, (cx - 25, cy - 15), (cx + 25, cy + 15), (250, 250, 250), -1)
     for _ in range(6):
         chain._hands_by_index(image)
-    assert len(reader.asked) == zones + 1 and reader.asked[-1] == chain._hand_boxes["seat2.back"]
+    assert len(reader.asked) == 2 * zones + 1 and reader.asked[-2:] == [chain._hand_boxes["seat2.back"]] * 2
     got = chain._hands_by_index(image)
     assert got is not None and [c.card for c in got["seat2.back"]] == ["Qc"]  # one card, both indices
+
+
+def test_a_hand_turned_up_and_swept_after_three_frames_is_read() -> None:
+    """A hand lying still three frames (0.2 s at 15 fps: data/e2e/paigow_duplicate_card's seat 3,
+    turned up just before the misdeal sweep) is read: two still looks settle a hand area."""
+    import cv2
+
+    from monitor.pipeline.chain import HAND_SETTLE_LOOKS, TableChain
+
+    assert HAND_SETTLE_LOOKS == 2
+    reader = _Reader()
+    chain = TableChain(CAL, _wanting_all(), fps=15, index_reader=reader)  # type: ignore[arg-type]
+    w, h = CAL.image_size
+    image = np.full((h, w, 3), 60, np.uint8)
+    for _ in range(4):
+        chain._hands_by_index(image)
+    before = len(reader.asked)
+    centre = CAL.table_to_image(np.array([CAL.zones["seat2.back"].center]))[0]
+    cx, cy = int(centre[0]), int(centre[1])
+    cv2.rectangle(image, (cx - 25, cy - 15), (cx + 25, cy + 15), (250, 250, 250), -1)
+    for _ in range(2):
+        chain._hands_by_index(image)
+    assert len(reader.asked) == before  # one still look: not yet
+    chain._hands_by_index(image)
+    assert len(reader.asked) == before + 1 and reader.asked[-1] == chain._hand_boxes["seat2.back"]
 
 
 def test_the_chain_gives_a_fan_reader_the_frame_s_card_boxes_not_sure_backs() -> None:

@@ -233,6 +233,9 @@ def train_fan_reader_cmd(
     row_agree: Annotated[float, typer.Option(
         min=0.0, max=0.99, help="with --spread-rows and a box member: a row's read stands where the card "
                                 "read whole gives its rank this much")] = 0.05,
+    max_false_count_rate: Annotated[float | None, typer.Option(
+        min=0.0, max=0.05, help="ranks sure enough to count a card for rule 60 (a third card of one rank "
+                                "and ink is a duplicate): their budget (default: only names count)")] = None,
     ship: Annotated[bool, typer.Option(help="copy the reader's files to models/")] = False,
 ) -> None:
     """Fit the fan reader's name and rank thresholds as the runtime reads (shift peaks), measure the
@@ -267,11 +270,12 @@ def train_fan_reader_cmd(
                             max_false_rank_rate=max_false_rank_rate, members=extra,
                             max_false_colour_rate=max_false_colour_rate, box_member=box_member,
                             box_data=box_sets, box_max_false_rank_rate=box_max_false_rank_rate,
-                            spread=spread)
+                            spread=spread, max_false_count_rate=max_false_count_rate)
     typer.echo(f"threshold={result['threshold']:.4f} rank_threshold={result['rank_threshold']:.4f} "
                f"colour_threshold={result['colour_threshold']:.4f}"
                + (" box_thresholds=" + "/".join(f"{t:.4f}" for t in result["box_thresholds"])
-                  if "box_thresholds" in result else ""))
+                  if "box_thresholds" in result else "")
+               + (f" count_threshold={result['count_threshold']:.4f}" if "count_threshold" in result else ""))
     for split in ("val", *wanted):
         if split in result:
             m = result[split]
@@ -281,6 +285,11 @@ def train_fan_reader_cmd(
                        f"false ranks {m['false_ranks']} ({m['false_rank_rate']:.4f}); inks of the unnamed "
                        f"{m['colour_of_unnamed_shown']:.3f}, false inks {m['false_colours']} "
                        f"({m['false_colour_rate']:.4f}) of {m['crops']} crops")
+            if "counted" in m:
+                c = m["counted"]
+                typer.echo(f"{'':>6}  counted for rule 60 (named or rank at the count threshold) "
+                           f"{c['named_or_rank_of_shown']:.3f}, false ranks {c['false_ranks']} "
+                           f"({c['false_rank_rate']:.4f})")
     if ship:
         MODELS_DIR.mkdir(exist_ok=True)
         names = [f"{READER_NAME}.onnx", f"{READER_NAME}.json", "fan_reader.json", "fan_reader_metrics.json"]

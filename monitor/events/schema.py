@@ -282,8 +282,11 @@ class BankerHandExposed(EventBase):
 class _ReadInPart(EventBase):
     """A setting vision may have read only in part (``banker_hand_set``, ``hand_opened``): a card seen
     but not named is null in ``front``/``back``, and ``front_ranks``/``back_ranks`` give its rank where
-    that was read; ``back_colours`` the ink (red or black) of the five-card hand's cards not named,
-    where read (two inks there rule out a flush, rule 50a's only use of suits). Declares no fields
+    that was read; ``front_colours``/``back_colours`` the ink (red or black) of the cards not named,
+    where read (two inks in the five-card hand rule out a flush, rule 50a's only use of suits);
+    ``front_sure``/``back_sure`` which of those ranks were read surely enough to count (a third card
+    of one rank and ink turned up in a deal is a duplicate, rule 60: a wrong rank there is a false
+    misdeal). Declares no fields
     itself (each event keeps its own)."""
 
     if TYPE_CHECKING:
@@ -291,12 +294,18 @@ class _ReadInPart(EventBase):
         back: list[str | None] | None
         front_ranks: list[str | None] | None
         back_ranks: list[str | None] | None
+        front_colours: list[InkColour | None] | None
         back_colours: list[InkColour | None] | None
+        front_sure: list[bool] | None
+        back_sure: list[bool] | None
 
     @model_validator(mode="after")
     def _ranks_of_unnamed_cards(self) -> _ReadInPart:
         _check_ranks(self.front, self.back, self.front_ranks, self.back_ranks)
+        _check_unnamed(self.front, self.front_colours, "front_colours", "colour")
         _check_unnamed(self.back, self.back_colours, "back_colours", "colour")
+        _check_sure(self.front, self.front_ranks, self.front_sure, "front_sure")
+        _check_sure(self.back, self.back_ranks, self.back_sure, "back_sure")
         return self
 
     def partial(self, part: str) -> list[str | None] | None:
@@ -318,7 +327,10 @@ class BankerHandSet(_ReadInPart):
     back: list[MaybeCard] = Field(max_length=7)
     front_ranks: list[RankText | None] | None = Field(default=None, max_length=7)
     back_ranks: list[RankText | None] | None = Field(default=None, max_length=7)
+    front_colours: list[InkColour | None] | None = Field(default=None, max_length=7)
     back_colours: list[InkColour | None] | None = Field(default=None, max_length=7)
+    front_sure: list[bool] | None = Field(default=None, max_length=7)
+    back_sure: list[bool] | None = Field(default=None, max_length=7)
 
 
 
@@ -339,7 +351,10 @@ class HandOpened(_ReadInPart):
     back: list[MaybeCard] | None = Field(default=None, max_length=7)
     front_ranks: list[RankText | None] | None = Field(default=None, max_length=7)
     back_ranks: list[RankText | None] | None = Field(default=None, max_length=7)
+    front_colours: list[InkColour | None] | None = Field(default=None, max_length=7)
     back_colours: list[InkColour | None] | None = Field(default=None, max_length=7)
+    front_sure: list[bool] | None = Field(default=None, max_length=7)
+    back_sure: list[bool] | None = Field(default=None, max_length=7)
 
 
 
@@ -361,6 +376,19 @@ def _check_unnamed(cards: Sequence[str | None] | None, extra: Sequence[str | Non
         raise ValueError(f"{field} must give one entry per card of {part}")
     if any(r is not None and c is not None for c, r in zip(cards, extra, strict=True)):
         raise ValueError(f"{field}: a {what} is given only for a card not named")
+
+
+def _check_sure(cards: Sequence[str | None] | None, ranks: Sequence[str | None] | None,
+                sure: Sequence[bool] | None, field: str) -> None:
+    """``sure`` lines up with ``cards`` and marks only ranks given (of cards not named)."""
+    if sure is None:
+        return
+    part = field.split("_")[0]
+    if cards is None or len(sure) != len(cards):
+        raise ValueError(f"{field} must give one entry per card of {part}")
+    if any(s and (c is not None or ranks is None or ranks[i] is None)
+           for i, (c, s) in enumerate(zip(cards, sure, strict=True))):
+        raise ValueError(f"{field}: only a rank given for a card not named may be sure")
 
 
 def _partial(cards: list[str | None] | None, ranks: list[str | None] | None) -> list[str | None] | None:

@@ -52,6 +52,9 @@ class IndexRead:
     top: str  # the most likely class, named or not
     confidence: float  # its calibrated probability
     colour: str | None = None  # not named, but its ink ("red", "black") is that sure (suits summed)
+    # its rank (or name) read within the reader's count budget: counted for rule 60 (a third card of
+    # one rank and ink is a duplicate), where a wrong rank is a false misdeal
+    sure: bool = False
 
 
 class IndexFinder:

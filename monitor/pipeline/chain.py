@@ -21,7 +21,7 @@ from monitor.perception.detections import Detection, Detections
 from monitor.perception.fan_reader import FanReader
 from monitor.perception.index_reader import IndexReader
 from monitor.perception.spot_chips import SpotChipFinder
-from monitor.perception.spot_watch import SpotView, SpotWatcher
+from monitor.perception.spot_watch import SpotView, SpotWatcher, WatchSettings
 from monitor.perception.stub_spread import Spread, StubSpreadCounter
 from monitor.pipeline.extract import EventExtractor
 from monitor.pipeline.hand_zones import ZoneReader, fan_cards
@@ -35,6 +35,14 @@ RECOUNT_S = 0.5
 # cards for 0.1-0.35 s at a time; a spread lies still 0.8 s or more before the dealer reaches for a
 # replacement card (rule 51). A deck left there longer is "squared, not spread".
 SPREAD_STILL_S = 0.5
+# A seat's hand area is read as soon as its picture held for two still looks, and once more at the
+# third (what the spots' watcher waits for): a hand turned up may lie still only 0.2 s before it is
+# swept (a misdeal called on two identical cards, data/e2e/paigow_duplicate_card: three frames at 15
+# fps), and the first still picture is not always the best read (the detector's boxes of the last
+# motion: data/e2e/paigow_player_foul's seat 2 read 3 of 7 cards at frame 646, 7 of 7 at 647). The
+# banker's place is read at the third look only: its read costs ~10x a seat's and that hand lies still.
+HAND_SETTLE_LOOKS = 2
+FULL_SETTLE_LOOKS = 3
 
 
 class TableChain:
@@ -71,9 +79,12 @@ class TableChain:
         hand_zones = {} if self.zone_reader is None else self.zone_reader.hand_zones
         self.hand_watcher = SpotWatcher(
             {name: [(float(x), float(y)) for x, y in calibration.table_to_image(poly.array)]
-             for name, poly in hand_zones.items()}, calibration.image_size) if hand_zones else None
+             for name, poly in hand_zones.items()}, calibration.image_size,
+            WatchSettings(settle_frames=HAND_SETTLE_LOOKS)) if hand_zones else None
         self._hand_boxes = {} if self.zone_reader is None else self.zone_reader.boxes
-        self._hand_reads: dict[tuple[str, int], list[IndexCard]] = {}  # (zone, picture version) -> cards
+        # (zone, picture version, read at the full settle) -> cards
+        self._hand_reads: dict[tuple[str, int, bool], list[IndexCard]] = {}
+        self._settled_looks: dict[str, tuple[int, int]] = {}  # zone -> (picture version, still looks)
 
     def step(self, index: int, media_time: float, detections: Detections,
              tracks: Sequence[str] | None = None, image: np.ndarray | None = None) -> list[EventBase]:
@@ -105,8 +116,9 @@ class TableChain:
                         detections: Detections | None = None) -> dict[str, list[IndexCard]] | None:
         """The cards read by their indices in each area the extractor waits on (a set hand not yet
         seen opened, the banker's place, a pile slot with an unread face) whose picture lies still:
-        once per settled picture (~10-20 ms an area), then remembered. None where no index reader
-        is loaded."""
+        a seat's area at its second still look and again at its third (``HAND_SETTLE_LOOKS``), the
+        others at the third, each picture once (~10-20 ms an area), then remembered. None where no
+        index reader is loaded."""
         if self.hand_watcher is None or self.zone_reader is None:
             return None
         out: dict[str, list[IndexCard]] = {}
@@ -115,11 +127,21 @@ class TableChain:
         views = self.hand_watcher.look(image, wanted) if wanted else {}
         views |= {name: v for name in wanted
                   if (v := (spots or {}).get(name)) is not None and name in self._hand_boxes}
+        for gone in self._settled_looks.keys() - views.keys():
+            del self._settled_looks[gone]  # not watched now: it settles afresh when it is again
         boxes: list[np.ndarray] | None = None  # the frame's card boxes, gathered once if a read is due
         for name, view in views.items():
             if not view.settled:
+                self._settled_looks.pop(name, None)
                 continue
-            key = (name, view.version)
+            version, n = self._settled_looks.get(name, (view.version, 0))
+            n = n + 1 if version == view.version else 1
+            self._settled_looks[name] = (view.version, n)
+            # the hand watcher settles at HAND_SETTLE_LOOKS; the spots' watcher (pile slots) at the full
+            full = zone_kind(name) == "pile" or n > FULL_SETTLE_LOOKS - HAND_SETTLE_LOOKS
+            if name == "banker" and not full:
+                continue
+            key = (name, view.version, full)
             cards = self._hand_reads.get(key)
             if cards is None:
                 if len(self._hand_reads) >= 256:  # bounded: a live run goes on for days

@@ -1347,7 +1347,8 @@ class EventExtractor:
         self._emit("hand_opened", conf, seat=seat,
                    front=[c.card for c in front] + pad_f, back=[c.card for c in back] + pad_b,
                    front_ranks=[c.rank for c in front] + pad_f, back_ranks=[c.rank for c in back] + pad_b,
-                   back_colours=_inks(back, pad_b))
+                   front_colours=_inks(front, pad_f), back_colours=_inks(back, pad_b),
+                   front_sure=_sure(front, pad_f), back_sure=_sure(back, pad_b))
         return True
 
     def _uncounted_set(self, seat: int, st: _Seat, front: list[Seen], back: list[Seen]) -> None:
@@ -1505,7 +1506,9 @@ class EventExtractor:
         fields = {"confidence": min(c.confidence for c in (*front, *back)),
                   "front": [c.card for c in front] + pad_f, "back": [c.card for c in back] + pad_b,
                   "front_ranks": [c.rank for c in front] + pad_f,
-                  "back_ranks": [c.rank for c in back] + pad_b, "back_colours": _inks(back, pad_b)}
+                  "back_ranks": [c.rank for c in back] + pad_b, "front_colours": _inks(front, pad_f),
+                  "back_colours": _inks(back, pad_b), "front_sure": _sure(front, pad_f),
+                  "back_sure": _sure(back, pad_b)}
         if d.banker_exposed:
             self._emit("banker_hand_set", **fields)
         else:
@@ -1760,8 +1763,15 @@ def _unread_doubles_dropped(group: list[IndexCard], count: int) -> list[IndexCar
     return out
 
 
-def _inks(back: list[IndexCard], pad: list[None]) -> list[str | None] | None:
-    """The five-card hand's inks read of cards not named (padded like the hand), or None if none was."""
-    inks: list[str | None] = [c.colour if c.card is None else None for c in back]
+def _sure(part: list[IndexCard], pad: list[None]) -> list[bool] | None:
+    """Which of a hand part's ranks (of cards not named) were read surely enough to count for rule 60
+    (padded like the part), or None if none was."""
+    sure = [c.card is None and c.rank is not None and c.sure for c in part] + [False] * len(pad)
+    return sure if any(sure) else None
+
+
+def _inks(part: list[IndexCard], pad: list[None]) -> list[str | None] | None:
+    """A hand part's inks read of cards not named (padded like the part), or None if none was."""
+    inks: list[str | None] = [c.colour if c.card is None else None for c in part]
     inks += pad
     return inks if any(inks) else None

@@ -46,6 +46,7 @@ from monitor.procedure.alerting import AlertSink, money
 from monitor.procedure.history import PaiGowHistory
 from monitor.procedure.paigow_history import build_history
 from monitor.procedure.paigow_rules import PaiGowRules, card, cards, count_foul, outcome
+from monitor.rules.paigow.over_count import Key, ReadCard, hand_tally, merged, over_counts
 from monitor.rules.paigow.setting import Foul, Setting
 from monitor.rules.paigow.settlement import BankerWager, Bet, Settlement, settle
 from monitor.rules.paigow.showdown import Outcome, SpotResult, decide_spot
@@ -174,6 +175,11 @@ class DealState:
     expected_seats: dict[int, int] = field(default_factory=dict)
     # An event of the deal was lost or unreadable: card-by-card counts are not judged (piles_complete is).
     gap: bool = False
+    # each hand's cards turned up, counted by rank and ink (home -> tally), and the ranks and inks
+    # already alerted as duplicates (by name or by count): rule 60 without the suits
+    tallies: dict[str, Counter[Key]] = field(default_factory=dict)
+    duplicated: set[Key] = field(default_factory=set)
+    tally_events: dict[str, EventBase] = field(default_factory=dict)
 
 
 class PaiGowRound:
@@ -360,7 +366,42 @@ class PaiGowRound:
             homes[text] = home
             d.home_events[text] = event
             return
+        key = ReadCard(card=text).key()
+        if key is not None and key in d.duplicated:
+            return  # already alerted by count (a third card of its rank and ink)
+        if key is not None:
+            d.duplicated.add(key)
         self._alert("duplicate_card", self._dk(text), [first, event], card=text, first=where, second=home)
+
+    def _tally(self, home: str, event: EventBase, front: Sequence[str | None] | None,
+               back: Sequence[str | None] | None, read: HandOpened | BankerHandSet | None = None) -> None:
+        """Rule 60 by count: a hand's cards turned up (``front``/``back``: names or None; ``read``: the
+        event giving the unnamed cards' ranks and inks), counted by rank and ink; more of one rank and
+        ink over the deal's hands than a deck holds (a third red king) is a duplicate, whatever the
+        suits (rules/paigow/over_count.py). Called after the names are placed: two cards named alike
+        are alerted by name."""
+        d = self.deal
+        parts = []
+        for i_part, cards_ in enumerate((front or [], back or [])):
+            ranks = None if read is None else (read.front_ranks, read.back_ranks)[i_part]
+            inks = None if read is None else (read.front_colours, read.back_colours)[i_part]
+            sure = None if read is None else (read.front_sure, read.back_sure)[i_part]
+            # an unnamed card counts only where its rank was read surely (and its ink read)
+            parts.append([ReadCard(c, ranks[i] if ranks and sure and sure[i] and c is None else None,
+                                   inks[i] if inks and c is None else None) for i, c in enumerate(cards_)])
+        d.tallies[home] = merged(d.tallies.get(home), hand_tally(parts))
+        for over in over_counts(d.tallies):
+            key = (over.rank, over.ink)
+            if key in d.duplicated:
+                continue
+            d.duplicated.add(key)
+            evidence = [e for h in over.homes if (e := d.tally_events.get(h)) is not None and e is not event]
+            others = [h for h in over.homes if h != home] or [home]
+            self._alert("duplicate_card", self._dk(f"{over.rank}{over.ink}"), [*evidence, event],
+                        card=over.text, first=", ".join(others), second=home,
+                        details={"by": "count", "rank": over.rank, "ink": over.ink, "count": over.count,
+                                 "hands": list(over.homes)})
+        d.tally_events[home] = event
 
     def _card_dealt(self, event: CardDealt) -> None:
         # 49 of a round's ~90 events: kept to plain dict and list operations, no per-card text built.
@@ -635,6 +676,7 @@ class PaiGowRound:
         home = self._home_of_seat(self.banker_seat) if self.banker_seat is not None else "banker"
         for c in event.cards:
             self._see(c, home, event)
+        self._tally(home, event, [], event.cards)
         if not first:
             return
         unset = sorted(
@@ -654,6 +696,8 @@ class PaiGowRound:
     def _banker_set(self, event: BankerHandSet) -> None:
         self._banker_setting([c for c in event.front], [c for c in event.back], event,
                              (event.partial("front") or [], event.partial("back") or []), event.back_colours)
+        home = self._home_of_seat(self.banker_seat) if self.banker_seat is not None else "banker"
+        self._tally(home, event, event.front, event.back, event)
 
     def _banker_setting(self, front: list[str | None], back: list[str | None], event: EventBase,
                         partial: tuple[list[str | None], list[str | None]] | None = None,
@@ -719,6 +763,9 @@ class PaiGowRound:
                 s.judged = False
                 s.scores = None
             self._judge_seat(s, event)
+            self._tally(self._home_of_seat(event.seat), event, event.front, event.back, event)
+        elif s.front is not None and s.back is not None:
+            self._tally(self._home_of_seat(event.seat), event, s.front, s.back)  # as set, named
         s.opened = True
         if d.first_opened is None:
             d.first_opened = event

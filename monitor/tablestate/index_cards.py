@@ -57,6 +57,7 @@ class IndexCard:
     indices: int = 1
     heading: float = 0.0  # degrees: the way the card's side runs from the index read (its "down")
     colour: str | None = None  # not named: its ink ("red", "black"), where read
+    sure: bool = False  # named, or its rank read within the reader's count budget (rule 60 counts it)
 
 
 def card_of_index(read: IndexRead, calibration: TableCalibration, frame_size: tuple[int, int]
@@ -130,8 +131,10 @@ def _merge(a: IndexCard, b: IndexCard) -> IndexCard:
     card = None if ink_a and ink_b and ink_a != ink_b else _agree(a.card, b.card)
     rank = None if card is not None else _agree(_rank(a), _rank(b))
     colour = None if card is not None else _agree(ink_a, ink_b)
+    # sure of what stands: a name, or the rank as a sure reading gave it
+    sure = card is not None or (rank is not None and any(c.sure and _rank(c) == rank for c in (a, b)))
     return IndexCard((a.x + b.x) / 2, (a.y + b.y) / 2, a.zone, card, rank, max(a.confidence, b.confidence),
-                     a.indices + b.indices, a.heading, colour)
+                     a.indices + b.indices, a.heading, colour, sure)
 
 
 def index_cards(reads: Sequence[IndexRead], zone: str, calibration: TableCalibration,
@@ -142,7 +145,8 @@ def index_cards(reads: Sequence[IndexRead], zone: str, calibration: TableCalibra
         c = card_of_index(r, calibration, frame_size)
         if c is None:
             continue
-        new = IndexCard(c[0], c[1], zone, r.card, r.rank, r.confidence, heading=c[2], colour=r.colour)
+        new = IndexCard(c[0], c[1], zone, r.card, r.rank, r.confidence, heading=c[2], colour=r.colour,
+                        sure=r.card is not None or (r.sure and r.rank is not None))
         near = [i for i, o in enumerate(out) if _same_card(o, new)]
         k = min(near, key=lambda i: (out[i].x - new.x) ** 2 + (out[i].y - new.y) ** 2) if near else None
         if k is None:

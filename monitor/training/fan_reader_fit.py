@@ -246,7 +246,8 @@ def fit_fan_reader(onnx_path: Path, data: Path | tuple[Path, ...], out: Path,
                    max_false_rank_rate: float = 0.0025, members: tuple[Path, ...] = (),
                    max_false_colour_rate: float = 0.001, box_member: Path | None = None,
                    box_data: tuple[Path, ...] = (), box_max_false_rank_rate: float | None = None,
-                   spread: dict[str, Any] | None = None) -> dict[str, Any]:
+                   spread: dict[str, Any] | None = None, max_false_count_rate: float | None = None
+                   ) -> dict[str, Any]:
     """Fit the name and rank thresholds on ``data/val`` (several sets: their vals together), measure
     ``splits`` (likewise together), and write the reader
     (``fan_index.onnx`` + its JSON, each member as ``fan_member<k>.onnx`` + JSON, ``fan_reader.json``,
@@ -254,7 +255,9 @@ def fit_fan_reader(onnx_path: Path, data: Path | tuple[Path, ...], out: Path,
     card reads are averaged in (``perception/fan_reader.py``); ``box_member``: a classifier of the
     fanned card whole, its crops in ``box_data`` (one set per set of ``data``), written as
     ``fan_box.onnx``; its rank budget ``box_max_false_rank_rate`` (default: the index's). ``spread``:
-    how rows of cards are read (``spread_rows``, ``spread_zones``, ``row_agree``), written as given."""
+    how rows of cards are read (``spread_rows``, ``spread_zones``, ``row_agree``), written as given.
+    ``max_false_count_rate``: the budget of the ranks sure enough to count a card for rule 60
+    (``count_threshold``, fitted as the rank threshold is, on the index alone; None: only names count)."""
     clf = CardClassifier(onnx_path, threads=2)
     classes = list(clf.classes)
     if BACK not in classes:
@@ -287,6 +290,12 @@ def fit_fan_reader(onnx_path: Path, data: Path | tuple[Path, ...], out: Path,
                               "min_index": min_index, "max_false_rate": max_false_rate,
                               "max_false_rank_rate": max_false_rank_rate,
                               "max_false_colour_rate": max_false_colour_rate}
+    count_threshold = None
+    if max_false_count_rate is not None:
+        # at least the rank threshold: a rank not read is not counted
+        count_threshold = max(rank_threshold, _fit(scores, inks, truth, max_false_rate, max_false_count_rate,
+                                                   max_false_colour_rate)[1])
+        result |= {"count_threshold": count_threshold, "max_false_count_rate": max_false_count_rate}
     box_thresholds = None
     if box is not None and second is not None:
         second_scores, second_inks = second
@@ -300,11 +309,25 @@ def fit_fan_reader(onnx_path: Path, data: Path | tuple[Path, ...], out: Path,
                 second_s: tuple[Scores, Inks] | None) -> dict[str, Any]:
         alone = (split_figures(*got, truth_s, kinds_s, threshold, rank_threshold)
                  | colour_figures(*inks_s, got[0], truth_s, kinds_s, threshold, colour_threshold))
+        counted: dict[str, Any] = {}
+        if count_threshold is not None:
+            # the cards counted for rule 60: named by the index, or ranked at the count threshold with
+            # the second reading (the card whole folded in) giving the same rank (fan_reader.decided)
+            named, ranked = decisions(got[0], got[1], got[2], threshold, count_threshold)
+            if second_s is not None and box_thresholds is not None:
+                sb = second_s[0]
+                s_named, s_ranked = decisions(sb[0], sb[1], sb[2], *box_thresholds[:2])
+                said = [_rank(t) if n else (r if k else None)
+                        for t, r, n, k in zip(sb[2], sb[3], s_named, s_ranked, strict=True)]
+                ranked &= np.array([a == b for a, b in zip(got[3], said, strict=True)])
+            c = figures(named, ranked, got[2], got[3], truth_s, kinds_s)
+            keys = ("named_or_rank_of_shown", "false_ranks", "false_rank_rate")
+            counted = {"counted": {k: c[k] for k in keys}}
         if second_s is None or box_thresholds is None:
-            return alone
+            return alone | counted
         both = second_opinion_figures(got, second_s[0], inks_s, second_s[1], truth_s, kinds_s, thresholds,
                                       box_thresholds)
-        return both | {"index_alone": alone}
+        return both | {"index_alone": alone} | counted
 
     result["val"] = measure(scores, truth, kinds, inks, second)
     for split in splits:
@@ -323,6 +346,8 @@ def fit_fan_reader(onnx_path: Path, data: Path | tuple[Path, ...], out: Path,
             shutil.copy(src, out / name)
             member_meta = json.loads(src.with_suffix(".json").read_text()) | {"model": name}
             (out / name).with_suffix(".json").write_text(json.dumps(member_meta, indent=1))
+    if count_threshold is not None:
+        config["count_threshold"] = count_threshold
     if spread:
         config |= spread
     if box_member is not None:
