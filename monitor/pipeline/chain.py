@@ -129,7 +129,7 @@ class TableChain:
                   if (v := (spots or {}).get(name)) is not None and name in self._hand_boxes}
         for gone in self._settled_looks.keys() - views.keys():
             del self._settled_looks[gone]  # not watched now: it settles afresh when it is again
-        boxes: list[np.ndarray] | None = None  # the frame's card boxes, gathered once if a read is due
+        due: dict[str, tuple[str, int, bool]] = {}  # zones to read in this frame -> their read's key
         for name, view in views.items():
             if not view.settled:
                 self._settled_looks.pop(name, None)
@@ -144,12 +144,14 @@ class TableChain:
             key = (name, view.version, full)
             cards = self._hand_reads.get(key)
             if cards is None:
-                if len(self._hand_reads) >= 256:  # bounded: a live run goes on for days
-                    del self._hand_reads[next(iter(self._hand_reads))]
-                if boxes is None:
-                    boxes = fan_cards(detections)
-                cards = self._hand_reads[key] = self.zone_reader.read(image, name, boxes)
-            out[name] = cards
+                due[name] = key
+            else:
+                out[name] = cards
+        boxes = fan_cards(detections) if due else []  # the frame's card boxes, gathered once
+        for name, key in due.items():
+            while len(self._hand_reads) >= 256:  # bounded: a live run goes on for days
+                del self._hand_reads[next(iter(self._hand_reads))]
+            out[name] = self._hand_reads[key] = self.zone_reader.read(image, name, boxes)
         return out
 
     def _spread(self, image: np.ndarray, spots: dict | None, now: float,  # type: ignore[type-arg]

@@ -18,7 +18,6 @@ import cv2
 import numpy as np
 
 from monitor.calibration import TableCalibration
-from monitor.calibration.polygons import distance_outside
 from monitor.calibration.zones import zone_kind
 from monitor.perception.classical import felt_colour
 from monitor.perception.detections import Detections
@@ -55,6 +54,8 @@ class ZoneReader:
                       if name in self.hand_zones or zone_kind(name) == "pile"}
         self._zone_mm = {name: [(float(x), float(y)) for x, y in poly.array]
                          for name, poly in self.hand_zones.items()}
+        self._rings = {name: np.asarray(ring, np.float32).reshape(-1, 1, 2)
+                       for name, ring in self._zone_mm.items()}
         self._spread_zones = set() if not isinstance(reader, FanReader) or reader.spread_rows == "off" else {
             name for name in self.hand_zones
             if (name if name == "banker" else zone_kind(name)) in reader.spread_zones}
@@ -62,12 +63,15 @@ class ZoneReader:
                              for name, poly in self.hand_zones.items()}
         self._maps: dict[tuple[str, int, int], tuple[np.ndarray, np.ndarray]] = {}
 
+    def _pixel_box(self, name: str, w: int, h: int) -> tuple[int, int, int, int]:
+        k = (w / self.calibration.image_size[0], h / self.calibration.image_size[1])
+        x0, y0, x1, y1 = self.boxes[name]
+        return round(x0 * k[0]), round(y0 * k[1]), round(x1 * k[0]), round(y1 * k[1])
+
     def read(self, image: np.ndarray, name: str, card_boxes: list[np.ndarray]) -> list[IndexCard]:
         """``name``'s cards in this frame; ``card_boxes``: the frame's :func:`fan_cards`."""
         h, w = image.shape[:2]
-        k = (w / self.calibration.image_size[0], h / self.calibration.image_size[1])
-        x0, y0, x1, y1 = self.boxes[name]
-        box = (round(x0 * k[0]), round(y0 * k[1]), round(x1 * k[0]), round(y1 * k[1]))
+        box = self._pixel_box(name, w, h)
         if name not in self._spread_zones or not isinstance(self.reader, FanReader):
             reads = self.reader.read(image, [box], card_boxes)
         else:
@@ -106,10 +110,16 @@ class ZoneReader:
         if name not in zones:
             return cards
 
+        def outside(ring: np.ndarray, x: float, y: float) -> float:
+            # cv2's signed distance: positive inside, negative outside (as distance_outside, ~50x faster:
+            # a read's cards against every hand zone took 7 ms in pure Python)
+            return max(0.0, -cv2.pointPolygonTest(ring, (x, y), True))
+
+        rings = self._rings
+
         def nearest(c: IndexCard) -> bool:
-            here = distance_outside([(c.x, c.y)], zones[name])
-            return all(here <= distance_outside([(c.x, c.y)], ring) for other, ring in zones.items()
-                       if other != name)
+            here = outside(rings[name], c.x, c.y)
+            return all(here <= outside(ring, c.x, c.y) for other, ring in rings.items() if other != name)
         return [c for c in cards if nearest(c)]
 
 
