@@ -634,17 +634,23 @@ def test_camera_lost_and_recovered_are_device_alerts() -> None:
     assert "recovered after" in m.alerts[1].message
 
 
+def _set_face_down(events: list[dict[str, object]]) -> dict[int, tuple[list, list]]:  # type: ignore[type-arg]
+    """Every hand set face down (uncounted), and each seat's cards as set."""
+    cards: dict[int, tuple[list, list]] = {}  # type: ignore[type-arg]
+    for e in events:
+        if e["type"] == "hand_set":
+            cards[e["seat"]] = (list(e["front"]), list(e["back"]))  # type: ignore[arg-type,index]
+            e.update(front=[], back=[], counted=False)
+    return cards
+
+
 def _opened_in_part(foul_seats: frozenset[int], unread: bool = False
                     ) -> tuple[list[dict[str, object]], dict[int, tuple[list, list]]]:
     """A round whose hands were set face down (uncounted) and are read at the opening in part: the
     second card of each front and the last two of each back by rank only (``unread``: the last two
     of the back not read at all)."""
     events = clean_round(seed=3, banker_seat=1, bets=BETS, foul_seats=foul_seats)
-    cards: dict[int, tuple[list, list]] = {}
-    for e in events:
-        if e["type"] == "hand_set":
-            cards[e["seat"]] = (list(e["front"]), list(e["back"]))  # type: ignore[arg-type]
-            e.update(front=[], back=[], counted=False)
+    cards = _set_face_down(events)
     for i, e in enumerate(events):
         if e["type"] == "hand_opened":
             front, back = cards[e["seat"]]  # type: ignore[index]
@@ -692,11 +698,7 @@ def test_rule_60_a_card_named_in_two_hands_read_in_part_is_a_duplicate() -> None
 def _opened_by_rank_and_ink(seed: int = 3) -> list[dict[str, object]]:
     """A round whose hands were set face down and are read at the opening to ranks and inks only."""
     events = clean_round(seed=seed, banker_seat=1, bets=BETS)
-    cards: dict[int, tuple[list, list]] = {}
-    for e in events:
-        if e["type"] == "hand_set":
-            cards[e["seat"]] = (list(e["front"]), list(e["back"]))  # type: ignore[arg-type]
-            e.update(front=[], back=[], counted=False)
+    cards = _set_face_down(events)
     for i, e in enumerate(events):
         if e["type"] == "hand_opened":
             front, back = cards[e["seat"]]  # type: ignore[index]
