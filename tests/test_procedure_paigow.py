@@ -754,6 +754,12 @@ def test_rule_60_one_duplicate_alerted_once_by_name_and_by_count() -> None:
     m = run(events)
     assert codes(m).count("duplicate_card") == 1
     assert f"two {dup} turned up" in only(m, "duplicate_card").message
+    # its twin named again as well (two cards of a second deck, one rank and ink): two duplicates
+    twin = next(c for _, c in shown if c != dup and c[0] == dup[0] and INK[c[1]] == INK[dup[1]])
+    c_hand = a if twin not in (*a["front"], *a["back"]) else b  # type: ignore[misc]
+    k = next(i for i, c in enumerate(c_hand["front"]) if c not in (dup, twin))  # type: ignore[arg-type]
+    c_hand["front"][k] = twin  # type: ignore[index]
+    assert codes(run(events)).count("duplicate_card") == 2
 
 
 def test_rule_50a_inks_read_settle_a_hand_read_to_its_ranks_alone() -> None:

@@ -175,11 +175,13 @@ class DealState:
     expected_seats: dict[int, int] = field(default_factory=dict)
     # An event of the deal was lost or unreadable: card-by-card counts are not judged (piles_complete is).
     gap: bool = False
-    # each hand's cards turned up, counted by rank and ink (home -> tally), and the ranks and inks
-    # already alerted as duplicates (by name or by count): rule 60 without the suits
+    # each hand's cards turned up, counted by rank and ink (home -> tally), the event that last showed
+    # each, and the ranks and inks already alerted as duplicates by name and by count: rule 60
+    # without the suits, one alert for one duplicate
     tallies: dict[str, Counter[Key]] = field(default_factory=dict)
-    duplicated: set[Key] = field(default_factory=set)
     tally_events: dict[str, EventBase] = field(default_factory=dict)
+    duplicated_by_name: set[Key] = field(default_factory=set)
+    duplicated_by_count: set[Key] = field(default_factory=set)
 
 
 class PaiGowRound:
@@ -367,10 +369,10 @@ class PaiGowRound:
             d.home_events[text] = event
             return
         key = ReadCard(card=text).key()
-        if key is not None and key in d.duplicated:
+        if key is not None and key in d.duplicated_by_count:
             return  # already alerted by count (a third card of its rank and ink)
         if key is not None:
-            d.duplicated.add(key)
+            d.duplicated_by_name.add(key)
         self._alert("duplicate_card", self._dk(text), [first, event], card=text, first=where, second=home)
 
     def _tally(self, home: str, event: EventBase, front: Sequence[str | None] | None,
@@ -392,9 +394,9 @@ class PaiGowRound:
         d.tallies[home] = merged(d.tallies.get(home), hand_tally(parts))
         for over in over_counts(d.tallies):
             key = (over.rank, over.ink)
-            if key in d.duplicated:
+            if key in d.duplicated_by_name or key in d.duplicated_by_count:
                 continue
-            d.duplicated.add(key)
+            d.duplicated_by_count.add(key)
             evidence = [e for h in over.homes if (e := d.tally_events.get(h)) is not None and e is not event]
             others = [h for h in over.homes if h != home] or [home]
             self._alert("duplicate_card", self._dk(f"{over.rank}{over.ink}"), [*evidence, event],
