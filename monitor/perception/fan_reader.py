@@ -40,7 +40,8 @@ stands only where the box member gives its rank at least ``row_agree``.
 ``count_threshold``: a rank the index reads at least this surely marks its read ``sure``: counted by
 rank and ink for rule 60 (a third red king turned up in a deal is a duplicate, whatever the suits).
 It is fitted at a tighter budget than the rank's (``train fan-reader --max-false-count-rate``, 0.5%:
-the held-out vector deck's crops 0.36% false): a rank read wrongly there is a false misdeal, where
+the held-out vector deck's crops 0.36% false, 0.08% with the agreement below): a rank read wrongly
+there is a false misdeal, where
 at the rank's 1% a jack read as a queen made a third red queen in the hundred clean rounds. A name is
 always sure; a rank only the second opinion gave is not (its budget was not fitted for counting), and
 with a box member a rank counts only where the second reading (the card whole folded in) gives the same
