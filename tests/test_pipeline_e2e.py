@@ -114,6 +114,31 @@ def test_a_rendered_round_through_the_live_chain_alerts_with_a_snapshot(clip: Pa
     assert session.run.errors == []
 
 
+def test_a_file_perceived_at_half_its_frame_rate_still_alerts_and_misses_no_frame(clip: Path,
+                                                                                  tmp_path: Path) -> None:
+    """``perceive_fps`` 15 on a 30 fps file: every other frame handed out (the rate the end-to-end proof
+    covers), the tracker told 15 fps, the coverage watch counting the frames skipped on purpose as
+    none missed, and the alert raised as at the full rate."""
+    import cv2
+
+    cap = cv2.VideoCapture(str(clip / "video.mp4"))
+    fps, frames = cap.get(cv2.CAP_PROP_FPS), int(cap.get(cv2.CAP_PROP_FRAME_COUNT))
+    cap.release()
+    assert fps == 30
+    session = open_session(options(tmp_path, str(clip / "video.mp4"), clip, perceive_fps=15.0))
+    try:
+        assert session.run.chain.fps == 15
+        assert session.wait(60), "the clip did not finish playing"
+        time.sleep(1.0)
+    finally:
+        session.close()
+    stats = session.run.stats
+    assert abs(stats.frames_perceived - frames / 2) <= 2 and stats.frames_skipped == 0
+    db = tmp_path / "store.db"
+    assert [a[0] for a in rows(db, "SELECT code FROM alerts")] == ["bet_changed_after_close"]
+    assert session.run.errors == []
+
+
 def test_a_corrupt_video_is_a_device_alert_and_the_run_ends_cleanly(clip: Path, tmp_path: Path) -> None:
     broken = tmp_path / "broken.mp4"
     data = (clip / "video.mp4").read_bytes()

@@ -81,6 +81,10 @@ def register(app: typer.Typer) -> None:
         duration: Annotated[float | None, typer.Option(help="exit after this many seconds")] = None,
         keep_serving: Annotated[bool, typer.Option(
             help="after the video, keep the dashboard up until Ctrl-C")] = True,
+        perceive_fps: Annotated[float, typer.Option(
+            min=0.0, help="perceive at most this many frames a second (15: what the end-to-end proof "
+                          "covers; the 30 fps sample then leaves a 2-core machine room); 0: every frame")
+                                ] = 15.0,
     ) -> None:
         """Play the sample recording as a live camera through the whole monitor, with the dashboard."""
         from monitor.api.auth import new_token
@@ -109,6 +113,7 @@ def register(app: typer.Typer) -> None:
             simulate_dice=recording / "events.jsonl", console_log=recording / "events.jsonl",
             perception=perception,  # type: ignore[arg-type]
             truth=truth if truth.exists() and perception != "models" else None,
+            perceive_fps=perceive_fps or None,
         )
         try:
             session = open_session(opts)

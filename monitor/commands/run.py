@@ -37,6 +37,9 @@ def register(app: typer.Typer) -> None:
         whole_frames: Annotated[bool, typer.Option(
             help="perceive every frame whole (default: only where the picture changed since it was last "
                  "perceived, and whole every 30 frames)")] = False,
+        perceive_fps: Annotated[float, typer.Option(
+            min=0.0, help="a video file: perceive at most this many frames a second (15: what the "
+                          "end-to-end proof covers); 0: every frame (cameras: every frame)")] = 0.0,
     ) -> None:
         """Watch a table live: events to the procedure monitor, alerts stored and pushed to the dashboard."""
         from monitor.calibration import CalibrationError
@@ -50,7 +53,7 @@ def register(app: typer.Typer) -> None:
             table=table, camera=camera, db_url=db, snapshot_dir=snapshot_dir, tokens=tokens or "", host=host,
             port=port, dice_port=dice, console_log=console_log, perception=perception,  # type: ignore[arg-type]
             truth=truth, models=models or DEFAULT_MODELS, realtime=not review, banker_seat=banker_seat,
-            whole_frames=whole_frames,
+            whole_frames=whole_frames, perceive_fps=perceive_fps or None,
         )
         try:
             session = open_session(opts)

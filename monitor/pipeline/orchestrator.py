@@ -106,6 +106,7 @@ class LiveRun:
         settings: ExtractorSettings | None = None,
         dice: Any | None = None,  # a DiceReader (not started)
         queue_size: int = 4,
+        fps: float = 30.0,  # the frames a second table state sees (the camera's over deliver_every)
     ) -> None:
         self.calibration = calibration
         self.table_id = calibration.table
@@ -119,7 +120,7 @@ class LiveRun:
         self._seq_lock = threading.Lock()
         self.extractor = EventExtractor(self.table_id, settings, next_seq=self.next_seq,
                                         wall_time=lambda _t: datetime.now(UTC))
-        self.chain = TableChain(calibration, self.extractor, fps=30.0,
+        self.chain = TableChain(calibration, self.extractor, fps=fps,
                                 index_reader=getattr(perception, "index_reader", None),
                                 track_conf=getattr(perception, "track_conf", None))
         # perception -> table state: in order, bounded; a lagging table state loses the oldest frame
