@@ -32,6 +32,23 @@ def test_names_take_their_card_before_ranks_and_a_whole_hand_is_counted() -> Non
     assert s.to_json()["missed_by_rank"]["Q"] == [1, 1] and s.to_json()["missed_by_rank"]["8"] == [0, 1]
 
 
+def test_cards_counted_for_rule_60_are_scored_by_rank_and_ink() -> None:
+    from dataclasses import replace
+
+    s = FanScore()
+    sure_red_k = replace(read(rank="K"), colour="red", sure=True)
+    s.add("seat3.back", ["Kh", "Kc", "Th"],
+          [sure_red_k, replace(sure_red_k, colour="black"), read("Th"),  # right: a red K, a black K, a name
+           replace(read(rank="T"), colour="red")])  # not sure: not counted
+    assert (s.counted, s.wrong_counted) == (3, 0)
+    # a sure red queen where no red queen lies: a wrong count (a false third card); a rank-only jack
+    # (maybe the joker) is not counted
+    s.add("seat1.front", ["Jh", "2c"], [replace(read(rank="Q"), colour="red", sure=True),
+                                        replace(read(rank="J"), colour="red", sure=True)])
+    assert (s.counted, s.wrong_counted) == (3, 1)
+    assert s.to_json()["wrong_counted"] == 1
+
+
 def test_the_joker_is_its_own_rank() -> None:
     s = FanScore()
     s.add("banker", ["Jk", "Js"], [read("Jk"), read(rank="J")])

@@ -61,13 +61,15 @@ def register(app: typer.Typer) -> None:
         table = Table(title=f"fanned hands of {len(rounds) - failed} recordings, {frames} frames "
                             f"(every {every}th, zones with {min_faces}+ face-up cards)")
         for col in ("reader", "zone pictures", "cards shown", "named right", "named or rank right",
-                    "wrong names", "wrong ranks", "extra cards", "read whole"):
+                    "wrong names", "wrong ranks", "extra cards", "read whole", "counted (rule 60)",
+                    "wrong counted"):
             table.add_column(col, justify="left" if col == "reader" else "right")
         def pct(n: int, s: FanScore) -> str:
             return f"{n} ({n / s.shown:.1%})" if s.shown else "-"
         for name, s in scores.items():
             table.add_row(name, str(s.pictures), str(s.shown), pct(s.named, s), pct(s.ranked, s),
-                          str(s.wrong_names), str(s.wrong_ranks), str(s.extra), f"{s.whole} of {s.pictures}")
+                          str(s.wrong_names), str(s.wrong_ranks), str(s.extra), f"{s.whole} of {s.pictures}",
+                          pct(s.counted, s), str(s.wrong_counted))
         console = Console(width=160)
         console.print(table)
         ranks = [r for r in (*RANK_CHARS, JOKER_TEXT) if any(s.shown_ranks[r] for s in scores.values())]

@@ -23,6 +23,7 @@ from monitor.perception.detections import Detections
 from monitor.perception.ranks import rank_of as card_rank
 from monitor.pipeline.hand_zones import ZoneReader, fan_cards, is_hand_zone
 from monitor.pipeline.oracle import read_truth
+from monitor.rules.paigow.over_count import ReadCard
 from monitor.tablestate.index_cards import IndexCard
 
 
@@ -42,6 +43,10 @@ class FanScore:
     wrong_names: int = 0
     wrong_ranks: int = 0  # a rank read (not named) that no card there has
     extra: int = 0  # cards read beyond the number there (one card read twice, a pip read as an index)
+    # counted for rule 60 (a name, or a rank read surely with its ink): right, and of a rank and ink no
+    # card there has (a false third card is a false misdeal)
+    counted: int = 0
+    wrong_counted: int = 0
     whole: int = 0  # pictures with every card right at least to its rank
     by_zone: Counter[str] = field(default_factory=Counter)  # pictures read whole, by zone kind
     shown_ranks: Counter[str] = field(default_factory=Counter)
@@ -67,6 +72,17 @@ class FanScore:
                     right += 1
                 else:
                     self.wrong_ranks += 1
+        # as rule 60 counts them (rules/paigow/over_count.py: a rank-only J and the joker are not)
+        inks_left = Counter(ReadCard(card=c).key() for c in truth)
+        for r in reads:
+            key = ReadCard(r.card, r.rank if r.sure else None, r.colour).key()
+            if key is None:
+                continue
+            if inks_left[key] > 0:
+                inks_left[key] -= 1
+                self.counted += 1
+            else:
+                self.wrong_counted += 1
         self.pictures += 1
         self.extra += max(0, len(reads) - len(truth))
         self.shown += len(truth)
@@ -82,6 +98,7 @@ class FanScore:
         return {"pictures": self.pictures, "shown": self.shown, "named": self.named, "ranked": self.ranked,
                 "named_share": share(self.named), "ranked_share": share(self.ranked),
                 "wrong_names": self.wrong_names, "wrong_ranks": self.wrong_ranks, "extra": self.extra,
+                "counted": self.counted, "wrong_counted": self.wrong_counted,
                 "whole": self.whole,
                 "whole_by_zone": dict(self.by_zone),
                 "missed_by_rank": {r: [self.missed_ranks[r], n] for r, n in sorted(self.shown_ranks.items())}}
