@@ -35,6 +35,14 @@ class BenchResult:
     missed: int = 0
     by_alert: list[tuple[str, float]] = field(default_factory=list)  # (alert code, latency s) in push order
 
+    def add(self, other: BenchResult) -> None:
+        """Pool another recording's run into this one (frames, time, alerts)."""
+        self.frames += other.frames
+        self.seconds += other.seconds
+        self.latencies_s += other.latencies_s
+        self.missed += other.missed
+        self.by_alert += other.by_alert
+
     @property
     def fps(self) -> float:
         return self.frames / max(self.seconds, 1e-9)
@@ -50,8 +58,9 @@ class BenchResult:
         if self.latencies_s:
             median = statistics.median(self.latencies_s) * 1000
             p95 = (self.p(0.95) or 0.0) * 1000
-            lat = (f"; latency frame -> WebSocket alert: median {median:.0f} ms, p95 {p95:.0f} ms over "
-                   f"{len(self.latencies_s)} alerts ("
+            worst = max(self.latencies_s) * 1000
+            lat = (f"; latency frame -> WebSocket alert: median {median:.0f} ms, p95 {p95:.0f} ms, max "
+                   f"{worst:.0f} ms over {len(self.latencies_s)} alerts ("
                    + ", ".join(f"{code} {s * 1000:.0f} ms" for code, s in self.by_alert) + ")")
         return f"{self.perception}: {self.fps:.1f} frames/s over {self.frames} frames{lat}"
 
@@ -78,7 +87,15 @@ def ensure_recording(folder: Path, resolution: str = "1080p") -> Path:
     return folder
 
 
-def _options(recording: Path, data: Path, perception: str, realtime: bool) -> Any:
+def first_showing(captured: list[tuple[float, datetime]], shown: float) -> datetime | None:
+    """The capture time of the first frame at or after ``shown`` (media seconds): where a fault first
+    shows. A frame before the truth's time cannot show it; the nearest one may (half a frame early)."""
+    later = [c for c in captured if c[0] >= shown - 1e-6]
+    return min(later, key=lambda c: c[0])[1] if later else None
+
+
+def _options(recording: Path, data: Path, perception: str, realtime: bool,
+             models: Path | None = None) -> Any:
     from monitor.pipeline.session import SessionOptions
 
     table = Path(__file__).resolve().parents[2] / "calibration" / "default-table.yaml"
@@ -89,14 +106,15 @@ def _options(recording: Path, data: Path, perception: str, realtime: bool) -> An
         perception="models" if perception == "models-whole" else perception,  # type: ignore[arg-type]
         whole_frames=perception == "models-whole",
         truth=recording / "truth.jsonl" if perception == "oracle" else None, realtime=realtime,
+        **({"models": models} if models is not None else {}),
     )
 
 
-def throughput(recording: Path, perception: str) -> BenchResult:
+def throughput(recording: Path, perception: str, models: Path | None = None) -> BenchResult:
     from monitor.pipeline.session import open_session
 
     with tempfile.TemporaryDirectory(prefix="bench-pipeline-") as tmp:
-        session = open_session(_options(recording, Path(tmp), perception, realtime=False))
+        session = open_session(_options(recording, Path(tmp), perception, realtime=False, models=models))
         start = time.perf_counter()
         try:
             session.wait()
@@ -106,7 +124,7 @@ def throughput(recording: Path, perception: str) -> BenchResult:
         return BenchResult(session.perception_label, session.run.stats.frames_perceived, seconds)
 
 
-def latency(recording: Path, perception: str) -> BenchResult:
+def latency(recording: Path, perception: str, models: Path | None = None) -> BenchResult:
     from websockets.exceptions import ConnectionClosed
     from websockets.sync.client import connect
 
@@ -120,7 +138,7 @@ def latency(recording: Path, perception: str) -> BenchResult:
             by_code.setdefault(a["code"], []).append(a["media"]["trigger"])
     received: list[tuple[dict[str, Any], datetime]] = []
     with tempfile.TemporaryDirectory(prefix="bench-pipeline-") as tmp:
-        session = open_session(_options(recording, Path(tmp), perception, realtime=True))
+        session = open_session(_options(recording, Path(tmp), perception, realtime=True, models=models))
         stop = threading.Event()
 
         def listen() -> None:
@@ -154,8 +172,9 @@ def latency(recording: Path, perception: str) -> BenchResult:
         shown = first_shown.get(data["id"]) or (times.pop(0) if times else None)
         if shown is None or not captured:
             continue
-        # the capture time of the frame where the fault first shows
-        _media, wall = min(captured, key=lambda c: abs(c[0] - shown))
+        wall = first_showing(captured, shown)
+        if wall is None:
+            continue
         result.latencies_s.append((at - wall).total_seconds())
         result.by_alert.append((str(data["code"]), (at - wall).total_seconds()))
     result.missed = max(0, len(first_shown) - len(result.latencies_s))
