@@ -96,7 +96,7 @@ def first_showing(captured: list[tuple[float, datetime]], shown: float) -> datet
 
 def _options(recording: Path, data: Path, perception: str, realtime: bool,
              models: Path | None = None) -> Any:
-    from monitor.pipeline.session import SessionOptions
+    from monitor.pipeline.session import DEFAULT_MODELS, SessionOptions
 
     table = Path(__file__).resolve().parents[2] / "calibration" / "default-table.yaml"
     return SessionOptions(
@@ -106,7 +106,7 @@ def _options(recording: Path, data: Path, perception: str, realtime: bool,
         perception="models" if perception == "models-whole" else perception,  # type: ignore[arg-type]
         whole_frames=perception == "models-whole",
         truth=recording / "truth.jsonl" if perception == "oracle" else None, realtime=realtime,
-        **({"models": models} if models is not None else {}),
+        models=models or DEFAULT_MODELS,
     )
 
 
