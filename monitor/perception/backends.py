@@ -7,6 +7,7 @@ by ``table-monitor bench-perception``.
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -78,10 +79,15 @@ class OpenVinoBackend:
             self._compiled = core.compile_model(model, "CPU", config)
         except Exception as exc:  # OpenVINO raises RuntimeError subclasses with long messages
             raise ModelFileError(f"{self.path} is not a loadable ONNX model for OpenVINO: {exc}") from exc
-        self._request = self._compiled.create_infer_request()
+        # an infer request serves one call at a time: each thread gets its own (the live chain reads
+        # the banker's place on a worker while the seats are read in the step)
+        self._requests = threading.local()
 
     def run(self, x: npt.NDArray[np.float32]) -> list[npt.NDArray[np.float32]]:
-        res = self._request.infer({0: x})
+        request = getattr(self._requests, "request", None)
+        if request is None:
+            request = self._requests.request = self._compiled.create_infer_request()
+        res = request.infer({0: x})
         return [np.asarray(res[o], dtype=np.float32) for o in self._compiled.outputs]
 
 

@@ -10,6 +10,7 @@ whether chips were really changed is read from them, not from the detector's rea
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 
 import cv2
 import numpy as np
@@ -23,6 +24,7 @@ from monitor.perception.index_reader import IndexReader
 from monitor.perception.spot_chips import SpotChipFinder
 from monitor.perception.spot_watch import SpotView, SpotWatcher, WatchSettings
 from monitor.perception.stub_spread import Spread, StubSpreadCounter
+from monitor.pipeline.background_reads import BackgroundReads
 from monitor.pipeline.extract import EventExtractor
 from monitor.pipeline.hand_zones import ZoneReader, fan_cards
 from monitor.pipeline.observe import Seen, seen
@@ -43,14 +45,20 @@ SPREAD_STILL_S = 0.5
 # banker's place is read at the third look only: its read costs ~10x a seat's and that hand lies still.
 HAND_SETTLE_LOOKS = 2
 FULL_SETTLE_LOOKS = 3
+# Zones a live chain reads beside its steps (``background``): the banker's place, read along its rows
+# (~10x a seat's read). A seat's read stays in the step: its hand's fouls wait on it, a frame later
+# would be a frame slower.
+BACKGROUND_ZONES = frozenset({"banker"})
 
 
 class TableChain:
     def __init__(self, calibration: TableCalibration, extractor: EventExtractor, fps: float = 30.0,
                  index_reader: IndexReader | FanReader | None = None,
-                 track_conf: float | None = None) -> None:
+                 track_conf: float | None = None, background: bool = False) -> None:
         """``track_conf``: the score from which a detection starts a track (the detector's own, from
-        its metadata; None: the tracker's default)."""
+        its metadata; None: the tracker's default). ``background``: read ``BACKGROUND_ZONES`` on a
+        worker, each read joining the first step after it is done (a live camera's chain); else in
+        the step (a review: the same events for the same frames, however fast the machine)."""
         self.calibration = calibration
         self.track_conf = track_conf
         self.extractor = extractor
@@ -85,6 +93,8 @@ class TableChain:
         # (zone, picture version, read at the full settle) -> cards
         self._hand_reads: dict[tuple[str, int, bool], list[IndexCard]] = {}
         self._settled_looks: dict[str, tuple[int, int]] = {}  # zone -> (picture version, still looks)
+        self._background: BackgroundReads[list[IndexCard]] | None = (
+            BackgroundReads(list) if background and self.zone_reader is not None else None)
 
     def step(self, index: int, media_time: float, detections: Detections,
              tracks: Sequence[str] | None = None, image: np.ndarray | None = None) -> list[EventBase]:
@@ -144,15 +154,36 @@ class TableChain:
             key = (name, view.version, full)
             cards = self._hand_reads.get(key)
             if cards is None:
+                if self._background is not None and self._background.pending(key):
+                    continue  # being read beside the chain
                 due[name] = key
             else:
                 out[name] = cards
         boxes = fan_cards(detections) if due else []  # the frame's card boxes, gathered once
+        reader = self.zone_reader
         for name, key in due.items():
-            while len(self._hand_reads) >= 256:  # bounded: a live run goes on for days
-                del self._hand_reads[next(iter(self._hand_reads))]
-            out[name] = self._hand_reads[key] = self.zone_reader.read(image, name, boxes)
+            if self._background is not None and name in BACKGROUND_ZONES:
+                self._background.submit(key, partial(reader.read, image, name, boxes))
+                continue
+            out[name] = self._remember(key, reader.read(image, name, boxes))
+        if self._background is not None:
+            for key, cards in self._background.done():
+                name = key[0]
+                self._remember(key, cards)
+                if name in views and views[name].version == key[1]:
+                    out[name] = cards  # its picture still as read: the read stands for this frame
         return out
+
+    def _remember(self, key: tuple[str, int, bool], cards: list[IndexCard]) -> list[IndexCard]:
+        while len(self._hand_reads) >= 256:  # bounded: a live run goes on for days
+            del self._hand_reads[next(iter(self._hand_reads))]
+        self._hand_reads[key] = cards
+        return cards
+
+    def close(self) -> None:
+        """Stop the background reads (a live run's end)."""
+        if self._background is not None:
+            self._background.close()
 
     def _spread(self, image: np.ndarray, spots: dict | None, now: float,  # type: ignore[type-arg]
                 index: int) -> Spread | None:

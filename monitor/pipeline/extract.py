@@ -129,11 +129,11 @@ class ExtractorSettings:
     # the faces it cannot name (the jester joker, a ten of clubs) read 0.0005 or less.
     unread_face_s: float | None = 0.2
     unread_face_back_p: float = 0.002
-    unread_hold_s: float = 0.6  # ... and reported after this long unread, or when it goes out of sight
+    unread_hold_s: float = 0.3  # ... and reported after this long unread, or when it goes out of sight
     rank_face_s: float = 0.2  # the same for a face whose rank alone was read
     # The banker's cards certainly faces this long, not all named: exposed with the unread ones counted
     # (None: only once every card is named)
-    banker_unread_s: float | None = 0.5
+    banker_unread_s: float | None = 0.15
     # A hand partly seen set when the banker's is turned up: the exposure waits this long for it to be
     # reported set (a card of it the detector lost), lest it look exposed early (rules 35, 37)
     set_wait_s: float = 4.0

@@ -120,9 +120,12 @@ class LiveRun:
         self._seq_lock = threading.Lock()
         self.extractor = EventExtractor(self.table_id, settings, next_seq=self.next_seq,
                                         wall_time=lambda _t: datetime.now(UTC))
+        # a live camera's chain reads the banker's place beside its steps; a file read at the chain's
+        # pace reads it in the step (the same events, however fast the machine)
         self.chain = TableChain(calibration, self.extractor, fps=fps,
                                 index_reader=getattr(perception, "index_reader", None),
-                                track_conf=getattr(perception, "track_conf", None))
+                                track_conf=getattr(perception, "track_conf", None),
+                                background=bool(source.live or source.realtime))
         # perception -> table state: in order, bounded; a lagging table state loses the oldest frame
         self._detected: BoundedBuffer[tuple[Frame, Detections, tuple[str, ...] | None]] = BoundedBuffer(
             queue_size, FillPolicy.DROP_OLDEST if source.live or source.realtime else FillPolicy.WAIT,
@@ -270,6 +273,7 @@ class LiveRun:
                 self.stats.events_out += len(events)
             if released or events:
                 self.sink.put(released + list(events))
+        self.chain.close()
         self._drain_outside(force=True)
 
     def _watch_coverage(self, frame: Frame) -> None:

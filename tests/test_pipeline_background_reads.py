@@ -1,0 +1,101 @@
+"""The banker's place read beside a live chain's steps: the step does not wait for it, the read joins
+the first step after it is done, a read that fails is logged and the chain goes on."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from monitor.perception.index_reader import IndexRead
+from monitor.pipeline.background_reads import BackgroundReads
+from tests.test_tablestate_index_cards import CAL, _Reader, _wanting_all
+
+
+def test_reads_are_taken_in_the_order_asked_and_a_key_is_read_once() -> None:
+    gate = threading.Event()
+    reads: BackgroundReads[str] = BackgroundReads(str)
+    calls: list[str] = []
+
+    def slow() -> str:
+        gate.wait(5)
+        calls.append("a")
+        return "a"
+
+    reads.submit(("banker", 1, True), slow)
+    reads.submit(("banker", 1, True), slow)  # under way: not asked again
+    reads.submit(("banker", 2, True), lambda: "b")
+    assert reads.pending(("banker", 1, True)) and reads.done() == []  # the first is not done: nothing
+    gate.set()
+    assert reads.done(wait=True) == [(("banker", 1, True), "a"), (("banker", 2, True), "b")]
+    assert calls == ["a"] and not reads.pending(("banker", 1, True))
+    reads.close()
+
+
+def test_a_read_that_fails_gives_the_empty_read_and_is_logged(caplog: pytest.LogCaptureFixture) -> None:
+    reads: BackgroundReads[list[int]] = BackgroundReads(list)
+
+    def broken() -> list[int]:
+        raise ValueError("a picture the row finder cannot take")
+
+    reads.submit(("banker", 3, True), broken)
+    assert reads.done(wait=True) == [(("banker", 3, True), [])]
+    assert "background read ('banker', 3, True) failed: ValueError" in caplog.text
+    reads.close()
+
+
+class _SlowBanker(_Reader):
+    """Reads the banker's place slowly (as along its rows beside the detector), the seats at once."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.release = threading.Event()
+        self.threads: set[str] = set()
+
+    def read(self, frame: np.ndarray, regions: list[tuple[int, int, int, int]],  # type: ignore[type-arg]
+             cards: object = ()) -> list[IndexRead]:
+        from monitor.pipeline.hand_zones import ZoneReader
+
+        banker = ZoneReader(CAL, _Reader()).boxes["banker"]
+        if any(tuple(r) == tuple(round(v) for v in banker) for r in regions):
+            self.threads.add(threading.current_thread().name)
+            self.release.wait(5)
+        return super().read(frame, regions, cards)
+
+
+def _run(background: bool, release_after: int | None) -> tuple[list[bool], _SlowBanker]:
+    """Steps of a still table, every area wanted; whether the banker's read reached each step."""
+    from monitor.pipeline.chain import TableChain
+
+    reader = _SlowBanker()
+    chain = TableChain(CAL, _wanting_all(), fps=15, index_reader=reader,  # type: ignore[arg-type]
+                       background=background)
+    w, h = CAL.image_size
+    image = np.full((h, w, 3), 60, np.uint8)
+    got: list[bool] = []
+    if release_after is None:
+        reader.release.set()
+    for k in range(8):
+        if release_after is not None and k == release_after:
+            reader.release.set()
+            time.sleep(0.2)  # the worker finishes its read
+        out = chain._hands_by_index(image)
+        got.append(out is not None and "banker" in out)
+    chain.close()
+    return got, reader
+
+
+def test_a_live_chain_does_not_wait_for_the_banker_s_read() -> None:
+    got, reader = _run(background=True, release_after=6)
+    # due at the third look (index 2) and held back until released at index 6: the steps in between
+    # went on without it; it joins the first step after it is done
+    assert got == [False] * 6 + [True, True]
+    assert reader.threads and all(t.startswith("zone-read") for t in reader.threads)
+
+
+def test_a_review_reads_the_banker_s_place_in_the_step() -> None:
+    got, reader = _run(background=False, release_after=None)
+    assert got == [False] * 2 + [True] * 6  # due at the third look (index 2): read there
+    assert reader.threads == {threading.current_thread().name}
