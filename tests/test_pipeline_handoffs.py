@@ -155,11 +155,11 @@ def test_an_outside_event_released_by_a_frame_goes_in_that_frames_batch() -> Non
     seen = RoundStarted(table_id=run.table_id, seq=0, media_time=0.0, wall_time=now, source=Source.VISION,
                         banker_seat=1)
     run.chain = SimpleNamespace(  # type: ignore[assignment]
-        step=lambda *_a: [seen.model_copy(update={"seq": run.next_seq()})])
+        step=lambda *_a: [seen.model_copy(update={"seq": run.next_seq()})], close=lambda: None)
     run.outside(BetsClosed(table_id=run.table_id, seq=0, media_time=0.0, wall_time=now,
                            source=Source.OPERATOR))
     frame = Frame(np.zeros((27, 48, 3), np.uint8), 0, 0.0, now, "test")
-    run._detected.put((frame, Detections(48, 27, ()), None))
+    run._detected.put((frame, Detections(48, 27, ()), None, None))
     run._detected.close()
     run._state_loop()  # table state alone, on this thread
     sent = [[(e.type, e.seq) for e in batch] for batch in puts]

@@ -10,6 +10,7 @@ whether chips were really changed is read from them, not from the detector's rea
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import nullcontext
 from functools import partial
 
 import cv2
@@ -25,6 +26,7 @@ from monitor.perception.spot_chips import SpotChipFinder
 from monitor.perception.spot_watch import SpotView, SpotWatcher, WatchSettings
 from monitor.perception.stub_spread import Spread, StubSpreadCounter
 from monitor.pipeline.background_reads import BackgroundReads
+from monitor.pipeline.cpu_turns import CpuTurns
 from monitor.pipeline.extract import EventExtractor
 from monitor.pipeline.hand_zones import ZoneReader, fan_cards
 from monitor.pipeline.observe import Seen, seen
@@ -54,11 +56,13 @@ BACKGROUND_ZONES = frozenset({"banker"})
 class TableChain:
     def __init__(self, calibration: TableCalibration, extractor: EventExtractor, fps: float = 30.0,
                  index_reader: IndexReader | FanReader | None = None,
-                 track_conf: float | None = None, background: bool = False) -> None:
+                 track_conf: float | None = None, background: bool = False,
+                 turns: CpuTurns | None = None) -> None:
         """``track_conf``: the score from which a detection starts a track (the detector's own, from
         its metadata; None: the tracker's default). ``background``: read ``BACKGROUND_ZONES`` on a
         worker, each read joining the first step after it is done (a live camera's chain); else in
-        the step (a review: the same events for the same frames, however fast the machine)."""
+        the step (a review: the same events for the same frames, however fast the machine). ``turns``:
+        the live chain's CPU turns, which a background read waits for (it asks when it is due)."""
         self.calibration = calibration
         self.track_conf = track_conf
         self.extractor = extractor
@@ -95,6 +99,7 @@ class TableChain:
         self._settled_looks: dict[str, tuple[int, int]] = {}  # zone -> (picture version, still looks)
         self._background: BackgroundReads[list[IndexCard]] | None = (
             BackgroundReads(list) if background and self.zone_reader is not None else None)
+        self._turns = turns
 
     def step(self, index: int, media_time: float, detections: Detections,
              tracks: Sequence[str] | None = None, image: np.ndarray | None = None) -> list[EventBase]:
@@ -163,7 +168,8 @@ class TableChain:
         reader = self.zone_reader
         for name, key in due.items():
             if self._background is not None and name in BACKGROUND_ZONES:
-                self._background.submit(key, partial(reader.read, image, name, boxes))
+                turn = self._turns.ticket() if self._turns is not None else None
+                self._background.submit(key, partial(self._read_in_turn, turn, image, name, boxes))
                 continue
             out[name] = self._remember(key, reader.read(image, name, boxes))
         if self._background is not None:
@@ -173,6 +179,12 @@ class TableChain:
                 if name in views and views[name].version == key[1]:
                     out[name] = cards  # its picture still as read: the read stands for this frame
         return out
+
+    def _read_in_turn(self, turn: int | None, image: np.ndarray, name: str,
+                      boxes: list[np.ndarray]) -> list[IndexCard]:
+        assert self.zone_reader is not None
+        with self._turns.turn(turn) if self._turns is not None else nullcontext():
+            return self.zone_reader.read(image, name, boxes)
 
     def _remember(self, key: tuple[str, int, bool], cards: list[IndexCard]) -> list[IndexCard]:
         while len(self._hand_reads) >= 256:  # bounded: a live run goes on for days

@@ -22,6 +22,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -30,6 +31,7 @@ from monitor.calibration import TableCalibration
 from monitor.events.schema import EventBase, parse_event
 from monitor.perception.detections import Detections
 from monitor.pipeline.chain import TableChain
+from monitor.pipeline.cpu_turns import CpuTurns
 from monitor.pipeline.extract import EventExtractor, ExtractorSettings
 from monitor.pipeline.frame_coverage import FrameCoverage
 from monitor.pipeline.perceive import Perception
@@ -40,6 +42,9 @@ from monitor.sources.state import SourceState
 from monitor.sources.to_events import SourceEventMapper
 
 log = logging.getLogger(__name__)
+
+# a frame through perception: its detections, track ids (oracle) and its step's CPU turn (live)
+_Perceived = tuple[Frame, Detections, "tuple[str, ...] | None", "int | None"]
 
 
 class EventSink(Protocol):
@@ -120,16 +125,20 @@ class LiveRun:
         self._seq_lock = threading.Lock()
         self.extractor = EventExtractor(self.table_id, settings, next_seq=self.next_seq,
                                         wall_time=lambda _t: datetime.now(UTC))
-        # a live camera's chain reads the banker's place beside its steps; a file read at the chain's
-        # pace reads it in the step (the same events, however fast the machine)
+        live = bool(source.live or source.realtime)
+        # a live camera's stages take turns on the CPU, a frame's perception then its step (each alone
+        # runs 2-3x faster), and the banker's place is read beside the steps; a file read at the chain's
+        # pace overlaps them and reads in the step (the same events, however fast the machine)
+        self.turns = CpuTurns() if live else None
         self.chain = TableChain(calibration, self.extractor, fps=fps,
                                 index_reader=getattr(perception, "index_reader", None),
                                 track_conf=getattr(perception, "track_conf", None),
-                                background=bool(source.live or source.realtime))
+                                background=live, turns=self.turns)
         # perception -> table state: in order, bounded; a lagging table state loses the oldest frame
-        self._detected: BoundedBuffer[tuple[Frame, Detections, tuple[str, ...] | None]] = BoundedBuffer(
-            queue_size, FillPolicy.DROP_OLDEST if source.live or source.realtime else FillPolicy.WAIT,
-            ConsumePolicy.LAZY, on_drop=lambda _item: self._dropped())
+        # (and the turn its step held)
+        self._detected: BoundedBuffer[_Perceived] = BoundedBuffer(
+            queue_size, FillPolicy.DROP_OLDEST if live else FillPolicy.WAIT,
+            ConsumePolicy.LAZY, on_drop=self._dropped)
         self._outside: deque[tuple[float, EventBase]] = deque()
         self._outside_lock = threading.Lock()
         # the mapper's own numbers are replaced when an event is released (see _drain_outside)
@@ -156,8 +165,10 @@ class LiveRun:
     def media_now(self) -> float:
         return float(self.source.media_time_now())
 
-    def _dropped(self) -> None:
+    def _dropped(self, item: _Perceived) -> None:
         self.stats.frames_dropped += 1
+        if self.turns is not None:
+            self.turns.done(item[3])
 
     # ---- outside events --------------------------------------------------------------------------
 
@@ -230,6 +241,8 @@ class LiveRun:
                 log.exception("pipeline stage failed")
                 self.errors.append(f"{type(e).__name__}: {e}")
                 self._detected.close()
+                if self.turns is not None:
+                    self.turns.close()  # no stage waits for turns a dead one held
         return run
 
     def _perceive_loop(self) -> None:
@@ -241,12 +254,18 @@ class LiveRun:
                 continue
             self.stats.frames_in += 1
             self.captured.append((frame.media_time_s, frame.wall_time))
-            t = time.perf_counter()
-            detections, tracks = self.perception.see(frame.index, frame.image)
-            self.stats.perceive_ms.append((time.perf_counter() - t) * 1000)
+            turns = self.turns
+            with turns.turn(turns.ticket()) if turns is not None else nullcontext():
+                t = time.perf_counter()
+                detections, tracks = self.perception.see(frame.index, frame.image)
+                self.stats.perceive_ms.append((time.perf_counter() - t) * 1000)
+            # this frame's step comes before the next frame's perception
+            step_turn = turns.ticket() if turns is not None else None
             # Table state first: the snapshot copy (a resize) is not on the way to an alert. An alert
             # this frame raises is stored only after table state, the sink and the monitor had it.
-            self._detected.put((frame, detections, tracks), cancelled=self._stop.is_set)
+            put = self._detected.put((frame, detections, tracks, step_turn), cancelled=self._stop.is_set)
+            if not put and turns is not None:
+                turns.done(step_turn)  # not queued (stopping): its turn is not waited for
             self.ring.add(frame.media_time_s, frame.index, frame.image)
         self._detected.close()
 
@@ -258,10 +277,11 @@ class LiveRun:
                 if self._detected.closed and len(self._detected) == 0:
                     break
                 continue
-            frame, detections, tracks = item
-            t = time.perf_counter()
-            events = self.chain.step(frame.index, frame.media_time_s, detections, tracks, frame.image)
-            self.stats.state_ms.append((time.perf_counter() - t) * 1000)
+            frame, detections, tracks, step_turn = item
+            with self.turns.turn(step_turn) if self.turns is not None else nullcontext():
+                t = time.perf_counter()
+                events = self.chain.step(frame.index, frame.media_time_s, detections, tracks, frame.image)
+                self.stats.state_ms.append((time.perf_counter() - t) * 1000)
             self.stats.frames_perceived += 1
             self._processed_media = frame.media_time_s
             self._watch_coverage(frame)
@@ -315,6 +335,8 @@ class LiveRun:
 
     def stop(self) -> None:
         self._stop.set()
+        if self.turns is not None:
+            self.turns.close()
         if self.console is not None:
             self.console.stop()
         self.source.stop()
