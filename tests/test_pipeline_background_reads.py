@@ -8,10 +8,10 @@ import time
 
 import numpy as np
 import pytest
+from index_reader_support import CAL, _Reader, _wanting_all
 
 from monitor.perception.index_reader import IndexRead
 from monitor.pipeline.background_reads import BackgroundReads
-from tests.test_tablestate_index_cards import CAL, _Reader, _wanting_all
 
 
 def test_reads_are_taken_in_the_order_asked_and_a_key_is_read_once() -> None:

@@ -164,7 +164,7 @@ def test_a_frame_dropped_from_the_queue_gives_its_step_s_turn_back() -> None:
 
 
 def test_a_review_overlaps_its_stages_without_turns() -> None:
-    from tests.test_pipeline_handoffs import _Source
+    from test_pipeline_handoffs import _Source
 
     run = LiveRun(load_table(TABLE), _Source(), SimpleNamespace(),  # type: ignore[arg-type]
                   SimpleNamespace(put=lambda events: None))  # type: ignore[arg-type]

@@ -2,18 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
+from index_reader_support import CAL, _Reader, _wanting_all
 
-from monitor.calibration import load_table
 from monitor.geometry import Rect
 from monitor.perception.index_geometry import index_quads
 from monitor.perception.index_reader import IndexRead
 from monitor.tablestate.index_cards import card_of_index, index_cards
-
-ROOT = Path(__file__).resolve().parents[1]
-CAL = load_table(ROOT / "calibration" / "default-table.yaml")
 
 
 def reads_of(cx: float, cy: float, names: tuple[str | None, str | None], ranks: tuple[str | None, str | None],
@@ -99,30 +94,6 @@ def test_an_index_whose_card_would_not_be_card_sized_is_dropped() -> None:
     w, h = CAL.image_size
     assert len(index_cards(big, "seat2.back", CAL, (2 * w, 2 * h))) == 1
     assert np.isfinite(index_cards(big, "seat2.back", CAL, (2 * w, 2 * h))[0].x)
-
-
-class _Reader:
-    """Stands in for the index reader: records which parts of the frame it was asked to read."""
-
-    def __init__(self) -> None:
-        self.asked: list[tuple[int, int, int, int]] = []
-
-    def read(self, frame: np.ndarray, regions: list[tuple[int, int, int, int]],  # type: ignore[type-arg]
-             cards: object = ()) -> list[IndexRead]:
-        self.asked += regions
-        px = CAL.table_to_image(Rect(-450.0, 250.0, 63.0, 88.0, 20.0).corners())
-        return [IndexRead(q, 0.9, "Qc", None, "Qc", 0.99) for q in index_quads(px)]
-
-
-def _wanting_all() -> object:
-    """An extractor that wants every hand area read (as when every seat's hand is set, not opened,
-    and the banker's hand exposed)."""
-    from monitor.pipeline.extract import EventExtractor
-
-    ex = EventExtractor("T1")
-    hands = {n for n in CAL.zones if n == "banker" or n.endswith((".front", ".back"))}
-    ex.zones_to_read = lambda: set(hands)  # type: ignore[method-assign]
-    return ex
 
 
 def test_only_the_hand_areas_the_extractor_waits_on_are_read() -> None:
