@@ -518,8 +518,8 @@ def test_the_banker_hand_certainly_face_up_but_not_all_read_is_exposed_with_what
     assert "banker_hand_exposed" not in types(t.run(2.0))  # three certain faces are no hand
     t.put("b4", "card", "banker", x=44, face_up=True, card="7c", back_p=0.0)
     fourth = t.frame
-    assert "banker_hand_exposed" not in types(t.run(0.4))  # not yet banker_unread_s
-    out = [e for e in t.run(0.2) if e.type == "banker_hand_exposed"]
+    assert "banker_hand_exposed" not in types(t.run(0.1))  # not yet banker_unread_s (0.15 s)
+    out = [e for e in t.run(0.1) if e.type == "banker_hand_exposed"]
     assert [(e.cards, e.unread) for e in out] == [(["7c"], 3)]
     assert out[0].frame == fourth  # dated when the fourth face showed
     cards = ["As", "Kd", "Qh", "7c", "7d", "3s", "2h"]
@@ -1397,22 +1397,41 @@ def _dealt_face_up_on_5(t: Table, face: dict[str, object]) -> None:
 
 
 def test_a_face_dealt_unread_waits_for_its_rank_and_the_cards_after_it_wait_with_it() -> None:
-    # the sample's ace of spades on the held-out deck: a face at once, "an ace" 0.6 s later; dealt as
-    # an unread face at once it was a card to replace (rule 51), not the misdeal it is (rule 48a)
+    # a face at once, "an ace" 0.2 s later (inside unread_hold_s): reported read, the cards dealt
+    # meanwhile after it (rule 48a's misdeal, not rule 51's card to replace)
     t = _trip_table()
     unread = {"face_up": True, "back_p": 0.0, "face_sure": True}
     _dealt_face_up_on_5(t, unread)
-    _deal_at_15_fps(t, [6])  # the next card dealt meanwhile (0.5 s after the face showed)
-    assert [e.pile for e in t.events if e.type == "card_dealt"] == [3, 4]  # 5 and 6 wait, in order
+    _at(t, 1 / 15, DECK, 5, unread)
+    assert [e.pile for e in t.events if e.type == "card_dealt"] == [3, 4]  # 5 waits for its read
     _at(t, 1 / 15, DECK, 5, {**unread, "rank": "A"})
+    _deal_at_15_fps(t, [6])
     for _ in range(5):
         _at(t, 1 / 15, None)
     dealt = [(e.pile, e.face_up, e.card, e.rank) for e in t.events if e.type == "card_dealt"]
     assert dealt == [(3, False, None, None), (4, False, None, None), (5, True, None, "A"),
                      (6, False, None, None)]
-    five = next(e for e in t.events if e.type == "card_dealt" and e.pile == 5)
-    assert five.media_time < next(e for e in t.events if e.type == "card_dealt" and e.pile == 6).media_time
     assert not [e for e in t.events if e.type == "card_exposed"]  # reported once, by its deal
+
+
+def test_a_face_dealt_and_reported_unread_then_read_is_reported_again_read() -> None:
+    # the sample's ace of spades on the held-out deck: a face at once, "an ace" 0.6 s later, past
+    # unread_hold_s: the exposure goes out unread at once (surveillance hears of it), then read
+    t = _trip_table()
+    unread = {"face_up": True, "back_p": 0.0, "face_sure": True}
+    _dealt_face_up_on_5(t, unread)
+    _deal_at_15_fps(t, [6])  # the next card dealt meanwhile (0.5 s after the face showed)
+    dealt = [(e.pile, e.face_up, e.card, e.rank) for e in t.events if e.type == "card_dealt"]
+    assert dealt[:3] == [(3, False, None, None), (4, False, None, None), (5, True, None, None)]
+    assert "pile5" in t.x.zones_to_read()  # read by its index meanwhile, if the chain can
+    _at(t, 1 / 15, DECK, 5, {**unread, "rank": "A"})
+    for _ in range(5):
+        _at(t, 1 / 15, None, 5, {**unread, "rank": "A"})
+    late = [e for e in t.events if e.type == "card_exposed"]
+    assert [(e.zone, e.card, e.rank) for e in late] == [("pile:5", None, "A")]
+    five = next(e for e in t.events if e.type == "card_dealt" and e.pile == 5)
+    assert late[0].media_time == five.media_time  # the same exposure: dated when the face showed
+    assert "pile5" not in t.x.zones_to_read()
 
 
 def test_a_face_dealt_unread_goes_out_unread_after_the_hold_or_once_covered() -> None:

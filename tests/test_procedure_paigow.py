@@ -166,6 +166,28 @@ def test_rule_51_an_unread_exposed_card_is_one_exposed_card_named_as_far_as_it_w
     assert "an unread card" in a.message and "ace or the joker is a misdeal, rule 48a" in a.message
 
 
+def test_rule_48a_an_exposure_reported_unread_then_read_as_an_ace_is_the_same_card_and_a_misdeal() -> None:
+    # vision reports an unread face at once (surveillance hears of it) and its read when it comes
+    events = clean_round()
+    i = _first_dealt(events, want_ace=True)
+    pile = events[i]["pile"]
+    events[i].update(face_up=True, card=None, rank=None)
+    late = {**events[i + 1], "type": "card_exposed", "card": None, "rank": "A", "zone": f"pile:{pile}"}
+    for k in ("pile", "face_up", "seat", "front", "back"):
+        late.pop(k, None)
+    late["media_time"] = events[i]["media_time"]
+    events.insert(i + 1, late)
+    m = run(events)
+    assert "one_card_exposed" in codes(m)  # the unread face, at once
+    a = only(m, "ace_or_joker_exposed")  # then the same card, read: rule 48a
+    assert a.severity is Severity.MISDEAL and "two_or_more_exposed" not in codes(m)
+    # read as another rank: the one exposure it was, nothing more to say
+    late["rank"] = "7"
+    m = run(events)
+    assert codes(m).count("one_card_exposed") == 1 and "two_or_more_exposed" not in codes(m)
+    assert "ace_or_joker_exposed" not in codes(m)
+
+
 def test_rule_48b_two_cards_exposed_is_a_misdeal() -> None:
     events = clean_round()
     i = _first_dealt(events, want_ace=False)

@@ -251,6 +251,9 @@ class _Deal:
     # faces on piles certainly faces but not read: track -> (pile, since, confidence), to be reported
     unread_pending: dict[str, tuple[int, tuple[float, int], float]] = field(default_factory=dict)
     exposed_as: dict[str, str | None] = field(default_factory=dict)  # track -> its card, rank, or None
+    # exposures reported unread, still lying on their pile: pile -> (track, since, confidence); read
+    # later, the read follows (an ace read after unread_hold_s is still rule 48a's misdeal)
+    unread_out: dict[int, tuple[str, tuple[float, int], float]] = field(default_factory=dict)
     visits: list[_Visit] = field(default_factory=list)  # hands over pile slots during the deal
     dealt_out: list[_Dealt] = field(default_factory=list)  # counted cards not yet reported, in order
     removed: list[int] = field(default_factory=list)  # piles whose exposed card was taken off
@@ -713,7 +716,9 @@ class EventExtractor:
         d = self.deal
         if d.delivered:
             self._unread_faces(present)  # the piles are going out: what waited is reported now
+            d.unread_out.clear()  # past the deal an exposure is no deal fault (rules 48, 51)
             return
+        self._read_late(present)
         for o in present.values():
             if (o.kind != "card" or not o.face_up or zone_kind(o.zone) != "pile" or o.track in d.exposed
                     or (o.card is not None and o.card in d.exposed_cards) or not self._at_rest(o)
@@ -749,7 +754,8 @@ class EventExtractor:
         review a tenth of its speed (session 21)."""
         d = self.deal
         zones = ({f"pile{pile}" for pile, _, _ in d.unread_pending.values()}
-                 | {f"pile{e.pile}" for e in d.dealt_out if e.track is not None})
+                 | {f"pile{e.pile}" for e in d.dealt_out if e.track is not None}
+                 | {f"pile{pile}" for pile in d.unread_out})
         for seat, st in d.seats.items():
             if st.reported_set is not None and not st.opened:
                 zones |= {f"seat{seat}.front", f"seat{seat}.back"}
@@ -777,6 +783,31 @@ class EventExtractor:
             del d.unread_pending[track]
             if pile not in d.exposed.values() and pile not in d.unread_exposed:
                 self._expose(track, pile, None, None, at, conf)
+                d.unread_out[pile] = (track, at, conf)
+
+    def _read_late(self, present: dict[str, Seen]) -> None:
+        """An exposure reported unread (after ``unread_hold_s``, to alert at once) and read while it
+        still lies on its pile: reported again, read (the procedure monitor takes it for the same card,
+        now known: an ace is a misdeal, rule 48a, not a card to replace, rule 51)."""
+        d = self.deal
+        for pile, (track, at, conf) in list(d.unread_out.items()):
+            o = present.get(track)
+            if o is None or zone_number(o.zone) != pile or zone_kind(o.zone) != "pile" or not o.face_up:
+                if o is None and track not in self.tracks:
+                    del d.unread_out[pile]  # its track is gone for good: nothing more to learn
+                continue
+            card, rank, confidence = o.card, o.rank, o.confidence
+            if card is None and rank is None and (best := self._index_read(pile)) is not None:
+                card, rank, confidence = best.card, best.rank, best.confidence
+            if card is None and rank is None:
+                continue
+            del d.unread_out[pile]
+            d.unread_exposed[pile] = rank if card is None else card[0]
+            d.exposed_as[track] = card or rank
+            if card is not None:
+                d.exposed_cards.add(card)
+            self._emit("card_exposed", min(conf, confidence), at=at, card=card, rank=rank,
+                       zone=f"pile:{pile}")
 
     def _index_read(self, pile: int) -> IndexCard | None:
         """The best read by its index (named, else ranked) of the cards lying on ``pile``, if any."""
@@ -1091,6 +1122,8 @@ class EventExtractor:
                     d.exposed_as[e.track] = e.card or e.rank
                     if e.card is not None:
                         d.exposed_cards.add(e.card)
+                    elif e.rank is None:
+                        d.unread_out[e.pile] = (e.track, e.at, e.confidence)
                 e.track = None
             d.dealt_out.pop(0)
             self._emit("card_dealt", e.confidence, at=e.at, pile=e.pile, face_up=e.face_up, card=e.card,

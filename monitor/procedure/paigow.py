@@ -444,9 +444,19 @@ class PaiGowRound:
         if d.deliveries:
             return  # after the deal, an exposed card is no longer a deal fault (rules 48, 51 are the deal)
         shown = text if text is not None else (f"a card of rank {rank} (suit unread)" if rank else None)
-        d.exposures.append(Exposure(text, zone, event, shown=shown))
         where = zone.replace(":", " ")
         ace_or_joker = (card(text).is_ace or card(text).is_joker) if text is not None else rank == "A"
+        unread = next((e for e in d.exposures if e.zone == zone and e.shown is None and not e.replaced), None)
+        if unread is not None and shown is not None:
+            # the card reported unread on this pile, read now (vision reports an unread face at once
+            # and its read when it comes): the same exposure, known; its rank may make it a misdeal
+            unread.card, unread.shown = text, shown
+            if ace_or_joker:
+                d.void = True
+                self._alert("ace_or_joker_exposed", self._dk(text or zone), [unread.event, event],
+                            card=text or "an ace (suit unread)", zone=where)
+            return
+        d.exposures.append(Exposure(text, zone, event, shown=shown))
         if ace_or_joker:
             d.void = True
             self._alert("ace_or_joker_exposed", self._dk(text or zone), [event],
