@@ -99,3 +99,58 @@ def test_a_review_reads_the_banker_s_place_in_the_step() -> None:
     got, reader = _run(background=False, release_after=None)
     assert got == [False] * 2 + [True] * 6  # due at the third look (index 2): read there
     assert reader.threads == {threading.current_thread().name}
+
+
+class _Seen(_Reader):
+    """Records the picture (its grey level) each seat area was read in."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seat_reads: list[int] = []
+        from monitor.pipeline.hand_zones import ZoneReader
+
+        boxes = ZoneReader(CAL, _Reader()).boxes
+        self._seats = {tuple(round(v) for v in b) for n, b in boxes.items() if n.startswith("seat")}
+
+    def read(self, frame: np.ndarray, regions: list[tuple[int, int, int, int]],  # type: ignore[type-arg]
+             cards: object = ()) -> list[IndexRead]:
+        if any(tuple(r) in self._seats for r in regions):
+            self.seat_reads.append(int(frame[0, 0, 0]))
+        return super().read(frame, regions, cards)
+
+
+def _seat_steps(background: bool, pictures: list[int]) -> tuple[_Seen, list[bool]]:
+    """Steps over frames of the given grey levels, every area wanted: the seats' reads, and whether
+    each step gave the extractor seat 1's back area."""
+    from monitor.pipeline.chain import TableChain
+
+    reader = _Seen()
+    chain = TableChain(CAL, _wanting_all(), fps=15, index_reader=reader,  # type: ignore[arg-type]
+                       background=background)
+    w, h = CAL.image_size
+    got = []
+    for level in pictures:
+        out = chain._hands_by_index(np.full((h, w, 3), level, np.uint8))
+        got.append(out is not None and "seat1.back" in out)
+    chain.close()
+    return reader, got
+
+
+def test_a_live_chain_reads_a_seat_once_at_its_second_still_look() -> None:
+    seats = sum(1 for n in CAL.zones if n.startswith("seat") and n.endswith((".front", ".back")))
+    reader, got = _seat_steps(True, [60] * 5)
+    # the first settled look (index 1) deferred, superseded by the second (index 2): one read each
+    assert reader.seat_reads == [60] * seats
+    assert got == [False, False, True, True, True]
+    review, got = _seat_steps(False, [60] * 5)
+    assert review.seat_reads == [60] * (2 * seats)  # a review reads both looks in their steps
+    assert got == [False, True, True, True, True]
+
+
+def test_a_seat_swept_after_one_still_look_is_read_in_the_next_step_as_it_was() -> None:
+    # still at 60 for two looks (settled at index 1), then changed: the deferred read is of the frame
+    # at 60, made in the next step and given to the extractor there
+    reader, got = _seat_steps(True, [60, 60, 200, 200])
+    seats = sum(1 for n in CAL.zones if n.startswith("seat") and n.endswith((".front", ".back")))
+    assert reader.seat_reads[:seats] == [60] * seats
+    assert got[:3] == [False, False, True]

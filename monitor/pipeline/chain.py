@@ -52,6 +52,12 @@ FULL_SETTLE_LOOKS = 3
 # (~10x a seat's read). A seat's read stays in the step: its hand's fouls wait on it, a frame later
 # would be a frame slower.
 BACKGROUND_ZONES = frozenset({"banker"})
+# A live chain reads a seat's first settled look one frame later, in the next frame's step, and not at
+# all if that step reads the same picture at its second look (the newer boxes): on two cores the first
+# look's read (~80 ms for a seat's two areas) held the next frame's perception back, and where it read
+# too little (data/e2e/paigow_player_foul: 3 of 7 cards at frame 647, 7 at 648) the alert came a whole
+# read later (session 30: player_foul live 468-533 ms). A hand swept after one still look is still read,
+# a frame late. A review reads in the step (the same events for the same frames).
 
 
 class TableChain:
@@ -101,6 +107,10 @@ class TableChain:
         self._background: BackgroundReads[list[IndexCard]] | None = (
             BackgroundReads(list) if background and self.zone_reader is not None else None)
         self._turns = turns
+        # a live chain's seat areas at their first settled look, read in the next step unless superseded:
+        # zone -> (read key, the frame, its detections)
+        self._defer = background and self.zone_reader is not None
+        self._deferred: dict[str, tuple[tuple[str, int, bool], np.ndarray, Detections | None]] = {}
 
     def step(self, index: int, media_time: float, detections: Detections,
              tracks: Sequence[str] | None = None, image: np.ndarray | None = None) -> list[EventBase]:
@@ -146,6 +156,7 @@ class TableChain:
         for gone in self._settled_looks.keys() - views.keys():
             del self._settled_looks[gone]  # not watched now: it settles afresh when it is again
         due: dict[str, tuple[str, int, bool]] = {}  # zones to read in this frame -> their read's key
+        deferred: dict[str, tuple[tuple[str, int, bool], np.ndarray, Detections | None]] = {}
         for name, view in views.items():
             if not view.settled:
                 self._settled_looks.pop(name, None)
@@ -162,11 +173,21 @@ class TableChain:
             if cards is None:
                 if self._background is not None and self._background.pending(key):
                     continue  # being read beside the chain
+                if self._defer and not full and name not in BACKGROUND_ZONES:
+                    deferred[name] = (key, image, detections)  # read in the next step, if still wanted
+                    continue
                 due[name] = key
             else:
                 out[name] = cards
         boxes = fan_cards(detections) if due else []  # the frame's card boxes, gathered once
         reader = self.zone_reader
+        for name, (key, then, then_detections) in self._deferred.items():
+            now = due.get(name)
+            if name not in wanted or (now is not None and now[:2] == key[:2]) or key in self._hand_reads:
+                continue  # not waited on now, or this step reads the same picture with newer boxes
+            # the picture changed since (a hand swept after one still look): what it showed then
+            out.setdefault(name, self._remember(key, reader.read(then, name, fan_cards(then_detections))))
+        self._deferred = deferred
         for name, key in due.items():
             if self._background is not None and name in BACKGROUND_ZONES:
                 turn = self._turns.ticket() if self._turns is not None else None

@@ -137,8 +137,11 @@ class ExtractorSettings:
     # A hand partly seen set when the banker's is turned up: the exposure waits this long for it to be
     # reported set (a card of it the detector lost), lest it look exposed early (rules 35, 37)
     set_wait_s: float = 4.0
-    # The banker's setting read by index before its exposure is reported: held this long to count
-    early_set_s: float = 0.4
+    # The banker's setting read by index before its exposure is reported: held this long to count. 0:
+    # the chain reads only a still picture of the banker's place (three still looks), and live the
+    # foul setting of data/e2e/paigow_banker_foul lay still 0.33 s with its read a frame late, so the
+    # 0.4 s hold lost it whenever the exposure waited (session 30; the gate held at 0)
+    early_set_s: float = 0.0
     banker_seat: int | None = None  # for rounds opened by vision
 
 
