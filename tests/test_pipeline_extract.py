@@ -530,6 +530,32 @@ def test_the_banker_hand_certainly_face_up_but_not_all_read_is_exposed_with_what
     assert "banker_hand_exposed" not in types(t.run(2.0))
 
 
+def test_the_banker_hand_turned_up_and_read_by_its_indices_is_exposed_though_its_boxes_flicker() -> None:
+    # live, data/e2e/paigow_banker_foul: the fan's boxes come and go while it is spread, four certain
+    # faces at rest at once took 1.5 s one run in three; the still picture's read by index says it
+    t = Table()
+    for i in range(4):  # turned up: four certain faces in one frame
+        t.put(f"b{i}", "card", "banker", x=-132 + 44 * i, face_up=True, face_sure=True, back_p=0.0)
+    t.run(1 / FPS)
+    up_at = t.frame - 1
+    for i in range(2, 4):  # then two of the boxes lost while it is spread
+        t.take(f"b{i}")
+    assert "banker_hand_exposed" not in types(t.run(0.5))
+    assert "banker" in t.x.zones_to_read()
+    read = [IndexCard(-150 + 30 * i, 0, "banker", c, r, 0.99)
+            for i, (c, r) in enumerate([("As", None), (None, "K"), ("Qh", None), (None, "7"), (None, None)])]
+    out = [e for e in t.run(1 / FPS, hand_cards={"banker": read}) if e.type == "banker_hand_exposed"]
+    assert [(e.cards, e.unread, e.frame) for e in out] == [(["As", "Qh"], 3, up_at)]
+    # three read is no hand exposed (one back read as the joker, a pale back, must not be one)
+    t = Table()
+    for i in range(4):
+        t.put(f"b{i}", "card", "banker", x=-132 + 44 * i, face_up=True, face_sure=True, back_p=0.0)
+    t.run(1 / FPS)
+    for i in range(2, 4):
+        t.take(f"b{i}")
+    assert "banker_hand_exposed" not in types(t.run(0.2, hand_cards={"banker": read[:3]}))
+
+
 def test_one_card_face_up_at_the_bankers_place_is_no_hand_exposed() -> None:
     t = Table()
     t.put("b0", "card", "banker", x=-132, face_up=True, card="Jk")  # a back read as the joker

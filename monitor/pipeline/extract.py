@@ -1570,6 +1570,8 @@ class EventExtractor:
             # (a fan's boxes merge and part while it is spread: fewer for a while is the same hand)
             d.banker_up_at = (self._now, self._frame)
         faces = [o for o in up if self._at_rest(o) and self.tracks[o.track].certain_at is not None]
+        if self._banker_read_exposed(visible):
+            return
         if len(faces) < BANKER_SHOWN:
             # boxes of a fanned row come and go: the hand is face down again only after a while
             if d.banker_faces_lost is None:
@@ -1594,6 +1596,27 @@ class EventExtractor:
         at = min(d.banker_faces_since, d.banker_up_at or d.banker_faces_since)
         self._emit("banker_hand_exposed", min(o.confidence for o in faces), at=at,
                    cards=named, unread=len(faces) - len(named))
+
+    def _banker_read_exposed(self, visible: dict[str, Seen]) -> bool:
+        """The banker's place, once seen turned up, read by its indices with ``BANKER_SHOWN`` cards or
+        more read (an index is on a face): exposed, dated when it was seen turned up. A fanned row's
+        boxes come and go while it is spread, so four of them certain faces at rest at once can take
+        seconds (live, data/e2e/paigow_banker_foul: the exposure 1.5 s late one run in three, and the
+        foul setting laid meanwhile alerted only then); the still picture's read says it at once."""
+        d = self.deal
+        if d.banker_up_at is None:
+            return False
+        cards = self.hand_cards.get("banker") or []
+        read = [c for c in cards if c.card is not None or c.rank is not None]
+        if len(read) < BANKER_SHOWN:
+            return False
+        if self._sets_under_way(visible) and self._now - d.banker_up_at[0] < self.s.set_wait_s - 1e-9:
+            return True  # a player's hand is being set: the exposure waits for it (rules 35, 37)
+        named = sorted(c.card for c in read if c.card is not None)
+        d.banker_exposed = d.banker_unread = True
+        self._emit("banker_hand_exposed", min(c.confidence for c in read), at=d.banker_up_at,
+                   cards=named, unread=len(cards) - len(named))
+        return True
 
     def _sets_under_way(self, visible: dict[str, Seen]) -> bool:
         """A player's hand not yet reported set has cards resting in its front or back area: it is
