@@ -506,3 +506,14 @@ def test_openvino_runs_the_models_in_float32_whatever_the_cpu_offers() -> None:
     backend = load_backend(detector, "openvino", threads=1)
     compiled = backend._compiled  # type: ignore[attr-defined]
     assert str(compiled.get_property("INFERENCE_PRECISION_HINT")) in ("f32", "<Type: 'float32'>")
+
+
+def test_onnx_runtime_does_not_spin_between_calls() -> None:
+    # the live chain's stages take turns on two cores: a pool busy-waiting after its call would take
+    # the CPU from the stage whose turn it is
+    detector = Path(__file__).resolve().parents[1] / "models" / "detector.onnx"
+    backend = load_backend(detector, "onnxruntime", threads=2)
+    opts = backend._session.get_session_options()  # type: ignore[attr-defined]
+    assert opts.get_session_config_entry("session.intra_op.allow_spinning") == "0"
+    x = np.zeros((1, 3, 64, 64), np.float32)
+    assert backend.run(x)[0].shape[0] == 1  # and it still runs

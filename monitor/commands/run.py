@@ -40,6 +40,9 @@ def register(app: typer.Typer) -> None:
         perceive_fps: Annotated[float, typer.Option(
             min=0.0, help="a video file: perceive at most this many frames a second (15: what the "
                           "end-to-end proof covers); 0: every frame (cameras: every frame)")] = 0.0,
+        backend: Annotated[str, typer.Option(
+            help="the models' inference runtime: onnxruntime (measured faster for the live chain, "
+                 "docs/benchmarks.md session 30) or openvino")] = "onnxruntime",
     ) -> None:
         """Watch a table live: events to the procedure monitor, alerts stored and pushed to the dashboard."""
         from monitor.calibration import CalibrationError
@@ -49,11 +52,14 @@ def register(app: typer.Typer) -> None:
         if perception not in ("auto", "oracle", "models"):
             typer.echo(f"unknown perception {perception!r}: auto, models or oracle", err=True)
             raise typer.Exit(2)
+        if backend not in ("onnxruntime", "openvino"):
+            typer.echo(f"unknown backend {backend!r}: onnxruntime or openvino", err=True)
+            raise typer.Exit(2)
         opts = SessionOptions(
             table=table, camera=camera, db_url=db, snapshot_dir=snapshot_dir, tokens=tokens or "", host=host,
             port=port, dice_port=dice, console_log=console_log, perception=perception,  # type: ignore[arg-type]
             truth=truth, models=models or DEFAULT_MODELS, realtime=not review, banker_seat=banker_seat,
-            whole_frames=whole_frames, perceive_fps=perceive_fps or None,
+            whole_frames=whole_frames, perceive_fps=perceive_fps or None, backend=backend,
         )
         try:
             session = open_session(opts)

@@ -49,6 +49,9 @@ class OnnxRuntimeBackend:
         opts.inter_op_num_threads = 1
         opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         opts.log_severity_level = 3
+        # no busy-waiting between calls: the live chain's stages take turns on two cores, and a pool
+        # spinning after its call takes the CPU from the stage whose turn it is
+        opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
         try:
             self._session = ort.InferenceSession(str(self.path), opts, providers=["CPUExecutionProvider"])
         except Exception as exc:  # ort raises its own Fail/InvalidProtobuf types

@@ -49,8 +49,8 @@ SPREAD_STILL_S = 0.4
 HAND_SETTLE_LOOKS = 2
 FULL_SETTLE_LOOKS = 3
 # Zones a live chain reads beside its steps (``background``): the banker's place, read along its rows
-# (~10x a seat's read). A seat's read stays in the step: its hand's fouls wait on it, a frame later
-# would be a frame slower.
+# (~10x a seat's read). A seat's read stays in a step: its hand's fouls wait on it, and a read beside
+# the chain would take the next frame's perception's turn.
 BACKGROUND_ZONES = frozenset({"banker"})
 # A live chain reads a seat's first settled look one frame later, in the next frame's step, and not at
 # all if that step reads the same picture at its second look (the newer boxes): on two cores the first
@@ -218,6 +218,7 @@ class TableChain:
         """Stop the background reads (a live run's end)."""
         if self._background is not None:
             self._background.close()
+        self._deferred.clear()
 
     def _spread(self, image: np.ndarray, spots: dict | None, now: float,  # type: ignore[type-arg]
                 index: int) -> Spread | None:

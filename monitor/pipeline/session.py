@@ -42,6 +42,10 @@ class SessionOptions:
     truth: Path | None = None
     models: Path = DEFAULT_MODELS
     whole_frames: bool = False  # perceive every frame whole, not only where it changed
+    # the models' runtime: ONNX Runtime (its pool not spinning) served the live chain's turns better
+    # than OpenVINO on regions of changing sizes (session 30, same sitting: the bench recording 72.2
+    # vs 62.9 frames/s as fast as it goes, 29.5 vs 29.2 live; player_foul 389-390 vs 416-418 ms)
+    backend: str = "onnxruntime"
     realtime: bool = True  # a file played as a live camera (newest frame wins)
     # a file's frames perceived at most this many a second (None: every frame): 15 is what the
     # end-to-end proof covers; a 30 fps recording at 15 halves the work (the demo on 2 cores)
@@ -98,7 +102,7 @@ def open_session(opts: SessionOptions) -> Session:
 
     calibration = load_table(opts.table)
     perception = choose(opts.perception, opts.truth, calibration.image_size, opts.models,
-                        whole_frames=opts.whole_frames)
+                        whole_frames=opts.whole_frames, backend=opts.backend)
     warnings = list(getattr(perception, "warnings", []))
     settings = Settings(db_url=opts.db_url, host=opts.host, port=opts.port, snapshot_dir=opts.snapshot_dir,
                         tokens=opts.tokens or None)  # type: ignore[arg-type]

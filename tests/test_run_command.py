@@ -1,0 +1,23 @@
+"""`table-monitor run` refuses what it cannot run, clearly, before opening anything."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from monitor.cli import app
+from monitor.pipeline.session import SessionOptions
+
+TABLE = Path(__file__).resolve().parents[1] / "calibration" / "default-table.yaml"
+
+
+def test_an_unknown_inference_backend_is_refused_by_name() -> None:
+    result = CliRunner().invoke(app, ["run", "--table", str(TABLE), "--camera", "0", "--backend", "tensorrt"])
+    assert result.exit_code == 2
+    assert "unknown backend 'tensorrt': onnxruntime or openvino" in result.output
+
+
+def test_the_live_session_runs_the_models_on_onnx_runtime_by_default() -> None:
+    opts = SessionOptions(table=TABLE, camera="0", db_url="sqlite://", snapshot_dir=Path("snapshots"))
+    assert opts.backend == "onnxruntime"
