@@ -1,4 +1,4 @@
-"""`table-monitor run` refuses what it cannot run, clearly, before opening anything."""
+"""The live commands (`run`, `bench-pipeline`) refuse what they cannot run, before opening anything."""
 
 from __future__ import annotations
 
@@ -21,3 +21,9 @@ def test_an_unknown_inference_backend_is_refused_by_name() -> None:
 def test_the_live_session_runs_the_models_on_onnx_runtime_by_default() -> None:
     opts = SessionOptions(table=TABLE, camera="0", db_url="sqlite://", snapshot_dir=Path("snapshots"))
     assert opts.backend == "onnxruntime"
+
+
+def test_bench_pipeline_refuses_an_unknown_backend_by_name() -> None:
+    result = CliRunner().invoke(app, ["bench-pipeline", "--perception", "models", "--backend", "tensorrt"])
+    assert result.exit_code == 2
+    assert "unknown backend 'tensorrt': onnxruntime or openvino" in result.output

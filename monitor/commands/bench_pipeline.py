@@ -26,6 +26,8 @@ def register(app: typer.Typer) -> None:
             "--throughput/--no-throughput", help="measure the file as fast as the chain takes it")] = True,
         latency_run: Annotated[bool, typer.Option("--latency/--no-latency",
                                                   help="also play it as a live camera for latency")] = True,
+        backend: Annotated[str, typer.Option(
+            help="the models' runtime: onnxruntime (the live default) or openvino")] = "onnxruntime",
     ) -> None:
         """Throughput (review, as fast as possible) and live latency of the chain, per perception."""
         from monitor.pipeline.bench import BenchResult, ensure_recording, latency, throughput
@@ -34,6 +36,9 @@ def register(app: typer.Typer) -> None:
             if p not in ("oracle", "models", "models-whole"):
                 typer.echo(f"unknown perception {p!r}: oracle, models or models-whole", err=True)
                 raise typer.Exit(2)
+        if backend not in ("onnxruntime", "openvino"):
+            typer.echo(f"unknown backend {backend!r}: onnxruntime or openvino", err=True)
+            raise typer.Exit(2)
         if models is not None and not models.is_dir():
             typer.echo(f"--models {models}: no such folder", err=True)
             raise typer.Exit(2)
@@ -44,10 +49,10 @@ def register(app: typer.Typer) -> None:
                 name = rec.name if len(recs) > 1 else ""
                 if throughput_run:
                     typer.echo(f"[{p}] {name} throughput (the file as fast as the chain takes it) ...")
-                    typer.echo("  " + throughput(rec, p, models).line())
+                    typer.echo("  " + throughput(rec, p, models, backend).line())
                 if latency_run:
                     typer.echo(f"[{p}] {name} latency (played as a live camera at its frame rate) ...")
-                    r = latency(rec, p, models)
+                    r = latency(rec, p, models, backend)
                     missed = f"; {r.missed} faults without a pushed alert" if r.missed else ""
                     typer.echo("  " + r.line() + missed)
                     pooled.add(r)

@@ -95,7 +95,7 @@ def first_showing(captured: list[tuple[float, datetime]], shown: float) -> datet
 
 
 def _options(recording: Path, data: Path, perception: str, realtime: bool,
-             models: Path | None = None) -> Any:
+             models: Path | None = None, backend: str = "onnxruntime") -> Any:
     from monitor.pipeline.session import DEFAULT_MODELS, SessionOptions
 
     table = Path(__file__).resolve().parents[2] / "calibration" / "default-table.yaml"
@@ -106,15 +106,17 @@ def _options(recording: Path, data: Path, perception: str, realtime: bool,
         perception="models" if perception == "models-whole" else perception,  # type: ignore[arg-type]
         whole_frames=perception == "models-whole",
         truth=recording / "truth.jsonl" if perception == "oracle" else None, realtime=realtime,
-        models=models or DEFAULT_MODELS,
+        models=models or DEFAULT_MODELS, backend=backend,
     )
 
 
-def throughput(recording: Path, perception: str, models: Path | None = None) -> BenchResult:
+def throughput(recording: Path, perception: str, models: Path | None = None,
+               backend: str = "onnxruntime") -> BenchResult:
     from monitor.pipeline.session import open_session
 
     with tempfile.TemporaryDirectory(prefix="bench-pipeline-") as tmp:
-        session = open_session(_options(recording, Path(tmp), perception, realtime=False, models=models))
+        session = open_session(_options(recording, Path(tmp), perception, realtime=False, models=models,
+                                               backend=backend))
         start = time.perf_counter()
         try:
             session.wait()
@@ -124,7 +126,8 @@ def throughput(recording: Path, perception: str, models: Path | None = None) -> 
         return BenchResult(session.perception_label, session.run.stats.frames_perceived, seconds)
 
 
-def latency(recording: Path, perception: str, models: Path | None = None) -> BenchResult:
+def latency(recording: Path, perception: str, models: Path | None = None,
+            backend: str = "onnxruntime") -> BenchResult:
     from websockets.exceptions import ConnectionClosed
     from websockets.sync.client import connect
 
@@ -138,7 +141,8 @@ def latency(recording: Path, perception: str, models: Path | None = None) -> Ben
             by_code.setdefault(a["code"], []).append(a["media"]["trigger"])
     received: list[tuple[dict[str, Any], datetime]] = []
     with tempfile.TemporaryDirectory(prefix="bench-pipeline-") as tmp:
-        session = open_session(_options(recording, Path(tmp), perception, realtime=True, models=models))
+        session = open_session(_options(recording, Path(tmp), perception, realtime=True, models=models,
+                                               backend=backend))
         stop = threading.Event()
 
         def listen() -> None:
