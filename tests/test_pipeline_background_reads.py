@@ -50,16 +50,16 @@ class _SlowBanker(_Reader):
     """Reads the banker's place slowly (as along its rows beside the detector), the seats at once."""
 
     def __init__(self) -> None:
+        from monitor.pipeline.hand_zones import ZoneReader
+
         super().__init__()
         self.release = threading.Event()
         self.threads: set[str] = set()
+        self._banker = tuple(round(v) for v in ZoneReader(CAL, _Reader()).boxes["banker"])
 
     def read(self, frame: np.ndarray, regions: list[tuple[int, int, int, int]],  # type: ignore[type-arg]
              cards: object = ()) -> list[IndexRead]:
-        from monitor.pipeline.hand_zones import ZoneReader
-
-        banker = ZoneReader(CAL, _Reader()).boxes["banker"]
-        if any(tuple(r) == tuple(round(v) for v in banker) for r in regions):
+        if any(tuple(r) == self._banker for r in regions):
             self.threads.add(threading.current_thread().name)
             self.release.wait(5)
         return super().read(frame, regions, cards)

@@ -27,3 +27,14 @@ def test_bench_pipeline_refuses_an_unknown_backend_by_name() -> None:
     result = CliRunner().invoke(app, ["bench-pipeline", "--perception", "models", "--backend", "tensorrt"])
     assert result.exit_code == 2
     assert "unknown backend 'tensorrt': onnxruntime or openvino" in result.output
+
+
+def test_the_live_commands_default_to_the_live_backend() -> None:
+    import inspect
+
+    from monitor.perception.backends import LIVE_BACKEND
+
+    for command in ("run", "bench-pipeline"):
+        callback = next(c.callback for c in app.registered_commands if c.callback is not None
+                        and (c.name or c.callback.__name__.replace("_", "-")) == command)
+        assert inspect.signature(callback).parameters["backend"].default == LIVE_BACKEND

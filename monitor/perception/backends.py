@@ -18,6 +18,9 @@ from monitor.perception.errors import ModelFileError
 
 BACKENDS = ("onnxruntime", "openvino")
 DEFAULT_BACKEND = "openvino"
+# the live chain's (run, demo, bench-pipeline): ONNX Runtime, its pool not spinning, served the stages'
+# turns better than OpenVINO on regions of changing sizes (docs/benchmarks.md, session 30)
+LIVE_BACKEND = "onnxruntime"
 
 
 class Backend(Protocol):

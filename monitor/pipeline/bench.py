@@ -22,6 +22,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from monitor.perception.backends import LIVE_BACKEND
+
 BENCH_SCRIPTS = ("paigow_two_exposed", "paigow_exposed_ace", "paigow_joker_exposed")
 TOKEN = "bench-viewer-token-0123456789"
 
@@ -95,7 +97,7 @@ def first_showing(captured: list[tuple[float, datetime]], shown: float) -> datet
 
 
 def _options(recording: Path, data: Path, perception: str, realtime: bool,
-             models: Path | None = None, backend: str = "onnxruntime") -> Any:
+             models: Path | None = None, backend: str = LIVE_BACKEND) -> Any:
     from monitor.pipeline.session import DEFAULT_MODELS, SessionOptions
 
     table = Path(__file__).resolve().parents[2] / "calibration" / "default-table.yaml"
@@ -111,12 +113,12 @@ def _options(recording: Path, data: Path, perception: str, realtime: bool,
 
 
 def throughput(recording: Path, perception: str, models: Path | None = None,
-               backend: str = "onnxruntime") -> BenchResult:
+               backend: str = LIVE_BACKEND) -> BenchResult:
     from monitor.pipeline.session import open_session
 
     with tempfile.TemporaryDirectory(prefix="bench-pipeline-") as tmp:
-        session = open_session(_options(recording, Path(tmp), perception, realtime=False, models=models,
-                                               backend=backend))
+        opts = _options(recording, Path(tmp), perception, realtime=False, models=models, backend=backend)
+        session = open_session(opts)
         start = time.perf_counter()
         try:
             session.wait()
@@ -127,7 +129,7 @@ def throughput(recording: Path, perception: str, models: Path | None = None,
 
 
 def latency(recording: Path, perception: str, models: Path | None = None,
-            backend: str = "onnxruntime") -> BenchResult:
+            backend: str = LIVE_BACKEND) -> BenchResult:
     from websockets.exceptions import ConnectionClosed
     from websockets.sync.client import connect
 
@@ -141,8 +143,8 @@ def latency(recording: Path, perception: str, models: Path | None = None,
             by_code.setdefault(a["code"], []).append(a["media"]["trigger"])
     received: list[tuple[dict[str, Any], datetime]] = []
     with tempfile.TemporaryDirectory(prefix="bench-pipeline-") as tmp:
-        session = open_session(_options(recording, Path(tmp), perception, realtime=True, models=models,
-                                               backend=backend))
+        opts = _options(recording, Path(tmp), perception, realtime=True, models=models, backend=backend)
+        session = open_session(opts)
         stop = threading.Event()
 
         def listen() -> None:

@@ -59,6 +59,9 @@ BACKGROUND_ZONES = frozenset({"banker"})
 # read later (session 30: player_foul live 468-533 ms). A hand swept after one still look is still read,
 # a frame late. A review reads in the step (the same events for the same frames).
 
+# a seat area's read put off to the next step: (read key, the frame, its detections)
+_Deferred = tuple[tuple[str, int, bool], np.ndarray, Detections | None]
+
 
 class TableChain:
     def __init__(self, calibration: TableCalibration, extractor: EventExtractor, fps: float = 30.0,
@@ -107,10 +110,8 @@ class TableChain:
         self._background: BackgroundReads[list[IndexCard]] | None = (
             BackgroundReads(list) if background and self.zone_reader is not None else None)
         self._turns = turns
-        # a live chain's seat areas at their first settled look, read in the next step unless superseded:
-        # zone -> (read key, the frame, its detections)
-        self._defer = background and self.zone_reader is not None
-        self._deferred: dict[str, tuple[tuple[str, int, bool], np.ndarray, Detections | None]] = {}
+        # a live chain's seat areas at their first settled look, read in the next step unless superseded
+        self._deferred: dict[str, _Deferred] = {}
 
     def step(self, index: int, media_time: float, detections: Detections,
              tracks: Sequence[str] | None = None, image: np.ndarray | None = None) -> list[EventBase]:
@@ -156,7 +157,7 @@ class TableChain:
         for gone in self._settled_looks.keys() - views.keys():
             del self._settled_looks[gone]  # not watched now: it settles afresh when it is again
         due: dict[str, tuple[str, int, bool]] = {}  # zones to read in this frame -> their read's key
-        deferred: dict[str, tuple[tuple[str, int, bool], np.ndarray, Detections | None]] = {}
+        deferred: dict[str, _Deferred] = {}
         for name, view in views.items():
             if not view.settled:
                 self._settled_looks.pop(name, None)
@@ -173,7 +174,7 @@ class TableChain:
             if cards is None:
                 if self._background is not None and self._background.pending(key):
                     continue  # being read beside the chain
-                if self._defer and not full and name not in BACKGROUND_ZONES:
+                if self._background is not None and not full and name not in BACKGROUND_ZONES:
                     deferred[name] = (key, image, detections)  # read in the next step, if still wanted
                     continue
                 due[name] = key
