@@ -132,3 +132,25 @@ def test_a_spot_where_no_circle_passed_keeps_the_detectors_chips_unless_their_ri
         assert chain.chip_finder.find(image, "seat2.bet") == []
         got = chain._chips_in_spots(image, spots, Detections(1920, 1080, (box,)))
         assert got.items == want
+
+
+def test_the_chain_reports_a_chip_added_after_the_close_as_the_spots_picture_settles() -> None:
+    """The spot's chips read at full resolution in each settled picture reach the extractor: a stack
+    put down beside the bet after the close is a change on the frame the new picture settles
+    (before: a second later, with the readings voted; bet_changed_after_close live took 1.43 s)."""
+    from monitor.events.schema import parse_event
+
+    before = _render([("seat2.bet", 0.0, 100)])
+    after = _render([("seat2.bet", 0.0, 100), ("seat2.bet", 45.0, 25)])
+    chain = TableChain(load_table(TABLE), EventExtractor("T1"))
+    none = Detections(1920, 1080, ())
+    events = [e for i in range(30) for e in chain.step(i, i / 15, none, image=before)]
+    assert [(e.type, e.amount) for e in events if e.type == "bet_placed"] == [("bet_placed", 10000)]
+    chain.extractor.note(parse_event({"type": "bets_closed", "table_id": "T1", "seq": 0, "media_time": 2.0,
+                                      "wall_time": "2026-01-01T00:00:02Z", "source": "operator"}))
+    changed = []
+    for i in range(30, 45):
+        out = [e for e in chain.step(i, i / 15, none, image=after) if e.type == "bet_changed"]
+        changed += [(i, e.before, e.after) for e in out]
+    # looks 30-33: moved, then three still looks; the picture settles at frame 33
+    assert changed == [(33, 10000, 12500)]

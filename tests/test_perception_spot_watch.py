@@ -114,3 +114,24 @@ def test_on_the_rendered_sample_only_the_changed_bet_gets_a_new_picture() -> Non
     changed = {n for n in last if last[n] != first[n]}
     assert changed == {"seat5.bet"}
     assert len(versions["seat4.bet"]) == 2 and last["seat4.bet"] == first["seat4.bet"]  # the hand left
+
+
+def test_a_chip_put_down_changes_the_picture_where_it_lies_and_nowhere_else() -> None:
+    """What the extractor's quick bet change reads: the new chip's place looked otherwise in the bet's
+    picture, an old chip's did not; away from the chips nothing changed (an arm: much did)."""
+    added = [*TWO_STACKS, (303, 204, (30, 30, 30))]
+    w = SpotWatcher({"seat4.bet": SPOT}, SIZE)
+    _run(w, [_table(TWO_STACKS)] * 4 + [_table(TWO_STACKS, arm_x=270)] * 2 + [_table(added)] * 4)
+    assert w.versions("seat4.bet") == [0, 1]
+    assert w.alike_at("seat4.bet", (290, 180), 13, SIZE) == {0}  # lay there in both
+    assert w.alike_at("seat4.bet", (303, 204), 13, SIZE) == frozenset()  # the felt, before
+    discs = [((x, y), 1.3 * 13) for x, y, _ in added]
+    assert w.changed_away("seat4.bet", 0, discs, SIZE) == pytest.approx(0.0, abs=0.01)
+    # the same chips at a frame twice the size: the same places
+    assert w.alike_at("seat4.bet", (580, 360), 26, (1280, 720)) == {0}
+
+    w = SpotWatcher({"seat4.bet": SPOT}, SIZE)
+    _run(w, [_table(TWO_STACKS)] * 4 + [_table(TWO_STACKS, arm_x=280)] * 4)  # an arm resting there
+    discs = [((x, y), 1.3 * 13) for x, y, _ in TWO_STACKS]
+    assert (w.changed_away("seat4.bet", 0, discs, SIZE) or 0.0) > 0.2
+    assert w.changed_away("seat4.bet", 7, discs, SIZE) is None  # a picture it never had

@@ -10,7 +10,7 @@ import pytest
 from monitor.perception.spot_watch import SpotView
 from monitor.perception.stub_spread import Spread
 from monitor.pipeline.extract import EventExtractor, ExtractorSettings, _Seat
-from monitor.pipeline.observe import Seen
+from monitor.pipeline.observe import Seen, SpotChips
 from monitor.tablestate.index_cards import IndexCard
 
 FPS = 30.0
@@ -33,11 +33,13 @@ class Table:
 
     def run(self, seconds: float, hide: tuple[str, ...] = (), spots: dict[str, SpotView] | None = None,
             stub: Spread | None = None, still: tuple[float, int] | None = None,
-            hand_cards: dict[str, list[IndexCard]] | None = None) -> list:
+            hand_cards: dict[str, list[IndexCard]] | None = None,
+            spot_chips: dict[str, SpotChips] | None = None) -> list:
         out = []
         for _ in range(round(seconds * FPS)):
             seen = [o for t, o in self.objects.items() if t not in hide]
-            out += self.x.frame(self.frame, self.frame / FPS, seen, spots, stub, still, hand_cards)
+            out += self.x.frame(self.frame, self.frame / FPS, seen, spots, stub, still, hand_cards,
+                                spot_chips)
             self.frame += 1
         self.events += out
         return out
@@ -999,6 +1001,105 @@ def test_a_hand_resting_on_a_watched_spot_a_moment_is_not_a_change() -> None:
     t.run(0.2, spots=_spot(1, settled=False))
     out = t.run(2.0, spots=_spot(1))  # the hand left; the spot as it was
     assert [e for e in t.events if e.type == "bet_changed"] == [] and out == []
+
+
+def _circles(version: int, *chips: tuple[float, int], alike: frozenset[int] = frozenset(),
+             away: float = 0.0) -> dict[str, SpotChips]:
+    """Seat 4's spot as the chain gives it: the chips read in its settled picture ``version``, each
+    (x in mm, cents), a top chip's worth (a lower bound); a chip within 15 mm of x = 0 lies where the
+    spot's earlier pictures look the same, the others where they look otherwise (unless ``alike``);
+    ``away``: the share of the spot away from the chips that looks otherwise than in earlier pictures."""
+    return {"seat4.bet": SpotChips(version, tuple(
+        Seen(f"seat4.bet:{i}", "chips", "seat4.bet", x, 0.0, value=v, exact=False)
+        for i, (x, v) in enumerate(chips)), tuple(
+        frozenset(range(version)) if abs(x) < 15 else alike for x, _ in chips),
+        {v: away for v in range(version)})}
+
+
+def _raised_at_a_new_place(t: Table) -> list:
+    t.put("c", "chips", "seat4.bet", value=10000)
+    t.run(1.0, spots=_spot(1), spot_chips=_circles(1, (0.0, 10000)))
+    t.x.note(_closed())
+    t.run(0.5, hide=("c",), spots=_spot(1, settled=False))  # the player's arm
+    t.put("n", "chips", "seat4.bet", x=40.0, value=2500)  # a chip beside the stack (tracked late)
+    return t.run(1 / FPS, hide=("n",), spots=_spot(2), spot_chips=_circles(2, (2.0, 10000), (40.0, 2500)))
+
+
+def test_chips_added_where_the_spot_held_none_are_a_change_as_its_picture_settles() -> None:
+    """bet_changed_after_close live took 1.43 s: the new picture held 1 s, the readings voted 1 s.
+    A chip read in the settled picture 40 mm from every chip the spot held was put down: at once."""
+    t = Table()
+    out = _raised_at_a_new_place(t)
+    assert [(e.type, e.seat, e.before, e.after, e.at_least) for e in out] == [
+        ("bet_changed", 4, 10000, 12500, True)]
+    assert out[0].media_time == pytest.approx(1.5, abs=0.05)  # the frame the picture settled
+    # the detector's readings that follow are the same chips: not a second change
+    out = t.run(2.5, spots=_spot(2), spot_chips=_circles(2, (2.0, 10000), (40.0, 2500)))
+    assert [e for e in out if e.type in ("bet_changed", "bet_placed")] == []
+
+
+def test_the_same_chips_read_worth_more_in_a_new_picture_wait_for_it_to_hold() -> None:
+    """A colour read anew (a $25 as a $100) where the chip lay is no chip put down: the picture must
+    hold ``spot_hold_s`` as before (a card slid past, a hand resting there)."""
+    t = Table()
+    t.put("c", "chips", "seat4.bet", value=2500)
+    t.run(1.0, spots=_spot(1), spot_chips=_circles(1, (0.0, 2500)))
+    t.x.note(_closed())
+    t.run(0.5, hide=("c",), spots=_spot(1, settled=False))
+    out = t.run(0.5, spots=_spot(2), spot_chips=_circles(2, (12.0, 10000)))
+    assert out == []
+
+
+def test_a_chip_missed_at_the_close_and_read_beside_a_resting_arm_was_no_chip_added() -> None:
+    """clean_1056: the bet's three stacks read as one at the close; an arm resting over the spot
+    made a new picture in which a second stack was read, 43 mm from the first, where the close's
+    picture looked the same: it lay there all along."""
+    t = Table()
+    t.put("c", "chips", "seat4.bet", value=10000)
+    t.run(1.0, spots=_spot(1), spot_chips=_circles(1, (0.0, 10000)))
+    t.x.note(_closed())
+    t.run(0.5, spots=_spot(1, settled=False))
+    out = t.run(0.5, spots=_spot(2), spot_chips=_circles(2, (0.0, 10000), (43.0, 2500), alike=frozenset({1})))
+    assert out == []
+
+
+def test_a_chip_read_on_an_arm_resting_over_the_spot_is_no_chip_added() -> None:
+    """clean_1119: a player's sleeve over the spot while the hand is set, still for a moment; a
+    "$1" read on it 47 mm from the bet. The picture changed far from any chip: something lies there."""
+    t = Table()
+    t.put("c", "chips", "seat4.bet", value=500)
+    t.run(1.0, spots=_spot(1), spot_chips=_circles(1, (0.0, 500)))
+    t.x.note(_closed())
+    t.run(0.5, spots=_spot(1, settled=False))
+    out = t.run(0.5, spots=_spot(2), spot_chips=_circles(2, (0.0, 500), (47.0, 100), away=0.3))
+    assert out == []
+
+
+def test_a_hand_resting_on_the_spot_adds_no_chip() -> None:
+    t = Table()
+    t.put("c", "chips", "seat4.bet", value=10000)
+    t.run(1.0, spots=_spot(1), spot_chips=_circles(1, (0.0, 10000)))
+    t.x.note(_closed())
+    # the hand over the spot: the stack half hidden, read as less, nothing new beside it
+    t.put("c", "chips", "seat4.bet", value=500)
+    t.run(0.7, spots=_spot(3), spot_chips=_circles(3, (0.0, 500)))
+    t.put("c", "chips", "seat4.bet", value=10000)
+    out = t.run(2.0, spots=_spot(1), spot_chips=_circles(1, (0.0, 10000)))
+    assert [e for e in t.events if e.type == "bet_changed"] == [] and out == []
+
+
+def test_a_bet_whose_chips_the_spot_reader_never_found_is_judged_the_slow_way() -> None:
+    """Chips the circles missed at the close (the detector's stood for them): a circle later is no
+    proof of a chip added."""
+    t = Table()
+    t.put("c", "chips", "seat4.bet", value=10000)
+    t.run(1.0, spots=_spot(1), spot_chips=_circles(1))
+    t.x.note(_closed())
+    t.run(0.5, hide=("c",), spots=_spot(1, settled=False))
+    t.put("c", "chips", "seat4.bet", value=12500)
+    assert t.run(0.5, spots=_spot(2), spot_chips=_circles(2, (2.0, 10000), (40.0, 2500))) == []
+    out = t.run(2.0, spots=_spot(2), spot_chips=_circles(2, (2.0, 10000), (40.0, 2500)))
+    assert [(e.type, e.before, e.after) for e in out] == [("bet_changed", 10000, 12500)]
 
 
 def _closed():  # type: ignore[no-untyped-def]

@@ -48,6 +48,9 @@ class WatchSettings:
     settle_frames: int = 3  # still this many looks in a row: settled
     changed: float = 0.03  # a settled picture this far from every earlier one is a new version
     follow: float = 0.05  # a settled spot's picture moves this share toward each still look (light)
+    # a place (a chip's disc) in two pictures with at most this share of it changed looks the same in
+    # both: a chip found there lay there in both (an arm resting beside it changes other places)
+    alike: float = 0.25
 
 
 @dataclass
@@ -100,6 +103,54 @@ class SpotWatcher:
             pic = cast(npt.NDArray[np.float32], cv2.GaussianBlur(small, (5, 5), 1.2))
             out[name] = self._update(spot, pic)
         return out
+
+    def versions(self, name: str) -> list[int]:
+        """The pictures spot ``name`` has settled into that are remembered (oldest first)."""
+        spot = self.spots.get(name)
+        return [] if spot is None else sorted(spot.refs)
+
+    def alike_at(self, name: str, center: tuple[float, float], radius: float,
+                 frame_size: tuple[int, int]) -> frozenset[int]:
+        """The versions of spot ``name`` whose pictures look as its current version's does within
+        ``radius`` of ``center`` (pixels of a frame of ``frame_size``): a chip found there now lay there
+        in those pictures too. Empty for a spot not settled yet or a place outside it."""
+        spot = self.spots.get(name)
+        if spot is None or spot.version not in spot.refs:
+            return frozenset()
+        disc = self._disc(spot, center, radius, frame_size) & spot.mask
+        if not disc.any():
+            return frozenset()
+        return frozenset(v for v in spot.refs
+                         if v != spot.version and self._share(spot, spot.version, v, disc) <= self.s.alike)
+
+    def changed_away(self, name: str, version: int, discs: Sequence[tuple[tuple[float, float], float]],
+                     frame_size: tuple[int, int]) -> float | None:
+        """The share of spot ``name`` away from ``discs`` (centre and radius, pixels of a frame of
+        ``frame_size``: the chips) that looks otherwise in its current picture than in ``version``'s:
+        none where only chips were put down, moved or taken; an arm or a card resting there, much.
+        None where either picture is not known or the discs cover the spot."""
+        spot = self.spots.get(name)
+        if spot is None or spot.version not in spot.refs or version not in spot.refs:
+            return None
+        away = spot.mask.copy()
+        for center, radius in discs:
+            away &= ~self._disc(spot, center, radius, frame_size)
+        return self._share(spot, spot.version, version, away) if away.any() else None
+
+    def _disc(self, spot: _Spot, center: tuple[float, float], radius: float,
+              frame_size: tuple[int, int]) -> npt.NDArray[np.bool_]:
+        x0, y0, x1, y1 = spot.box
+        kx, ky = self.size[0] / frame_size[0], self.size[1] / frame_size[1]
+        gx, gy = SIDE / (x1 - x0), SIDE / (y1 - y0)
+        cx, cy = (center[0] * kx - x0) * gx, (center[1] * ky - y0) * gy
+        rx, ry = max(radius * kx * gx, 1.0), max(radius * ky * gy, 1.0)
+        yy, xx = np.mgrid[0:SIDE, 0:SIDE]
+        return cast(npt.NDArray[np.bool_], ((xx + 0.5 - cx) / rx) ** 2 + ((yy + 0.5 - cy) / ry) ** 2 <= 1.0)
+
+    def _share(self, spot: _Spot, a: int, b: int, where: npt.NDArray[np.bool_]) -> float:
+        d = np.abs(spot.refs[a] - spot.refs[b])
+        d = d.max(axis=2) if d.ndim == 3 else d
+        return float(np.mean(d[where] > self.s.level))
 
     def _diff(self, spot: _Spot, a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> float:
         d = np.abs(a - b)

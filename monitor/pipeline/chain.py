@@ -29,7 +29,7 @@ from monitor.pipeline.background_reads import BackgroundReads
 from monitor.pipeline.cpu_turns import CpuTurns
 from monitor.pipeline.extract import EventExtractor
 from monitor.pipeline.hand_zones import ZoneReader, fan_cards
-from monitor.pipeline.observe import Seen, seen
+from monitor.pipeline.observe import Seen, SpotChips, seen
 from monitor.tablestate.index_cards import IndexCard
 from monitor.tablestate.placement import place
 
@@ -48,6 +48,8 @@ SPREAD_STILL_S = 0.4
 # banker's place is read at the third look only: its read costs ~10x a seat's and that hand lies still.
 HAND_SETTLE_LOOKS = 2
 FULL_SETTLE_LOOKS = 3
+# A chip's place in a spot's picture, as a share of its radius: its edge and shadow with it.
+CHIP_DISC = 1.3
 # Zones a live chain reads beside its steps (``background``): the banker's place, read along its rows
 # (~10x a seat's read). A seat's read stays in a step: its hand's fouls wait on it, and a read beside
 # the chain would take the next frame's perception's turn.
@@ -61,6 +63,10 @@ BACKGROUND_ZONES = frozenset({"banker"})
 
 # a seat area's read put off to the next step: (read key, the frame, its detections)
 _Deferred = tuple[tuple[str, int, bool], np.ndarray, Detections | None]
+
+
+def _centre(d: Detection) -> tuple[float, float]:
+    return (float(d.center[0]), float(d.center[1]))
 
 
 class TableChain:
@@ -91,6 +97,8 @@ class TableChain:
         self.chip_finder = SpotChipFinder.for_table(calibration)
         self._spot_chips: dict[tuple[str, int], list[Detection]] = {}  # (spot, picture version) -> chips
         self._spot_now: dict[str, list[Detection]] = {}  # spot -> the chips of its last settled picture
+        # (spot, picture version) -> its chips placed on the table, as the extractor is given them
+        self._spot_placed: dict[tuple[str, int], SpotChips] = {}
         stub = calibration.zones.get("stub")
         self.spread_counter = None if stub is None else StubSpreadCounter(calibration, stub)
         self._spreads: dict[int, tuple[Spread, float]] = {}  # the stub's picture version -> its count, when
@@ -120,8 +128,10 @@ class TableChain:
         spots = None if image is None else self.watcher.look(image)
         spread = None if image is None else self._spread(image, spots, media_time, index)
         still = self._still_since if spread is not None else None
+        spot_chips = None
         if image is not None and spots is not None and tracks is None:
             detections = self._chips_in_spots(image, spots, detections)
+            spot_chips = self._spot_chips_placed(image, spots)
         placed = place(detections, self.calibration)
         if tracks is not None:
             if len(tracks) != len(placed):
@@ -137,7 +147,7 @@ class TableChain:
                 if t.placed.detection.kind != "pile"] + hands
         self.last_seen = objects
         hand_cards = None if image is None else self._hands_by_index(image, spots, detections)
-        return self.extractor.frame(index, media_time, objects, spots, spread, still, hand_cards)
+        return self.extractor.frame(index, media_time, objects, spots, spread, still, hand_cards, spot_chips)
 
     def _hands_by_index(self, image: np.ndarray, spots: dict[str, SpotView] | None = None,
                         detections: Detections | None = None) -> dict[str, list[IndexCard]] | None:
@@ -285,6 +295,44 @@ class TableChain:
         kept = tuple(d for d in detections.items if d.kind != "chip" or not (in_read_spot(d) or painted(d)))
         found = tuple(d for chips in self._spot_now.values() for d in chips)
         return Detections(detections.width, detections.height, kept + found, detections.timings_ms)
+
+    def _spot_chips_placed(self, image: np.ndarray, spots: dict[str, SpotView]) -> dict[str, SpotChips]:
+        """The chips read in each settled spot's picture this frame (:meth:`_chips_in_spots`), placed
+        on the table: the extractor compares a spot's new picture's chips with those it held."""
+        out: dict[str, SpotChips] = {}
+        h, w = image.shape[:2]
+        for name, view in spots.items():
+            chips = self._spot_chips.get((name, view.version)) if view.settled else None
+            if chips is None:
+                continue
+            key = (name, view.version)
+            placed = self._spot_placed.get(key)
+            if placed is None:
+                if len(self._spot_placed) >= 256:  # bounded, as the reads it places
+                    del self._spot_placed[next(iter(self._spot_placed))]
+                radius = self.chip_finder.spots[name].radius * w / self.chip_finder.size[0]
+                on_table = place(Detections(w, h, tuple(chips)), self.calibration)
+                placed = self._spot_placed[key] = SpotChips(
+                    view.version, tuple(seen(f"{name}:{i}", p) for i, p in enumerate(on_table)),
+                    tuple(self.watcher.alike_at(name, _centre(d), radius, (w, h)) for d in chips),
+                    self._changed_away(name, view.version, chips, radius, (w, h)))
+            out[name] = placed
+        return out
+
+    def _changed_away(self, name: str, version: int, chips: list[Detection], radius: float,
+                      size: tuple[int, int]) -> dict[int, float]:
+        """For each other remembered picture of spot ``name``: the share away from the chips of both
+        pictures (their discs a little wider than a chip: its edge and shadow) that looks otherwise."""
+        out = {}
+        for other in self.watcher.versions(name):
+            if other == version:
+                continue
+            then = self._spot_chips.get((name, other), [])
+            share = self.watcher.changed_away(
+                name, other, [(_centre(d), CHIP_DISC * radius) for d in (*chips, *then)], size)
+            if share is not None:
+                out[other] = share
+        return out
 
     def warm_up(self) -> None:
         """Load the tracker now (importing it takes seconds), not on the first frame of a live run."""

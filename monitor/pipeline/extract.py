@@ -45,7 +45,7 @@ from monitor.events.schema import EVENT_TYPES, PILES, EventBase, Source
 from monitor.geometry.shapes import convex_hull, hull_distance
 from monitor.perception.spot_watch import SpotView
 from monitor.perception.stub_spread import Spread
-from monitor.pipeline.observe import Seen
+from monitor.pipeline.observe import Seen, SpotChips
 from monitor.rules.paigow.partial import MAX_UNREAD
 from monitor.tablestate.index_cards import IndexCard
 
@@ -57,6 +57,7 @@ AMBIGUOUS = -2  # two slots emptied before a pile showed at a seat: the next pil
 HAND_SHOWN = 3  # a player's set cards face up, read or not: that hand is opened (rule 56)
 BANKER_SHOWN = 4  # face-up cards resting in the banker's place: its hand is exposed (rule 11), read or not
 # events that may pass a counted card still waiting for its read (none of them closes the deal)
+SPOT_VERSIONS_KEPT = 32  # chip reads kept per betting spot, as many as its watcher keeps pictures
 _PASS_DEALT = frozenset({"card_dealt", "card_exposed", "bet_placed", "bet_changed", "dice_rolled"})
 
 
@@ -87,6 +88,17 @@ class ExtractorSettings:
     # A betting spot's picture changed after the close must stay changed this long to be a change of
     # its chips: a hand resting on the spot, or cards passing, leave within 0.7 s (rendered rounds).
     spot_hold_s: float = 1.0
+    # ... except chips added: a spot settled into a new picture whose chips, read in it at full
+    # resolution, are worth more than the bet and one of them lies this far from every chip it held
+    # (a chip is 39 mm across) where the bet's picture looked otherwise: a chip put down where there
+    # was none, not the same chips read anew (a colour misread, a stack boxed as two, a chip missed
+    # at the close and read beside an arm resting on the spot: clean_1056), nor a hand resting there.
+    # Judged as the picture settles, not a second later (bet_changed_after_close live: 1.43 s).
+    new_chip_mm: float = 25.0
+    # ... and the spot's picture changed only where chips are or were (at most this share elsewhere):
+    # a player's arm resting over the spot makes a settled picture whose sleeve or skin can read as a
+    # chip (clean_1119: a "$1" on an arm, 47 mm from the bet)
+    spot_bare_share: float = 0.05
     move_s: float = 2.0  # a pile slot emptied this recently is the pile a new stack at a seat came from
     # A pile is carried from its slot to a seat in 0.3 s or more (300-600 mm): a slot whose cards went
     # out of sight less than this before the pile showed at a seat is the next one (the arm over it).
@@ -343,6 +355,9 @@ class EventExtractor:
         # seat -> its spot's picture version as the bets closed, and when it was last seen so before
         self.close_view: dict[int, tuple[int, float, int]] = {}
         self.spot_since: dict[str, tuple[int, float, int]] = {}  # zone -> (version, settled since, frame)
+        # zone -> picture version -> the chips read in it at full resolution (where given to frame)
+        self.spot_chips: dict[str, dict[int, SpotChips]] = {}
+        self.added_in: dict[int, int] = {}  # seat -> the picture version chips added were reported in
         self.rereads = 0  # bet readings that changed with nothing touching the spot (not reported)
         # chip track -> (seat, cents, last seen, cents exact: not a lower bound)
         self.stacks: dict[str, tuple[int, int, float, bool]] = {}
@@ -378,7 +393,8 @@ class EventExtractor:
     def frame(self, index: int, media_time: float, objects: Iterable[Seen],
               spots: Mapping[str, SpotView] | None = None, stub: Spread | None = None,
               stub_still: tuple[float, int] | None = None,
-              hand_cards: Mapping[str, list[IndexCard]] | None = None) -> list[EventBase]:
+              hand_cards: Mapping[str, list[IndexCard]] | None = None,
+              spot_chips: Mapping[str, SpotChips] | None = None) -> list[EventBase]:
         """One frame's tracked objects; returns the vision events it confirmed (in order).
 
         ``spots``: zones (betting spots ``seatN.bet``, pile slots ``pileN``) as the frame's picture
@@ -389,7 +405,8 @@ class EventExtractor:
         the stub zone is watched: it then counts the stub, not the tracks (a spread is one or two boxes);
         ``stub_still``: since when the stub's picture has lain still (the count is dated there);
         ``hand_cards``: the cards read by their indices in each hand zone whose picture lies still
-        (:mod:`monitor.tablestate.index_cards`): a fanned hand turned up is read so."""
+        (:mod:`monitor.tablestate.index_cards`): a fanned hand turned up is read so; ``spot_chips``: the
+        chips read at full resolution in each betting spot whose picture lies still (its version's)."""
         self._frame, self._now = index, media_time
         self.hand_cards = hand_cards or {}
         self.spots = spots or {}
@@ -398,6 +415,11 @@ class EventExtractor:
         for zone, spot in self.spots.items():
             if spot.settled and self.spot_since.get(zone, (None, 0.0, 0))[0] != spot.version:
                 self.spot_since[zone] = (spot.version, self._now, self._frame)
+        for zone, read in (spot_chips or {}).items():
+            versions = self.spot_chips.setdefault(zone, {})
+            versions[read.version] = read
+            if len(versions) > SPOT_VERSIONS_KEPT:
+                del versions[min(versions)]
         self.frames_seen += 1
         visible: dict[str, Seen] = {}
         settled: list[tuple[Seen, str | None]] = []
@@ -573,6 +595,7 @@ class EventExtractor:
         self.bet_since, self.spot_touched, self.spot_missing = {}, {}, {}
         self.bet_version = {}
         self.close_view = {}
+        self.added_in = {}
         self.stacks = {}
         self.chip_reads = {}
 
@@ -1691,12 +1714,18 @@ class EventExtractor:
             # re-tracked under a new id) changes the sum, not the bet
             total, since, since_frame = self._vote(f"seat{seat}", totals.get(seat, 0), conf.get(seat, 1.0))
             c.update(total, since, since_frame)
-            if not c.held(self._now, self.s.stable_s):
-                continue
             before = self.bets_reported.get(seat, 0)
-            if c.value == before:
+            added = self._chips_added(seat, before)
+            if added is not None:
+                self._report_added(seat, before, *added, conf.get(seat, 1.0))
                 continue
             picture = self.spots.get(f"seat{seat}.bet")
+            if picture is not None and self.added_in.get(seat) == picture.version:
+                continue  # the tracks' readings catching up with chips already reported from the picture
+            if not c.held(self._now, self.s.stable_s):
+                continue
+            if c.value == before:
+                continue
             # a watched spot is judged even when its chips were read as none: from overhead a
             # stack can drop out of the detector's sight for seconds while it lies untouched
             late = self.closed_at is not None and c.since >= self.closed_at
@@ -1747,6 +1776,43 @@ class EventExtractor:
             else:
                 self._emit("bet_changed", conf.get(seat, 1.0), at=at, seat=seat, before=before, after=c.value,
                            at_least=seat in bound)
+
+    def _chips_added(self, seat: int, before: int) -> tuple[int, bool] | None:
+        """The spot's worth and whether it is exact, where chips were added to a bet after the close
+        (``new_chip_mm``), judged on the full-resolution reads of the spot's pictures; else None."""
+        zone = f"seat{seat}.bet"
+        picture = self.spots.get(zone)
+        if (self.closed_at is None or before <= 0 or picture is None or not picture.settled
+                or seat not in self.bet_version or picture.version == self.bet_version[seat]):
+            return None
+        reads = self.spot_chips.get(zone, {})
+        now, held = reads.get(picture.version), reads.get(self.bet_version[seat])
+        if now is None or not now.chips or held is None or not held.chips:
+            return None  # a picture whose chips were not read, or a bet its circles never showed
+        worth = sum(o.value for o in now.chips)
+        away = now.away.get(held.version)
+        if away is None or away > self.s.spot_bare_share:
+            return None  # more than chips changed there: an arm or a card resting on the spot
+        # new: far from every chip read before, and its place looked otherwise in the bet's picture
+        # (a chip the reader missed then, read now beside an arm resting on the spot, lay there)
+        if worth <= before or not any(
+                held.version not in alike
+                and all(math.hypot(o.x - p.x, o.y - p.y) > self.s.new_chip_mm for p in held.chips)
+                for o, alike in zip(now.chips, now.alike, strict=True)):
+            return None
+        return worth, all(o.exact for o in now.chips)
+
+    def _report_added(self, seat: int, before: int, worth: int, exact: bool, confidence: float) -> None:
+        """A bet raised after the close (:meth:`_chips_added`), dated when its spot settled as it is now;
+        the spot's reading that follows is the same chips (its picture's version is the reported one)."""
+        zone = f"seat{seat}.bet"
+        version, since, frame = self.spot_since[zone]
+        self.bets_reported[seat] = worth
+        self.bet_since[seat] = since
+        self.bet_version[seat] = version
+        self.added_in[seat] = version
+        self._emit("bet_changed", confidence, at=(since, frame), seat=seat, before=before, after=worth,
+                   at_least=not exact)
 
     def _spot_touches(self, visible: dict[str, Seen], hands: list[Seen]) -> None:
         """When each betting spot was last touched: a hand on it, chips jumping in it, or all its

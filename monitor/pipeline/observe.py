@@ -7,7 +7,8 @@ truth's own ids in oracle replays), so the extractor never sees pixels or a mode
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from monitor.perception.labels import BACK, UNKNOWN
 from monitor.tablestate.placement import Placed
@@ -43,6 +44,19 @@ class Seen:
     # face up and surely a face: named, or the classifier all but rules out a back (an unread face)
     face_sure: bool = False
     back_p: float | None = None  # the classifier's chance that it is a back (None: not read)
+
+
+@dataclass(frozen=True, slots=True)
+class SpotChips:
+    """The chips read in one settled picture (``version``) of a betting spot, at full resolution;
+    ``alike``: for each chip, the spot's other pictures that look the same where it lies (it lay there
+    in them too); ``away``: for each other picture, the share of the spot away from the chips of
+    both that looks otherwise (an arm or a card resting there: much; chips put down or moved: none)."""
+
+    version: int
+    chips: tuple[Seen, ...]
+    alike: tuple[frozenset[int], ...]
+    away: Mapping[int, float] = field(default_factory=dict)
 
 
 def seen(track: str | int, p: Placed) -> Seen:
