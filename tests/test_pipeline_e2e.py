@@ -4,6 +4,7 @@ and the faults of devices: a corrupt video and a camera that drops and comes bac
 
 from __future__ import annotations
 
+import gc
 import json
 import shutil
 import sqlite3
@@ -93,10 +94,12 @@ def test_a_rendered_round_through_the_live_chain_alerts_with_a_snapshot(clip: Pa
         assert session.perception_label.startswith("ORACLE")
         assert session.wait(60), "the clip did not finish playing"
         time.sleep(1.0)
+        assert gc.get_freeze_count() > 0  # the warm heap left out of the collector's full passes
     finally:
         session.close()
         stop.set()
         ws.join(5)
+    assert gc.get_freeze_count() == 0  # and returned to it when the run stopped
     db = tmp_path / "store.db"
     alerts = rows(db, "SELECT code, snapshot, media_trigger FROM alerts")
     assert [a[0] for a in alerts] == ["bet_changed_after_close"]

@@ -30,6 +30,7 @@ from typing import Any, Protocol
 from monitor.calibration import TableCalibration
 from monitor.events.schema import EventBase, parse_event
 from monitor.perception.detections import Detections
+from monitor.pipeline import heap
 from monitor.pipeline.chain import TableChain
 from monitor.pipeline.cpu_turns import CpuTurns
 from monitor.pipeline.extract import EventExtractor, ExtractorSettings
@@ -121,6 +122,7 @@ class LiveRun:
         self.ring = ring or FrameRing()
         self.dice = dice
         self.stats = RunStats()
+        self._frozen = False  # holds the heap frozen (monitor.pipeline.heap) from start to stop
         self._seq = itertools.count(first_seq)
         self._seq_lock = threading.Lock()
         self.extractor = EventExtractor(self.table_id, settings, next_seq=self.next_seq,
@@ -220,6 +222,8 @@ class LiveRun:
     def start(self) -> LiveRun:
         if not self.perception.label.startswith("ORACLE"):
             self.chain.warm_up()  # ByteTrack for real detections: loaded before the first frame
+        heap.freeze()
+        self._frozen = True
         self.source.add_status_handler(lambda status: self.outside(self.mapper.from_source(status)))
         if self.dice is not None:
             self.dice.add_handler(lambda event: self.outside(self.mapper.from_dice(event)))
@@ -345,3 +349,6 @@ class LiveRun:
         if self.dice is not None:
             self.dice.stop()
         self._drain_outside(force=True)
+        if self._frozen:
+            self._frozen = False
+            heap.thaw()
