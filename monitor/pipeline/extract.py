@@ -56,8 +56,8 @@ WAIT = -1  # a judgement that waits for more frames
 AMBIGUOUS = -2  # two slots emptied before a pile showed at a seat: the next pile to show says which
 HAND_SHOWN = 3  # a player's set cards face up, read or not: that hand is opened (rule 56)
 BANKER_SHOWN = 4  # face-up cards resting in the banker's place: its hand is exposed (rule 11), read or not
-# events that may pass a counted card still waiting for its read (none of them closes the deal)
 SPOT_VERSIONS_KEPT = 32  # chip reads kept per betting spot, as many as its watcher keeps pictures
+# events that may pass a counted card still waiting for its read (none of them closes the deal)
 _PASS_DEALT = frozenset({"card_dealt", "card_exposed", "bet_placed", "bet_changed", "dice_rolled"})
 
 
