@@ -37,10 +37,10 @@ def register(app: typer.Typer) -> None:
             if p not in ("oracle", "models", "models-whole"):
                 typer.echo(f"unknown perception {p!r}: oracle, models or models-whole", err=True)
                 raise typer.Exit(2)
-        from monitor.perception.backends import BACKENDS
+        from monitor.perception.backends import unknown_backend
 
-        if backend not in BACKENDS:
-            typer.echo(f"unknown backend {backend!r}: {' or '.join(BACKENDS)}", err=True)
+        if why := unknown_backend(backend):
+            typer.echo(why, err=True)
             raise typer.Exit(2)
         if models is not None and not models.is_dir():
             typer.echo(f"--models {models}: no such folder", err=True)

@@ -53,10 +53,10 @@ def register(app: typer.Typer) -> None:
         if perception not in ("auto", "oracle", "models"):
             typer.echo(f"unknown perception {perception!r}: auto, models or oracle", err=True)
             raise typer.Exit(2)
-        from monitor.perception.backends import BACKENDS
+        from monitor.perception.backends import unknown_backend
 
-        if backend not in BACKENDS:
-            typer.echo(f"unknown backend {backend!r}: {' or '.join(BACKENDS)}", err=True)
+        if why := unknown_backend(backend):
+            typer.echo(why, err=True)
             raise typer.Exit(2)
         opts = SessionOptions(
             table=table, camera=camera, db_url=db, snapshot_dir=snapshot_dir, tokens=tokens or "", host=host,

@@ -23,6 +23,11 @@ DEFAULT_BACKEND = "openvino"
 LIVE_BACKEND = "onnxruntime"
 
 
+def unknown_backend(name: str) -> str | None:
+    """What a command says of a ``--backend`` that is no runtime here, or None if it is one."""
+    return None if name in BACKENDS else f"unknown backend {name!r}: {' or '.join(BACKENDS)}"
+
+
 class Backend(Protocol):
     name: str
     path: Path

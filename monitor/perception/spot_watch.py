@@ -120,8 +120,9 @@ class SpotWatcher:
         disc = self._disc(spot, center, radius, frame_size) & spot.mask
         if not disc.any():
             return frozenset()
-        return frozenset(v for v in spot.refs
-                         if v != spot.version and self._share(spot, spot.version, v, disc) <= self.s.alike)
+        now = spot.refs[spot.version]
+        return frozenset(v for v, ref in spot.refs.items()
+                         if v != spot.version and self._diff(now, ref, disc) <= self.s.alike)
 
     def changed_away(self, name: str, version: int, discs: Sequence[tuple[tuple[float, float], float]],
                      frame_size: tuple[int, int]) -> float | None:
@@ -135,7 +136,7 @@ class SpotWatcher:
         away = spot.mask.copy()
         for center, radius in discs:
             away &= ~self._disc(spot, center, radius, frame_size)
-        return self._share(spot, spot.version, version, away) if away.any() else None
+        return self._diff(spot.refs[spot.version], spot.refs[version], away) if away.any() else None
 
     def _disc(self, spot: _Spot, center: tuple[float, float], radius: float,
               frame_size: tuple[int, int]) -> npt.NDArray[np.bool_]:
@@ -147,18 +148,15 @@ class SpotWatcher:
         yy, xx = np.mgrid[0:SIDE, 0:SIDE]
         return cast(npt.NDArray[np.bool_], ((xx + 0.5 - cx) / rx) ** 2 + ((yy + 0.5 - cy) / ry) ** 2 <= 1.0)
 
-    def _share(self, spot: _Spot, a: int, b: int, where: npt.NDArray[np.bool_]) -> float:
-        d = np.abs(spot.refs[a] - spot.refs[b])
+    def _diff(self, a: npt.NDArray[np.float32], b: npt.NDArray[np.float32],
+              where: npt.NDArray[np.bool_]) -> float:
+        """The share of ``where`` whose colour moved by more than ``level`` from ``a`` to ``b``."""
+        d = np.abs(a - b)
         d = d.max(axis=2) if d.ndim == 3 else d
         return float(np.mean(d[where] > self.s.level))
 
-    def _diff(self, spot: _Spot, a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> float:
-        d = np.abs(a - b)
-        d = d.max(axis=2) if d.ndim == 3 else d
-        return float(np.mean(d[spot.mask] > self.s.level))
-
     def _update(self, spot: _Spot, pic: npt.NDArray[np.float32]) -> SpotView:
-        if spot.last is not None and self._diff(spot, pic, spot.last) <= self.s.still:
+        if spot.last is not None and self._diff(pic, spot.last, spot.mask) <= self.s.still:
             spot.still += 1
         else:
             spot.still = 1 if spot.last is None else 0
@@ -168,10 +166,10 @@ class SpotWatcher:
             if settled:
                 spot.refs[0] = pic.copy()
             return SpotView(spot.version, settled, 0.0)
-        difference = self._diff(spot, pic, spot.refs[spot.version])
+        difference = self._diff(pic, spot.refs[spot.version], spot.mask)
         if settled:
             if difference > self.s.changed:
-                diffs = {v: self._diff(spot, pic, r) for v, r in spot.refs.items()}
+                diffs = {v: self._diff(pic, r, spot.mask) for v, r in spot.refs.items()}
                 best = min(diffs, key=lambda v: diffs[v])
                 if diffs[best] <= self.s.changed:
                     spot.version, difference = best, diffs[best]  # as it was (an arm rested, left)

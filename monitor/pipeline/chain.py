@@ -95,10 +95,10 @@ class TableChain:
              for name, poly in calibration.zones.items() if zone_kind(name) in ("bet", "pile", "stub")},
             calibration.image_size)
         self.chip_finder = SpotChipFinder.for_table(calibration)
-        self._spot_chips: dict[tuple[str, int], list[Detection]] = {}  # (spot, picture version) -> chips
+        # (spot, picture version) -> its chips in the frame, and placed on the table for the extractor
+        self._spot_chips: dict[tuple[str, int], tuple[list[Detection], SpotChips]] = {}
         self._spot_now: dict[str, list[Detection]] = {}  # spot -> the chips of its last settled picture
-        # (spot, picture version) -> its chips placed on the table, as the extractor is given them
-        self._spot_placed: dict[tuple[str, int], SpotChips] = {}
+        self._spot_reads: dict[str, SpotChips] = {}  # the spots settled in this frame -> their chips
         stub = calibration.zones.get("stub")
         self.spread_counter = None if stub is None else StubSpreadCounter(calibration, stub)
         self._spreads: dict[int, tuple[Spread, float]] = {}  # the stub's picture version -> its count, when
@@ -131,7 +131,7 @@ class TableChain:
         spot_chips = None
         if image is not None and spots is not None and tracks is None:
             detections = self._chips_in_spots(image, spots, detections)
-            spot_chips = self._spot_chips_placed(image, spots)
+            spot_chips = self._spot_reads  # a new dict each frame: handed over, not copied
         placed = place(detections, self.calibration)
         if tracks is not None:
             if len(tracks) != len(placed):
@@ -256,7 +256,9 @@ class TableChain:
         """The betting spots' chips as found in their full-resolution pictures
         (:mod:`monitor.perception.spot_chips`), in place of the detector's chips there: once per settled
         picture of a spot; while an arm is over it, what it held when it last lay still. Chips too
-        small in this frame to be read that way, or a spot where none was found: the detector's."""
+        small in this frame to be read that way, or a spot where none was found: the detector's. Each
+        spot settled in this frame is left in ``_spot_reads`` for the extractor."""
+        self._spot_reads = {}
         if not self.chip_finder.readable(image):
             return detections
         for name in self.chip_finder.spots:
@@ -264,12 +266,13 @@ class TableChain:
             if view is None or not view.settled:
                 continue
             key = (name, view.version)
-            chips = self._spot_chips.get(key)
-            if chips is None:
+            known = self._spot_chips.get(key)
+            if known is None:
                 if len(self._spot_chips) >= 256:  # bounded: a live run goes on for days
                     del self._spot_chips[next(iter(self._spot_chips))]
-                chips = self._spot_chips[key] = self.chip_finder.find(image, name)
-            self._spot_now[name] = chips
+                chips = self.chip_finder.find(image, name)
+                known = self._spot_chips[key] = (chips, self._placed(image, name, view.version, chips))
+            self._spot_now[name], self._spot_reads[name] = known
         if not self._spot_now:
             return detections
         k = image.shape[1] / self.chip_finder.size[0]  # the spots' pixels on a frame of another size
@@ -296,28 +299,15 @@ class TableChain:
         found = tuple(d for chips in self._spot_now.values() for d in chips)
         return Detections(detections.width, detections.height, kept + found, detections.timings_ms)
 
-    def _spot_chips_placed(self, image: np.ndarray, spots: dict[str, SpotView]) -> dict[str, SpotChips]:
-        """The chips read in each settled spot's picture this frame (:meth:`_chips_in_spots`), placed
-        on the table: the extractor compares a spot's new picture's chips with those it held."""
-        out: dict[str, SpotChips] = {}
+    def _placed(self, image: np.ndarray, name: str, version: int, chips: list[Detection]) -> SpotChips:
+        """A settled picture's chips placed on the table, with what the spot's earlier pictures show
+        where they lie and away from them: the extractor compares them with the bet's."""
         h, w = image.shape[:2]
-        for name, view in spots.items():
-            chips = self._spot_chips.get((name, view.version)) if view.settled else None
-            if chips is None:
-                continue
-            key = (name, view.version)
-            placed = self._spot_placed.get(key)
-            if placed is None:
-                if len(self._spot_placed) >= 256:  # bounded, as the reads it places
-                    del self._spot_placed[next(iter(self._spot_placed))]
-                radius = self.chip_finder.spots[name].radius * w / self.chip_finder.size[0]
-                on_table = place(Detections(w, h, tuple(chips)), self.calibration)
-                placed = self._spot_placed[key] = SpotChips(
-                    view.version, tuple(seen(f"{name}:{i}", p) for i, p in enumerate(on_table)),
-                    tuple(self.watcher.alike_at(name, _centre(d), radius, (w, h)) for d in chips),
-                    self._changed_away(name, view.version, chips, radius, (w, h)))
-            out[name] = placed
-        return out
+        radius = self.chip_finder.spots[name].radius * w / self.chip_finder.size[0]
+        on_table = place(Detections(w, h, tuple(chips)), self.calibration)
+        return SpotChips(version, tuple(seen(f"{name}:{i}", p) for i, p in enumerate(on_table)),
+                         tuple(self.watcher.alike_at(name, _centre(d), radius, (w, h)) for d in chips),
+                         self._changed_away(name, version, chips, radius, (w, h)))
 
     def _changed_away(self, name: str, version: int, chips: list[Detection], radius: float,
                       size: tuple[int, int]) -> dict[int, float]:
@@ -327,7 +317,7 @@ class TableChain:
         for other in self.watcher.versions(name):
             if other == version:
                 continue
-            then = self._spot_chips.get((name, other), [])
+            then = self._spot_chips.get((name, other), ([], None))[0]
             share = self.watcher.changed_away(
                 name, other, [(_centre(d), CHIP_DISC * radius) for d in (*chips, *then)], size)
             if share is not None:

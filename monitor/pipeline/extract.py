@@ -43,7 +43,7 @@ from typing import Any
 from monitor.calibration.zones import zone_kind, zone_number
 from monitor.events.schema import EVENT_TYPES, PILES, EventBase, Source
 from monitor.geometry.shapes import convex_hull, hull_distance
-from monitor.perception.spot_watch import SpotView
+from monitor.perception.spot_watch import KEEP, SpotView
 from monitor.perception.stub_spread import Spread
 from monitor.pipeline.observe import Seen, SpotChips
 from monitor.rules.paigow.partial import MAX_UNREAD
@@ -56,7 +56,6 @@ WAIT = -1  # a judgement that waits for more frames
 AMBIGUOUS = -2  # two slots emptied before a pile showed at a seat: the next pile to show says which
 HAND_SHOWN = 3  # a player's set cards face up, read or not: that hand is opened (rule 56)
 BANKER_SHOWN = 4  # face-up cards resting in the banker's place: its hand is exposed (rule 11), read or not
-SPOT_VERSIONS_KEPT = 32  # chip reads kept per betting spot, as many as its watcher keeps pictures
 # events that may pass a counted card still waiting for its read (none of them closes the deal)
 _PASS_DEALT = frozenset({"card_dealt", "card_exposed", "bet_placed", "bet_changed", "dice_rolled"})
 
@@ -418,7 +417,7 @@ class EventExtractor:
         for zone, read in (spot_chips or {}).items():
             versions = self.spot_chips.setdefault(zone, {})
             versions[read.version] = read
-            if len(versions) > SPOT_VERSIONS_KEPT:
+            if len(versions) > KEEP:  # as many as the spot's watcher remembers pictures
                 del versions[min(versions)]
         self.frames_seen += 1
         visible: dict[str, Seen] = {}

@@ -8,7 +8,7 @@ truth's own ids in oracle replays), so the extractor never sees pixels or a mode
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from monitor.perception.labels import BACK, UNKNOWN
 from monitor.tablestate.placement import Placed
@@ -56,7 +56,7 @@ class SpotChips:
     version: int
     chips: tuple[Seen, ...]
     alike: tuple[frozenset[int], ...]
-    away: Mapping[int, float] = field(default_factory=dict)
+    away: Mapping[int, float]
 
 
 def seen(track: str | int, p: Placed) -> Seen:
