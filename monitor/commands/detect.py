@@ -28,6 +28,8 @@ def register(app: typer.Typer) -> None:
         threads: Annotated[int, typer.Option(min=1)] = 2,
         score: Annotated[bool, typer.Option(
             help="score against ground truth IMAGE.json (renderer output)")] = False,
+        snap_edges: Annotated[bool, typer.Option(
+            help="move each box onto its card's edges before reading it (~0.5 ms a card)")] = False,
     ) -> None:
         """Print each card's identity, confidence and four corners; optionally draw them."""
         import cv2
@@ -42,7 +44,8 @@ def register(app: typer.Typer) -> None:
         try:
             perceiver = Perceiver.from_models(models or DEFAULT_MODELS, backend, threads,
                                               classical,  # type: ignore[arg-type]
-                                              use_detector=not no_detector, threshold=threshold)
+                                              use_detector=not no_detector, threshold=threshold,
+                                              snap_edges=snap_edges)
         except (PerceptionError, ValueError) as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from exc
