@@ -48,6 +48,8 @@ def register(app: typer.Typer) -> None:
                  "changed (the live default), one backend (--backend)")] = None,
         frames: Annotated[int, typer.Option(min=2, help="frames of --video")] = 400,
         backend: Annotated[str, typer.Option(help="--video runtime: openvino or onnxruntime")] = "openvino",
+        snap_edges: Annotated[bool, typer.Option(
+            help="boxes moved onto the cards' edges before reading (detect --snap-edges)")] = False,
     ) -> None:
         """Time detection + rectification + identity on one frame with ONNX Runtime and OpenVINO."""
         import os
@@ -74,7 +76,7 @@ def register(app: typer.Typer) -> None:
         counts: dict[str, int] = {}
         for backend in ("onnxruntime", "openvino"):
             perceiver = Perceiver.from_models(models or DEFAULT_MODELS, backend, threads,
-                                              classical)  # type: ignore[arg-type]
+                                              classical, snap_edges=snap_edges)  # type: ignore[arg-type]
             for _ in range(3):  # warm-up: first runs compile kernels and fill caches
                 perceiver.perceive(frame)
             samples: dict[str, list[float]] = {}
