@@ -93,3 +93,20 @@ def test_detect_command_rejects_a_wrong_model_folder(tmp_path: Path) -> None:
     res = CliRunner().invoke(app, ["detect", str(FRAME), "--models", str(tmp_path)])
     assert res.exit_code == 2
     assert "cards.onnx" in res.output and "not a loadable ONNX model" in res.output
+
+
+def test_detect_command_snaps_boxes_to_edges_when_asked() -> None:
+    """``--snap-edges`` on the sample frames: the shipped models' figures hold, and on the oblique
+    frame (cards the classical finder does not cut out alone) the corners come closer to the truth
+    (measured: median corner error 2.88 -> 1.00 px there; 0.91 -> 0.92 px on the table frame)."""
+    for frame, recall_min, gain in ((FRAME, RECALL_MIN, 1.3), (OBLIQUE, OBLIQUE_RECALL_MIN, 0.6)):
+        truth = load_truth(frame.with_suffix(".json"))
+        scores = {}
+        for snap in (False, True):
+            p = Perceiver.from_models(DEFAULT_MODELS, backend="onnxruntime", snap_edges=snap)
+            scores[snap] = score_frame(p.perceive(load_image(frame)), truth).summary()
+        assert scores[True]["recall"] >= recall_min
+        assert scores[True]["false_identity"] <= FALSE_MAX
+        assert scores[True]["corner_error_px_median"] <= gain * scores[False]["corner_error_px_median"]
+    res = CliRunner().invoke(app, ["detect", str(FRAME), "--snap-edges", "--backend", "onnxruntime"])
+    assert res.exit_code == 0, res.output
