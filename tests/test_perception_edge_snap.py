@@ -122,7 +122,7 @@ def test_a_box_over_two_cards_keeps_its_corners() -> None:
     assert d.identity == "unknown"  # and not named: no one card's outline
 
 
-def test_the_pipeline_leaves_boxes_alone_unless_asked() -> None:
+def test_the_pipeline_leaves_boxes_alone_when_told() -> None:
     truth = card_quad(240, 180, 52, 72, 0.3)
     box = card_quad(245, 175, 60, 82, 0.36)
 
@@ -130,5 +130,5 @@ def test_the_pipeline_leaves_boxes_alone_unless_asked() -> None:
         def detect(self, frame: np.ndarray) -> list[Box]:
             return [Box("card_face_up", 0.9, box)]
 
-    d = Perceiver(OneBox(), None, classical="off").perceive(table(truth)).cards[0]  # type: ignore[arg-type]
+    d = Perceiver(OneBox(), None, classical="off", snap_edges=False).perceive(table(truth)).cards[0]  # type: ignore[arg-type]
     assert corner_error(np.asarray(d.corners, np.float64), box) < 1e-6

@@ -49,7 +49,8 @@ def register(app: typer.Typer) -> None:
         frames: Annotated[int, typer.Option(min=2, help="frames of --video")] = 400,
         backend: Annotated[str, typer.Option(help="--video runtime: openvino or onnxruntime")] = "openvino",
         snap_edges: Annotated[bool, typer.Option(
-            help="boxes moved onto the cards' edges before reading (detect --snap-edges)")] = False,
+            help="the detector's boxes moved onto the cards' edges before reading (the runtime's way; "
+                 "--no-snap-edges measures without)")] = True,
     ) -> None:
         """Time detection + rectification + identity on one frame with ONNX Runtime and OpenVINO."""
         import os

@@ -29,7 +29,7 @@ def register(app: typer.Typer) -> None:
         score: Annotated[bool, typer.Option(
             help="score against ground truth IMAGE.json (renderer output)")] = False,
         snap_edges: Annotated[bool, typer.Option(
-            help="move each box onto its card's edges before reading it (~0.5 ms a card)")] = False,
+            help="move the detector's boxes onto their cards' edges before reading them")] = True,
     ) -> None:
         """Print each card's identity, confidence and four corners; optionally draw them."""
         import cv2

@@ -27,7 +27,8 @@ def register(app: typer.Typer) -> None:
         test_crops: Annotated[int, typer.Option(min=54, help="held-out crops (unseen tables)")] = 1620,
         epochs: Annotated[int, typer.Option(min=1)] = 4,
         base: Annotated[Path, typer.Option(help="checkpoint to fine-tune")] = Path("models/cards.pt"),
-        imgsz: Annotated[int, typer.Option(help="classifier input size (the shipped model's)")] = 64,
+        imgsz: Annotated[int | None, typer.Option(
+            help="classifier input size (default: the base's, from the .json beside it, else 64)")] = None,
         threads: Annotated[int, typer.Option(min=1)] = 1,
         seed: Annotated[int, typer.Option()] = 0,
         reuse_crops: Annotated[bool, typer.Option(help="reuse OUT/crops if already rendered")] = False,
@@ -55,6 +56,8 @@ def register(app: typer.Typer) -> None:
         if not base.exists():
             typer.echo(f"error: base classifier checkpoint not found: {base}", err=True)
             raise typer.Exit(2)
+        if imgsz is None:
+            imgsz = _base_imgsz(base)
         if fan and not (fan_base.exists() and fan_base.with_suffix(".json").exists()):
             typer.echo(f"error: fan classifier not found: {fan_base} (and its .json); --no-fan skips it",
                        err=True)
@@ -121,3 +124,13 @@ def register(app: typer.Typer) -> None:
             for name in FAN_FILES:
                 shutil.copy(out / "fan" / "fan_reader" / name, install / name)
             typer.echo(f"fan reader installed into {install}")
+
+
+def _base_imgsz(base: Path) -> int:
+    """The input size the base checkpoint was trained at: its exported model's metadata beside it
+    (models/cards.pt and models/cards.json), else 64 (the first classifiers')."""
+    meta = base.with_suffix(".json")
+    try:
+        return int(json.loads(meta.read_text())["imgsz"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return 64
