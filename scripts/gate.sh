@@ -5,16 +5,15 @@
 # round), two processes side by side. Ship only if the fault set loses nothing and the hundred stay at
 # most one false alert (issue 8).
 # Usage: scripts/gate.sh OUT [MODELS [FAULT_CACHE [CLEAN_CACHE]]]
-#   defaults: models/ and the caches of the shipped models as perceived by session 26's code (detector_v8,
-#   faces not named in boxes not shaped like one card, cards cut out of the layout's paint by the
-#   classical finder, face-up cards with their newest box), data/e2e_cache_s26 and
-#   data/e2e_random_cache_s26 (`mkdir` them empty to perceive afresh, ~35 min). A cache is keyed by the
+#   defaults: models/ and the caches of the shipped models as perceived by session 32's code (detector_v8,
+#   the whole-card member cards_v7_96 read one way up, video's boxes not snapped), data/e2e_cache_s32b and
+#   data/e2e_random_cache_s32b (`mkdir` them empty to perceive afresh, ~25 min). A cache is keyed by the
 #   model files it was made with (other models perceive afresh into it, ~1 min a round) but not by the
 #   code: after a change to perception itself, give new cache folders.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=$1; models=${2:-models}
-faults_cache=${3:-data/e2e_cache_s26}; clean_cache=${4:-data/e2e_random_cache_s26}
+faults_cache=${3:-data/e2e_cache_s32b}; clean_cache=${4:-data/e2e_random_cache_s32b}
 tm=.venv/bin/table-monitor
 mkdir -p "$out"
 for half in 0 1; do

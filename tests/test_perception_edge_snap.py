@@ -132,3 +132,13 @@ def test_the_pipeline_leaves_boxes_alone_when_told() -> None:
 
     d = Perceiver(OneBox(), None, classical="off", snap_edges=False).perceive(table(truth)).cards[0]  # type: ignore[arg-type]
     assert corner_error(np.asarray(d.corners, np.float64), box) < 1e-6
+
+
+def test_photos_are_snapped_and_video_is_not() -> None:
+    from monitor.perception.pipeline import DEFAULT_MODELS
+
+    assert Perceiver.from_models(DEFAULT_MODELS, backend="onnxruntime").snap_edges
+    # the live chain's fan reader reads fanned cards along the detector's own boxes
+    assert not Perceiver.from_models(DEFAULT_MODELS, backend="onnxruntime", video=True).snap_edges
+    asked = Perceiver.from_models(DEFAULT_MODELS, backend="onnxruntime", video=True, snap_edges=True)
+    assert asked.snap_edges
