@@ -50,6 +50,7 @@ _ON_FLAT = (_ON_LINE * SAMPLES + np.arange(SAMPLES)).reshape(_G * _G, SAMPLES)  
 _LINE_SUM = np.zeros((_G * SAMPLES, _G * _G), np.float32)
 _LINE_SUM[_ON_FLAT, np.arange(_G * _G)[:, None]] = 1.0 / SAMPLES
 _GRAY = np.array([0.114, 0.587, 0.299], np.float32)  # BGR weights, as cv2.COLOR_BGR2GRAY
+_NO_TERM = np.empty((0, 0), np.float32)  # gemm's added matrix, unused (its weight is 0)
 
 
 def _sample(frame: npt.NDArray[np.uint8], pts: npt.NDArray[np.float64]) -> npt.NDArray[np.float32]:
@@ -89,7 +90,8 @@ def _snap_pass(frame: npt.NDArray[np.uint8], q: F64, reach: F64,
     # quarters, as a quarter of a side may lie under a finger or along an index (a plain mean pulls
     # the side outward, away from the pips near it).
     # (OpenCV's product: numpy's OpenBLAS would start threads that keep spinning into the models' turn)
-    mean = cv2.gemm(step.reshape(m * 4, -1), _LINE_SUM, 1.0, None, 0.0).reshape(m, 4, _G * _G)
+    mean = np.asarray(cv2.gemm(step.reshape(m * 4, -1), _LINE_SUM, 1.0, _NO_TERM, 0.0))
+    mean = mean.reshape(m, 4, _G * _G)
     cand = np.argpartition(mean, -CANDIDATES, axis=2)[..., -CANDIDATES:]  # boxes x sides x candidates
     vals = np.take_along_axis(step, _ON_FLAT[cand].reshape(m, 4, -1), axis=2)
     vals = vals.reshape(m, 4, CANDIDATES, SAMPLES)
