@@ -256,12 +256,14 @@ def _snapped_to_edges(frame: npt.NDArray[np.uint8], cards: list[_Card]) -> None:
     # a neighbouring card along a side (held-out frames: mean overlap with the truth 0.75-0.79 ->
     # 0.88-0.89; snapping the matched outlines too named no more on val, lost a card of recall and
     # cost three times as much). A box squarer than a card holds two: no one card's edges to go to.
-    todo = [c for c in cards if c.source == "detector" and card_shaped(c.corners)]
-    quads = [order_card_corners(c.corners) for c in todo]
-    for c, quad, snapped in zip(todo, quads, snap_all_to_edges(frame, list(quads)), strict=True):
-        if (snapped is not None and is_card_like_quad(snapped) and card_shaped(snapped)
-                and quad_iou(snapped, quad) > SNAP_MIN_IOU):
-            c.corners = snapped
+    todo = [(c, quad) for c in cards
+            if c.source == "detector" and card_shaped(quad := order_card_corners(c.corners))]
+    snapped = snap_all_to_edges(frame, [quad for _, quad in todo])
+    for (c, quad), moved in zip(todo, snapped, strict=True):
+        if (moved is not None and is_card_like_quad(moved) and card_shaped(moved)
+                and quad_iou(moved, quad) > SNAP_MIN_IOU):
+            c.corners = moved
+
 
 def _bounds(corners: npt.NDArray[np.float64]) -> tuple[float, float, float, float]:
     c = np.asarray(corners, dtype=np.float64).reshape(-1, 2)
