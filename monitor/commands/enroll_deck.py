@@ -129,8 +129,10 @@ def register(app: typer.Typer) -> None:
 def _base_imgsz(base: Path) -> int:
     """The input size the base checkpoint was trained at: its exported model's metadata beside it
     (models/cards.pt and models/cards.json), else 64 (the first classifiers')."""
-    meta = base.with_suffix(".json")
+    from monitor.perception.errors import ModelFileError
+    from monitor.perception.identity import ClassifierMeta
+
     try:
-        return int(json.loads(meta.read_text())["imgsz"])
-    except (OSError, ValueError, KeyError, TypeError):
+        return ClassifierMeta.load(base.with_suffix(".json")).imgsz
+    except ModelFileError:
         return 64

@@ -44,8 +44,8 @@ _E = np.arange(_G)
 # Every line tried runs from end offset e0 (at the side's start) to e1 (at its end). Summing a side's
 # steps (offsets x samples, flattened) along each line is one product with this 0/1 matrix, a column
 # per line (e0 * _G + e1) with one entry per sample: the offset the line passes there.
-_ON_LINE = np.rint(_E[:, None, None] + _T[None, None, :] * (_E[None, :, None] - _E[:, None, None]))
-_ON_LINE = _ON_LINE.astype(np.intp)
+_ON_LINE = np.rint(_E[:, None, None] + _T[None, None, :] * (_E[None, :, None] - _E[:, None, None])
+                   ).astype(np.intp)
 _ON_FLAT = (_ON_LINE * SAMPLES + np.arange(SAMPLES)).reshape(_G * _G, SAMPLES)  # line -> its samples
 _LINE_SUM = np.zeros((_G * SAMPLES, _G * _G), np.float32)
 _LINE_SUM[_ON_FLAT, np.arange(_G * _G)[:, None]] = 1.0 / SAMPLES

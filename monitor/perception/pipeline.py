@@ -80,8 +80,8 @@ class Perceiver:
         # photos (``detect``) must not, so the cache is opt-in.
         self.cache = cache
         self.card_area: float | None = None  # a free card's area in the last whole frame (pixels)
-        # The detector's own boxes moved onto their cards' edges before reading (``edge_snap``; off
-        # only to measure what it gives)
+        # The detector's own boxes moved onto their cards' edges before reading (``edge_snap``;
+        # ``from_models`` leaves it off for video)
         self.snap_edges = snap_edges
 
     @classmethod
