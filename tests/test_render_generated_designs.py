@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -128,3 +129,24 @@ def test_render_patches_takes_a_jitter_range_and_refuses_a_bad_one(tmp_path: Pat
         res = CliRunner().invoke(app, ["render-patches", "--out", str(tmp_path / "x"), "--n", "1",
                                        "--jitter", bad])
         assert res.exit_code != 0 and "--jitter" in res.output, (bad, res.output)
+
+
+def test_some_decks_print_pale_backs_and_an_engraved_ace_of_spades() -> None:
+    """Two kinds of real deck the classifier had never seen (session 33): a back printed pale on white,
+    which at 50 px a card reads as a blank face, and the big ace of spades filled with light scrolls."""
+    ps = [design_params(s) for s in range(300)]
+    pale = [p for p in ps if p.back_colors[0] == p.paper]
+    ornate = [p for p in ps if p.ace_ornate]
+    assert 0.08 < len(pale) / len(ps) < 0.25 and 0.25 < len(ornate) / len(ps) < 0.45
+    assert all(p.ace_spade_big for p in ornate)
+    back = draw_random_face(pale[0], "back")[..., :3].astype(np.int32)
+    assert back.mean() > 200  # pale all over
+    p = ornate[0]
+    ace, club = draw_random_face(p, "As"), draw_random_face(p, "Ac")
+    h, w = ace.shape[:2]
+    centre = (slice(int(h * 0.38), int(h * 0.62)), slice(int(w * 0.3), int(w * 0.7)))
+    ink = np.abs(ace[centre][..., :3].astype(np.int32) - np.array(p.paper)).sum(axis=2) > 150
+    assert 0.2 < ink.mean() < 0.9  # the spade fills the middle, with paper-coloured scrolls inside
+    plain = replace(p, ace_ornate=False)
+    assert not np.array_equal(draw_random_face(plain, "As"), ace)
+    assert not np.array_equal(ace, club)

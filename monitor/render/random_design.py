@@ -242,6 +242,8 @@ class DesignParams:
     joker_mirror: bool  # a double-headed joker picture
     # drawn from a third stream
     pip_gap: float = 0.6  # mm kept between the pip field and the corner index box
+    # drawn from a fourth stream (_pale_and_ornate)
+    ace_ornate: bool = False  # the big ace of spades filled with light scrollwork, as most decks print it
 
 
 # A crowded face: big pips up against an index hugging the corner, as some modern and digital decks
@@ -462,7 +464,29 @@ def design_params(seed: int) -> DesignParams:
         joker_font=_pick_font(x),
         joker_mirror=bool(x.random() < 0.3),
     )
-    return _fit_pips(_crowded(p, np.random.default_rng([seed, 0x5EED, 3])))
+    p = _crowded(p, np.random.default_rng([seed, 0x5EED, 3]))
+    return _fit_pips(_pale_and_ornate(p, np.random.default_rng([seed, 0x5EED, 4])))
+
+
+# Backs printed pale on white (PALE_BACK_SHARE of decks): at 50 px a card wide their pattern fades
+# and the back reads as a blank face; the held-out deck's back is one (models/MODEL_CARD.md, session 33).
+PALE_BACK_SHARE = 0.15
+ORNATE_ACE_SHARE = 0.35  # of all decks: a big ace of spades with scrollwork inside
+
+
+def _pale_and_ornate(p: DesignParams, rng: np.random.Generator) -> DesignParams:
+    """Some decks' backs made pale, some big aces of spades made ornate (a fourth stream, so that
+    every earlier draw of a seed keeps its value)."""
+    pale = rng.random() < PALE_BACK_SHARE
+    ornate = rng.random() < ORNATE_ACE_SHARE
+    light = int(rng.integers(150, 225))
+    ace_h = float(rng.uniform(20.0, 29.0))  # drawn 1.4x: most of the card's width
+    tint = _jitter(rng, (light, light, light), 18)
+    if pale:
+        p = replace(p, back_colors=(p.paper, tint), back_step=float(rng.uniform(1.2, 4.0)))
+    if ornate:
+        p = replace(p, ace_spade_big=True, ace_ornate=True, ace_style="plain", ace_h=max(p.ace_h, ace_h))
+    return p
 
 
 def _crowded(p: DesignParams, rng: np.random.Generator) -> DesignParams:
@@ -711,7 +735,9 @@ class _Painter:
                 self.suit(card.suit, 31.5, cy, h * 0.84, p.paper)
                 if p.ace_style == "double":
                     self.suit(card.suit, 31.5, cy, h * 0.55, color)
-        if p.ace_ring or spade_big:
+        if spade_big and p.ace_ornate:
+            self.scrollwork(cy, h)
+        if (p.ace_ring or spade_big) and not p.ace_ornate:
             self.ellipse(31.5, cy, h * 0.7, h * 0.7, color, thick=0.5, outline=False)
         if spade_big:  # a few flourishes round the big spade
             for sx in (-1, 1):
@@ -720,6 +746,36 @@ class _Painter:
                     for t in np.linspace(0, math.pi, 9)
                 ]
                 self.stroke(pts, color, 0.5)
+
+    def scrollwork(self, cy: float, h: float) -> None:
+        """Light scrolls inside the big spade, mirrored about its axis: curls from the stem up, a
+        leaf or a lozenge on the axis (the engraved ace of spades of most decks)."""
+        rng, paper = self.rng, self.p.paper
+        w = max(0.25, h * float(rng.uniform(0.018, 0.032)))
+        for _ in range(int(rng.integers(2, 5))):
+            x0 = h * float(rng.uniform(0.04, 0.16))
+            y0 = cy + h * float(rng.uniform(-0.05, 0.28))
+            r = h * float(rng.uniform(0.07, 0.14))
+            turns = float(rng.uniform(1.0, 1.8))
+            up = float(rng.uniform(0.1, 0.3))
+            t = np.linspace(0.0, turns * 2 * math.pi, 40)
+            rr = r * (1 - t / (turns * 2 * math.pi + 1.0))
+            xs = x0 + h * 0.12 + rr * np.cos(t + math.pi)  # a curl out to the side, winding inwards
+            ys = y0 - h * up * t / t[-1] + rr * np.sin(t + math.pi)
+            for sx in (-1, 1):
+                self.stroke(np.stack([31.5 + sx * xs, ys], axis=1), paper, w)
+        if rng.random() < 0.7:  # on the axis: a lozenge or a leaf
+            a, b = h * float(rng.uniform(0.05, 0.09)), h * float(rng.uniform(0.12, 0.22))
+            yc = cy + h * float(rng.uniform(-0.12, 0.08))
+            pts = [(31.5, yc - b), (31.5 + a, yc), (31.5, yc + b), (31.5 - a, yc)]
+            if rng.random() < 0.5:
+                self.poly(pts, paper, outline=False)
+            else:
+                self.stroke([*pts, pts[0]], paper, w)
+        for sx in (-1, 1):  # a fine line inside the outline
+            t = np.linspace(0.15, 0.85, 12)
+            xs = 31.5 + sx * h * (0.18 + 0.2 * np.sin(t * math.pi))
+            self.stroke(np.stack([xs, cy - h * 0.35 + h * 0.65 * t], 1), paper, w * 0.7)
 
     # -- court cards ------------------------------------------------------------------------------
 
