@@ -51,6 +51,11 @@ def register(app: typer.Typer) -> None:
         snap_edges: Annotated[bool, typer.Option(
             help="the detector's boxes moved onto the cards' edges before reading (the runtime's way; "
                  "--no-snap-edges measures without)")] = True,
+        pile_tops: Annotated[bool, typer.Option(
+            help="each pile's top card read as a card (the runtime's way for photos)")] = True,
+        tiles: Annotated[bool, typer.Option(
+            help="a frame much larger than 1080p also detected in tiles (the runtime's way for photos)",
+        )] = True,
     ) -> None:
         """Time detection + rectification + identity on one frame with ONNX Runtime and OpenVINO."""
         import os
@@ -77,7 +82,8 @@ def register(app: typer.Typer) -> None:
         counts: dict[str, int] = {}
         for backend in ("onnxruntime", "openvino"):
             perceiver = Perceiver.from_models(models or DEFAULT_MODELS, backend, threads,
-                                              classical, snap_edges=snap_edges)  # type: ignore[arg-type]
+                                              classical, snap_edges=snap_edges,  # type: ignore[arg-type]
+                                              pile_tops=pile_tops, tiles=tiles)
             for _ in range(3):  # warm-up: first runs compile kernels and fill caches
                 perceiver.perceive(frame)
             samples: dict[str, list[float]] = {}

@@ -30,6 +30,10 @@ def register(app: typer.Typer) -> None:
             help="score against ground truth IMAGE.json (renderer output)")] = False,
         snap_edges: Annotated[bool, typer.Option(
             help="move the detector's boxes onto their cards' edges before reading them")] = True,
+        pile_tops: Annotated[bool, typer.Option(
+            help="read each pile's top card as a card (where no card box covers the pile)")] = True,
+        tiles: Annotated[bool, typer.Option(
+            help="also detect a frame much larger than 1080p (4K) in tiles at about 1080p's scale")] = True,
     ) -> None:
         """Print each card's identity, confidence and four corners; optionally draw them."""
         import cv2
@@ -45,7 +49,7 @@ def register(app: typer.Typer) -> None:
             perceiver = Perceiver.from_models(models or DEFAULT_MODELS, backend, threads,
                                               classical,  # type: ignore[arg-type]
                                               use_detector=not no_detector, threshold=threshold,
-                                              snap_edges=snap_edges)
+                                              snap_edges=snap_edges, pile_tops=pile_tops, tiles=tiles)
         except (PerceptionError, ValueError) as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from exc

@@ -103,6 +103,11 @@ class Detector:
     def _shape(self, w: int, h: int) -> tuple[int, int]:
         return self._fixed_shape or input_shape_for(w, h, self.imgsz)
 
+    def input_scale(self, w: int, h: int) -> float:
+        """How much a whole w x h frame is scaled to the network's input."""
+        shape = self._shape(w, h)
+        return min(shape[0] / h, shape[1] / w)
+
     def detect(self, frame: npt.NDArray[np.uint8], region: Region | None = None) -> list[Box]:
         """Boxes in ``frame``; with ``region`` (x0, y0, x1, y1 pixels) only in that part of it, seen at
         the scale the whole frame is seen at (so objects look to the model as they always do)."""
@@ -116,7 +121,7 @@ class Detector:
                 raise ValueError(f"{self.path} takes only {shape[1]}x{shape[0]} inputs: export it with "
                                  "dynamic axes to detect regions")
             x0, y0, x1, y1 = region
-            scale = min(shape[0] / h, shape[1] / w)
+            scale = self.input_scale(w, h)
             x, lb = crop_input(frame[y0:y1, x0:x1], scale)
             offset = (float(x0), float(y0))
         out = self.backend.run(x)[0]
