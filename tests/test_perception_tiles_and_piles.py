@@ -161,3 +161,19 @@ def test_a_4k_frame_is_tiled_with_the_shipped_models_and_keeps_its_figures(photo
     assert scores[True]["false_identity"] == 0.0
     named = {t: s["identity_top1"] * s["face_up_found"] for t, s in scores.items()}
     assert named[True] >= named[False]
+
+
+def test_detect_command_turns_the_photo_steps_off_on_request() -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from monitor.cli import app
+
+    runs = {}
+    for extra in ([], ["--no-pile-tops", "--no-tiles"]):
+        res = CliRunner().invoke(app, ["detect", str(PILES), "--json", "--backend", "onnxruntime", *extra])
+        assert res.exit_code == 0, res.output
+        runs[bool(extra)] = json.loads(res.output)[0]["detections"]
+    assert any(d.get("source") == "pile" for d in runs[False])
+    assert not any(d.get("source") == "pile" for d in runs[True])
