@@ -54,7 +54,8 @@ def register(app: typer.Typer) -> None:
         pile_tops: Annotated[bool, typer.Option(
             help="each pile's top card read as a card (the runtime's way for photos)")] = True,
         tiles: Annotated[bool, typer.Option(
-            help="a frame much larger than 1080p also detected in tiles (the runtime's way for photos)",
+            help="a 4K frame whose cards the detector saw small also detected in tiles (the runtime's way "
+                 "for photos)",
         )] = True,
     ) -> None:
         """Time detection + rectification + identity on one frame with ONNX Runtime and OpenVINO."""

@@ -33,7 +33,8 @@ def register(app: typer.Typer) -> None:
         pile_tops: Annotated[bool, typer.Option(
             help="read each pile's top card as a card (where no card box covers the pile)")] = True,
         tiles: Annotated[bool, typer.Option(
-            help="also detect a frame much larger than 1080p (4K) in tiles at about 1080p's scale")] = True,
+            help="also detect a 4K frame whose cards the detector saw small in tiles (cards twice as large)",
+        )] = True,
     ) -> None:
         """Print each card's identity, confidence and four corners; optionally draw them."""
         import cv2

@@ -85,11 +85,13 @@ class Perceiver:
         # The detector's own boxes moved onto their cards' edges before reading (``edge_snap``;
         # ``from_models`` leaves it off for video)
         self.snap_edges = snap_edges
-        # A pile's top card is a card in full view: read where no other card box covers the pile (held-out
-        # oblique frames: the detector boxes the top of a pile, or a single card lying in a hand's box,
-        # as a pile; recall of unoccluded cards 0.810 -> 0.972, models/MODEL_CARD.md, session 33)
+        # A pile's top card is a card in full view: read where no other card box covers the pile
+        # (held-out oblique frames: the detector boxes the top of a pile, or a single card lying in a
+        # hand's box, as a pile; recall of unoccluded cards 0.810 -> 0.976 by this alone,
+        # models/MODEL_CARD.md, session 33)
         self.pile_tops = pile_tops
-        # A frame much larger than 1080p also detected in tiles at about 1080p's scale (``tiled_detect``)
+        # A 4K frame whose cards the detector saw small also detected in tiles, which show them twice as
+        # large (``tiled_detect``)
         self.tiles = tiles
 
     @classmethod

@@ -73,7 +73,8 @@ def merge_tiled(whole: list[Box], tiled: list[Box]) -> list[Box]:
 
 
 def card_length_in_input(boxes: list[Box], scale: float) -> float | None:
-    """The median card box's long side as the detector saw it (frame pixels x ``scale``), or None."""
+    """The median card box's larger extent across or down as the detector saw it (frame pixels x
+    ``scale``), or None: what ``TILE_BELOW_PX`` was measured with."""
     sides = [float(np.ptp(np.asarray(b.corners), axis=0).max()) for b in boxes if b.kind in CARDS]
     return float(np.median(sides)) * scale if sides else None
 
