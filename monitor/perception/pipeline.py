@@ -275,10 +275,11 @@ def card_shaped(corners: npt.ArrayLike) -> bool:
 def _snapped_to_edges(frame: npt.NDArray[np.uint8], cards: list[_Card]) -> None:
     """The detector's own boxes moved onto their cards' edges where those are found (in place)."""
     # Where the classical finder cut a card out ("contour", "both"), its outline is the card's own
-    # blob's; a box only the detector found comes from the frame shrunk 3.75x and may take in felt or
-    # a neighbouring card along a side (held-out frames: mean overlap with the truth 0.75-0.79 ->
-    # 0.88-0.89; snapping the matched outlines too named no more on val, lost a card of recall and
-    # cost three times as much). A box squarer than a card holds two: no one card's edges to go to.
+    # blob's; a box only the detector found (a card's, or a pile's read as its top card) comes from the
+    # frame shrunk 3.75x and may take in felt or a neighbouring card along a side (held-out frames: mean
+    # overlap with the truth 0.75-0.79 -> 0.88-0.89; snapping the matched outlines too named no more on
+    # val, lost a card of recall and cost three times as much). A box squarer than a card holds two: no
+    # one card's edges to go to.
     todo = [(c, quad) for c in cards
             if c.source in ("detector", "pile") and card_shaped(quad := order_card_corners(c.corners))]
     snapped = snap_all_to_edges(frame, [quad for _, quad in todo])

@@ -33,13 +33,11 @@ WHOLE_ONLY = frozenset({"hand"})  # arms reach across tiles: only the whole fram
 CARDS = frozenset({CARD_FACE_UP, CARD_FACE_DOWN})
 
 
-def tile_windows(width: int, height: int, n: int = 2) -> list[tuple[int, int, int, int]]:
-    """(x0, y0, x1, y1) of an n x n grid of tiles over a frame, overlapping by ``OVERLAP``."""
-    tw = min(width, math.ceil(width / n * (1 + OVERLAP)))
-    th = min(height, math.ceil(height / n * (1 + OVERLAP)))
-    xs = [round(i * (width - tw) / (n - 1)) for i in range(n)]
-    ys = [round(i * (height - th) / (n - 1)) for i in range(n)]
-    return [(x, y, x + tw, y + th) for y in ys for x in xs]
+def tile_windows(width: int, height: int) -> list[tuple[int, int, int, int]]:
+    """(x0, y0, x1, y1) of a 2 x 2 grid of tiles over a frame, overlapping by ``OVERLAP``."""
+    tw = min(width, math.ceil(width / 2 * (1 + OVERLAP)))
+    th = min(height, math.ceil(height / 2 * (1 + OVERLAP)))
+    return [(x, y, x + tw, y + th) for y in (0, height - th) for x in (0, width - tw)]
 
 
 def _group(kind: str) -> str:
