@@ -144,9 +144,7 @@ def test_the_piles_top_cards_are_found_and_read_as_backs(photo: Perceiver) -> No
 
 def test_a_4k_frame_is_tiled_with_the_shipped_models_and_keeps_its_figures(photo: Perceiver) -> None:
     """The table frame at twice its size (a 4K camera over the same view: cards ~20 px long in the
-    detector's input, so tiled): it finds at least what the 1080p frame does, misreads none, and names
-    as many but for one card: a tile's box moves a card's cut by a pixel or two, which can tip one read
-    across the "unknown" threshold either way (cards_v9_96 leaves this frame's Qh unread tiled)."""
+    detector's input, so tiled): it finds and names at least what the 1080p frame does, misreads none."""
     small = load_image(FRAME)
     big = cv2.resize(small, (small.shape[1] * 2, small.shape[0] * 2), interpolation=cv2.INTER_CUBIC)
     truth = load_truth(FRAME.with_suffix(".json"))
@@ -162,7 +160,7 @@ def test_a_4k_frame_is_tiled_with_the_shipped_models_and_keeps_its_figures(photo
     assert scores[True]["recall"] >= max(0.95, scores[False]["recall"])
     assert scores[True]["false_identity"] == 0.0
     named = {t: s["identity_top1"] * s["face_up_found"] for t, s in scores.items()}
-    assert named[True] >= named[False] - 1
+    assert named[True] >= named[False]
 
 
 def test_detect_command_turns_the_photo_steps_off_on_request() -> None:
