@@ -117,7 +117,8 @@ def test_a_box_over_two_cards_keeps_its_corners() -> None:
         def classify(self, crops: list[np.ndarray]) -> list[Identity]:
             return [Identity("7d", 0.99, "7d") for _ in crops]
 
-    d = Perceiver(TwoCards(), Reads(), classical="off", snap_edges=True).perceive(frame).cards[0]  # type: ignore[arg-type]
+    d = Perceiver(TwoCards(), Reads(), classical="off", snap_edges=True,  # type: ignore[arg-type]
+                  split_merged=False).perceive(frame).cards[0]
     assert corner_error(np.asarray(d.corners, np.float64), two) < 1e-6
     assert d.identity == "unknown"  # and not named: no one card's outline
 

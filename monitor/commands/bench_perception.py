@@ -57,6 +57,9 @@ def register(app: typer.Typer) -> None:
             help="a 4K frame whose cards the detector saw small also detected in tiles (the runtime's way "
                  "for photos)",
         )] = True,
+        split_merged: Annotated[bool, typer.Option(
+            help="a box holding two cards searched for the card on top (the runtime's way for photos)",
+        )] = True,
     ) -> None:
         """Time detection + rectification + identity on one frame with ONNX Runtime and OpenVINO."""
         import os
@@ -84,7 +87,7 @@ def register(app: typer.Typer) -> None:
         for backend in ("onnxruntime", "openvino"):
             perceiver = Perceiver.from_models(models or DEFAULT_MODELS, backend, threads,
                                               classical, snap_edges=snap_edges,  # type: ignore[arg-type]
-                                              pile_tops=pile_tops, tiles=tiles)
+                                              pile_tops=pile_tops, tiles=tiles, split_merged=split_merged)
             for _ in range(3):  # warm-up: first runs compile kernels and fill caches
                 perceiver.perceive(frame)
             samples: dict[str, list[float]] = {}

@@ -35,6 +35,9 @@ def register(app: typer.Typer) -> None:
         tiles: Annotated[bool, typer.Option(
             help="also detect a 4K frame whose cards the detector saw small in tiles (cards twice as large)",
         )] = True,
+        split_merged: Annotated[bool, typer.Option(
+            help="search a box holding two cards (bigger than its neighbours, or squarer than a card) for "
+                 "the card on top")] = True,
     ) -> None:
         """Print each card's identity, confidence and four corners; optionally draw them."""
         import cv2
@@ -50,7 +53,8 @@ def register(app: typer.Typer) -> None:
             perceiver = Perceiver.from_models(models or DEFAULT_MODELS, backend, threads,
                                               classical,  # type: ignore[arg-type]
                                               use_detector=not no_detector, threshold=threshold,
-                                              snap_edges=snap_edges, pile_tops=pile_tops, tiles=tiles)
+                                              snap_edges=snap_edges, pile_tops=pile_tops, tiles=tiles,
+                                              split_merged=split_merged)
         except (PerceptionError, ValueError) as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from exc

@@ -20,6 +20,8 @@ the side goes there.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import cv2
 import numpy as np
 import numpy.typing as npt
@@ -113,7 +115,7 @@ def _snap_pass(frame: npt.NDArray[np.uint8], q: F64, reach: F64,
     return p + t[..., None] * u, found
 
 
-def snap_all_to_edges(frame: npt.NDArray[np.uint8], quads: list[npt.ArrayLike]) -> list[F64 | None]:
+def snap_all_to_edges(frame: npt.NDArray[np.uint8], quads: Sequence[npt.ArrayLike]) -> list[F64 | None]:
     """Each quad (4 x 2, in order around its card) with its sides on the card's edges in ``frame``
     (BGR or gray, full resolution), or None where a side has no edge to snap to."""
     if not quads:

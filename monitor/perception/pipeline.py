@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
@@ -39,6 +39,12 @@ from monitor.perception.identity import CardClassifier, CardEnsemble, load_card_
 from monitor.perception.identity_cache import IdentityCache
 from monitor.perception.imageio import as_image, check_frame
 from monitor.perception.labels import BACK, CARD_FACE_DOWN, CARD_FACE_UP, CHIP, PILE, UNKNOWN
+from monitor.perception.merged_boxes import (
+    corner_candidates,
+    holds_more_than_one,
+    local_card_sides,
+    pick_readings,
+)
 from monitor.perception.rectify import CROP_SIZE, order_card_corners, rectify_card
 from monitor.perception.tiled_detect import detect_tiled
 
@@ -66,7 +72,8 @@ class Perceiver:
     def __init__(self, detector: Detector | None, classifier: CardClassifier | CardEnsemble | None,
                  classical: ClassicalMode = "auto", palette: dict[int, tuple[int, int, int]] | None = None,
                  camera_tilt_deg: float | None = None, cache: IdentityCache | None = None,
-                 snap_edges: bool = True, pile_tops: bool = True, tiles: bool = True) -> None:
+                 snap_edges: bool = True, pile_tops: bool = True, tiles: bool = True,
+                 split_merged: bool = True) -> None:
         if detector is None and classical in ("off", "refine"):
             raise ValueError("with no detector the classical finder must run ('full' or 'auto')")
         self.detector = detector
@@ -93,18 +100,22 @@ class Perceiver:
         # A 4K frame whose cards the detector saw small also detected in tiles, which show them twice as
         # large (``tiled_detect``)
         self.tiles = tiles
+        # A box holding two cards (bigger than its neighbours, or squarer than a card) searched for the
+        # card on top (``merged_boxes``)
+        self.split_merged = split_merged
 
     @classmethod
     def from_models(cls, models_dir: Path = DEFAULT_MODELS, backend: str = DEFAULT_BACKEND, threads: int = 2,
                     classical: ClassicalMode = "auto", use_detector: bool = True,
                     threshold: float | None = None, video: bool = False,
                     snap_edges: bool | None = None, pile_tops: bool | None = None,
-                    tiles: bool | None = None) -> Perceiver:
+                    tiles: bool | None = None, split_merged: bool | None = None) -> Perceiver:
         """Load ``detector.onnx`` and ``cards.onnx`` from ``models_dir`` (each optional). ``video``:
         frames come in order from one camera, so unchanged cards keep their readings. Each of these
         defaults to on for photos and off for video: ``snap_edges``, the detector's boxes moved onto their
         cards' edges; ``pile_tops``, each pile's top card read as a card; ``tiles``, a frame much larger
-        than 1080p also detected in tiles."""
+        than 1080p also detected in tiles; ``split_merged``, a box holding two cards searched for the
+        card on top."""
         det_path = models_dir / "detector.onnx"
         detector = Detector(det_path, backend, threads) if use_detector and det_path.exists() else None
         classifier = load_card_reader(models_dir, backend, threads, threshold)
@@ -116,7 +127,8 @@ class Perceiver:
         return cls(detector, classifier, classical, cache=IdentityCache() if video else None,
                    snap_edges=not video if snap_edges is None else snap_edges,
                    pile_tops=not video if pile_tops is None else pile_tops,
-                   tiles=not video if tiles is None else tiles)
+                   tiles=not video if tiles is None else tiles,
+                   split_merged=not video if split_merged is None else split_merged)
 
     def perceive(self, frame: npt.NDArray[np.uint8]) -> Detections:
         frame = check_frame(frame)
@@ -133,6 +145,8 @@ class Perceiver:
 
         t = time.perf_counter()
         items = self._identify(frame, cards)
+        if self.split_merged:
+            items = self._split_merged(frame, items)
         timings["identify"] = (time.perf_counter() - t) * 1000
 
         t = time.perf_counter()
@@ -261,6 +275,52 @@ class Perceiver:
                                  identity=label, identity_confidence=ident.confidence, source=c.source,
                                  rank=rank, back_probability=ident.back_probability))
         return out
+
+
+    def _split_merged(self, frame: npt.NDArray[np.uint8], items: list[Detection]) -> list[Detection]:
+        """Each card box holding more than one card replaced by the cards read inside it, where any is
+        (``merged_boxes``); the box stays as it was otherwise."""
+        quads = [np.asarray(d.corners, np.float64) for d in items]
+        is_card = [d.kind in (CARD_FACE_UP, CARD_FACE_DOWN) for d in items]
+        # A box read as a card is not split: a face named is one card's (a face is not named in a box
+        # squarer than a card), and a back says nothing of which card lies on top (a pile's offset backs
+        # read as a back at every corner). Those of a card's shape size their neighbours'.
+        named = [c and d.identity not in (None, UNKNOWN) for c, d in zip(is_card, items, strict=True)]
+        single = [n and card_shaped(q) for n, q in zip(named, quads, strict=True)]
+        todo: list[tuple[int, list[npt.NDArray[np.float64]]]] = []
+        for i, q in enumerate(quads):
+            if not is_card[i] or named[i]:
+                continue
+            card = local_card_sides(quads, single, q.mean(axis=0))
+            if card is not None and holds_more_than_one(q, card, CARD_SHAPE_MAX):
+                todo.append((i, corner_candidates(q, card)))
+        raw = [c for _, cands in todo for c in cands]
+        if not raw:
+            return items
+        # each candidate's sides onto the card's own edges, as the detector's boxes (a candidate is the
+        # nearby cards' median size, laid at the box's corner: a few pixels off); where no edge is found
+        # it is read where it was laid
+        moved = iter(snap_all_to_edges(frame, raw))
+        todo = [(i, [m if (m := next(moved)) is not None and is_card_like_quad(m) and card_shaped(m) else c
+                     for c in cands]) for i, cands in todo]
+        flat = [c for _, cands in todo for c in cands]
+        if not flat:
+            return items
+        read = self._identify(frame, [_Card(CARD_FACE_UP, 0.0, c, "split") for c in flat])
+        dropped: set[int] = set()
+        added: list[Detection] = []
+        k = 0
+        for i, cands in todo:
+            mine, k = read[k:k + len(cands)], k + len(cands)
+            others = [quads[j] for j in range(len(items)) if j != i and j not in dropped and is_card[j]]
+            others += [np.asarray(d.corners, np.float64) for d in added]
+            kept = pick_readings([np.asarray(d.corners, np.float64) for d in mine],
+                                 [d.identity for d in mine],
+                                 [d.identity_confidence or 0.0 for d in mine], others)
+            if kept:
+                dropped.add(i)
+                added += [replace(mine[j], confidence=items[i].confidence) for j in kept]
+        return [d for j, d in enumerate(items) if j not in dropped] + added
 
 
 def card_shaped(corners: npt.ArrayLike) -> bool:
