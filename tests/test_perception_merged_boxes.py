@@ -3,12 +3,14 @@ pipeline using it for photos."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
 from monitor.perception.classical import quad_iou
 from monitor.perception.detector import Box
 from monitor.perception.identity import Identity
+from monitor.perception.line_corners import MAX_CANDIDATES, line_candidates
 from monitor.perception.merged_boxes import (
     FACE_MIN_CONFIDENCE,
     corner_candidates,
@@ -63,13 +65,16 @@ def test_only_readings_of_cards_are_kept_surest_first_and_never_twice() -> None:
     a, a2, b, c = rect(0, 0, 50, 70), rect(3, 2, 50, 70), rect(50, 0, 50, 70), rect(0, 80, 50, 70)
     other = rect(0, 82, 50, 70)  # a card of the frame already read, where c lies
     ids = ["7d", "7d", "back", "Ks"]
-    kept = pick_readings([a, a2, b, c], ids, [0.99, 0.995, 0.96, 0.999], [other])
+    kept = pick_readings([a, a2, b, c], ids, [0.99, 0.995, 0.96, 0.999], [other], [True] * 4)
     # a2 (surer) wins over a; the back is kept at the reader's own threshold; c is the known card
     assert kept == [1, 2]
+    # a back only where the caller trusts the candidate's outline (any candidate on a back reads "back")
+    surer = [0.99, 0.995, 0.96, 0.999]
+    assert pick_readings([a, a2, b, c], ids, surer, [other], [True, True, False, True]) == [1]
     # "unknown" never, and a face under the merged box's own bar not either
-    assert pick_readings([a], ["unknown"], [0.999], []) == []
-    assert pick_readings([a], ["7d"], [FACE_MIN_CONFIDENCE - 0.01], []) == []
-    assert pick_readings([a], [None], [1.0], []) == []
+    assert pick_readings([a], ["unknown"], [0.999], [], [True]) == []
+    assert pick_readings([a], ["7d"], [FACE_MIN_CONFIDENCE - 0.01], [], [True]) == []
+    assert pick_readings([a], [None], [1.0], [], [True]) == []
 
 
 BLUE = (200, 60, 30)
@@ -138,3 +143,20 @@ def test_split_can_be_turned_off_and_is_off_for_video() -> None:
     assert Perceiver.from_models(DEFAULT_MODELS, backend="onnxruntime").split_merged
     # the chain follows piles and hands as the detector boxes them (proven by the gate as it is)
     assert not Perceiver.from_models(DEFAULT_MODELS, backend="onnxruntime", video=True).split_merged
+
+
+def test_a_card_laid_askew_on_another_is_started_from_its_own_square_corner() -> None:
+    frame = np.zeros((300, 300, 3), np.uint8)
+    frame[:] = (40, 110, 30)
+    below = rect(100, 100, 50, 70)
+    c, s = np.cos(0.5), np.sin(0.5)
+    top = (rect(-25, -35, 50, 70) @ np.array([[c, s], [-s, c]])) + [150, 150]  # turned 0.5 rad, askew
+    # in gray (what the edges are found in) felt 78, the card below 160, the one on top 192
+    for q, colour in ((below, (160, 160, 160)), (top, (240, 200, 160))):
+        cv2.fillPoly(frame, [np.round(q * 8).astype(np.int32)], colour, cv2.LINE_AA, shift=3)
+    union = rect(100, 100, 95, 95)  # the box round both, along neither card's sides
+    assert max(quad_iou(q, top) for q in corner_candidates(union, (50.0, 70.0))) < 0.5
+    found = line_candidates(frame, union, (50.0, 70.0))
+    assert max(quad_iou(q, top) for q in found) > 0.85
+    assert len(found) <= MAX_CANDIDATES
+    assert line_candidates(frame[:20, :20], rect(0, 0, 10, 10), (50.0, 70.0)) == []  # too small to hold one

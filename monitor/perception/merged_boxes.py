@@ -27,7 +27,7 @@ F64 = npt.NDArray[np.float64]
 CARD_SHORT = 0.72  # a card's short side over its long (63 x 88 mm)
 # A box with an area this much over the nearby cards' holds more than one card (perspective and the
 # detector's own error spread single cards' areas about 0.8-1.25 of their neighbours' on held-out frames)
-OVERSIZE = 1.3
+OVERSIZE = 1.15
 FIT = 1.25  # a card this much longer than the box's side is still tried (the detector cuts boxes short)
 NEIGHBOURS = 5  # cards whose sizes give a box's expected card size
 MIN_NEIGHBOURS = 2  # fewer single-card boxes in the frame: no size to go by, nothing split
@@ -35,6 +35,7 @@ MIN_NEIGHBOURS = 2  # fewer single-card boxes in the frame: no size to go by, no
 DISTINCT_IOU = 0.3
 # A reading overlapping another card of the frame this much is that card, already read
 KNOWN_IOU = 0.5
+SAME_IOU = 0.85  # two candidates overlapping this much are one card: read once
 # A face read inside a merged box is named only this sure, over the reader's own threshold: the crop
 # may take in part of the card below (held-out whole frames, session 37: the one face misread among
 # the readings kept, a jack read as another suit's, was 0.950 sure; right ones 0.95-1.0)
@@ -93,15 +94,30 @@ def corner_candidates(quad: F64, card: tuple[float, float]) -> list[F64]:
     return out
 
 
+def worth_reading(candidates: Sequence[F64], others: Sequence[F64]) -> list[int]:
+    """Which candidates to read: each unlike every earlier one (``SAME_IOU``; snapped candidates
+    often land on the same card) and not a card of the frame already read (``KNOWN_IOU``)."""
+    keep: list[int] = []
+    for i, c in enumerate(candidates):
+        if any(quad_iou(c, candidates[k]) > SAME_IOU for k in keep):
+            continue
+        if any(quad_iou(c, o) > KNOWN_IOU for o in others):
+            continue
+        keep.append(i)
+    return keep
+
+
 def pick_readings(candidates: Sequence[F64], identities: Sequence[str | None], confidence: Sequence[float],
-                  others: Sequence[F64]) -> list[int]:
-    """Which candidates to keep: those read as a card (a back, or a face at least
-    ``FACE_MIN_CONFIDENCE`` sure; the reader's "unknown" never), surest first, each overlapping no kept
-    one by ``DISTINCT_IOU`` nor another card of the frame (``others``) by ``KNOWN_IOU``."""
+                  others: Sequence[F64], back_ok: Sequence[bool]) -> list[int]:
+    """Which candidates to keep: those read as a card (a face at least ``FACE_MIN_CONFIDENCE`` sure, or
+    a back where ``back_ok``; the reader's "unknown" never), surest first, each overlapping no kept one
+    by ``DISTINCT_IOU`` nor another card of the frame (``others``) by ``KNOWN_IOU``."""
     kept: list[int] = []
     for i in sorted(range(len(candidates)), key=lambda k: -confidence[k]):
         ident = identities[i]
-        if ident in (None, UNKNOWN) or (ident != BACK and confidence[i] < FACE_MIN_CONFIDENCE):
+        if ident in (None, UNKNOWN) or (ident == BACK and not back_ok[i]):
+            continue
+        if ident != BACK and confidence[i] < FACE_MIN_CONFIDENCE:
             continue
         if any(quad_iou(candidates[i], candidates[k]) > DISTINCT_IOU for k in kept):
             continue

@@ -39,11 +39,13 @@ from monitor.perception.identity import CardClassifier, CardEnsemble, load_card_
 from monitor.perception.identity_cache import IdentityCache
 from monitor.perception.imageio import as_image, check_frame
 from monitor.perception.labels import BACK, CARD_FACE_DOWN, CARD_FACE_UP, CHIP, PILE, UNKNOWN
+from monitor.perception.line_corners import line_candidates
 from monitor.perception.merged_boxes import (
     corner_candidates,
     holds_more_than_one,
     local_card_sides,
     pick_readings,
+    worth_reading,
 )
 from monitor.perception.rectify import CROP_SIZE, order_card_corners, rectify_card
 from monitor.perception.tiled_detect import detect_tiled
@@ -287,36 +289,46 @@ class Perceiver:
         # read as a back at every corner). Those of a card's shape size their neighbours'.
         named = [c and d.identity not in (None, UNKNOWN) for c, d in zip(is_card, items, strict=True)]
         single = [n and card_shaped(q) for n, q in zip(named, quads, strict=True)]
-        todo: list[tuple[int, list[npt.NDArray[np.float64]]]] = []
+        boxes: list[int] = []  # the boxes searched, and for each of its candidates:
+        cands: list[list[npt.NDArray[np.float64]]] = []
+        laid: list[list[bool]] = []  # laid at the box's corners (else started from edges meeting square)
         for i, q in enumerate(quads):
             if not is_card[i] or named[i]:
                 continue
             card = local_card_sides(quads, single, q.mean(axis=0))
             if card is not None and holds_more_than_one(q, card, CARD_SHAPE_MAX):
-                todo.append((i, corner_candidates(q, card)))
-        raw = [c for _, cands in todo for c in cands]
+                at_corners, from_edges = corner_candidates(q, card), line_candidates(frame, q, card)
+                boxes.append(i)
+                cands.append(at_corners + from_edges)
+                laid.append([True] * len(at_corners) + [False] * len(from_edges))
+        raw = [c for cs in cands for c in cs]
         if not raw:
             return items
         # each candidate's sides onto the card's own edges, as the detector's boxes (a candidate is the
-        # nearby cards' median size, laid at the box's corner: a few pixels off); where no edge is found
-        # it is read where it was laid
+        # nearby cards' median size: a few pixels off); one laid at a corner that finds no edge is read
+        # where it lay, one started from edges that finds none is dropped (it ran off the card)
         moved = iter(snap_all_to_edges(frame, raw))
-        todo = [(i, [m if (m := next(moved)) is not None and is_card_like_quad(m) and card_shaped(m) else c
-                     for c in cands]) for i, cands in todo]
-        flat = [c for _, cands in todo for c in cands]
-        if not flat:
-            return items
-        read = self._identify(frame, [_Card(CARD_FACE_UP, 0.0, c, "split") for c in flat])
+        snapped: list[list[bool]] = []
+        for n, (i, cs, lay) in enumerate(zip(boxes, cands, laid, strict=True)):
+            ms = [next(moved) for _ in cs]
+            oks = [m is not None and is_card_like_quad(m) and card_shaped(m) for m in ms]
+            cs = [m if ok and m is not None else c for c, m, ok in zip(cs, ms, oks, strict=True)]
+            others = [quads[j] for j in range(len(items)) if j != i and is_card[j]]
+            keep = [k for k in worth_reading(cs, others) if lay[k] or oks[k]]
+            cands[n], laid[n] = [cs[k] for k in keep], [lay[k] for k in keep]
+            snapped.append([oks[k] for k in keep])
+        read = self._identify(frame, [_Card(CARD_FACE_UP, 0.0, c, "split") for cs in cands for c in cs])
         dropped: set[int] = set()
         added: list[Detection] = []
         k = 0
-        for i, cands in todo:
-            mine, k = read[k:k + len(cands)], k + len(cands)
+        for i, cs, lay, snap in zip(boxes, cands, laid, snapped, strict=True):
+            mine, k = read[k:k + len(cs)], k + len(cs)
             others = [quads[j] for j in range(len(items)) if j != i and j not in dropped and is_card[j]]
             others += [np.asarray(d.corners, np.float64) for d in added]
-            kept = pick_readings([np.asarray(d.corners, np.float64) for d in mine],
-                                 [d.identity for d in mine],
-                                 [d.identity_confidence or 0.0 for d in mine], others)
+            # a back is taken only from a candidate laid at the box's corner whose every side found the
+            # card's edge: a back reads as a back wherever a candidate lies on it, askew or not
+            kept = pick_readings(cs, [d.identity for d in mine], [d.identity_confidence or 0.0 for d in mine],
+                                 others, [x and y for x, y in zip(lay, snap, strict=True)])
             if kept:
                 dropped.add(i)
                 added += [replace(mine[j], confidence=items[i].confidence) for j in kept]
