@@ -30,6 +30,32 @@ def test_fit_temperature_recovers_overconfidence() -> None:
     assert t == pytest.approx(true_t, rel=0.1)
 
 
+def test_member_weights_favour_the_member_that_is_right_more_often() -> None:
+    from monitor.perception.calibration import fit_member_weights
+
+    rng = np.random.default_rng(5)
+    n, k = 600, 10
+    y = rng.integers(0, k, n)
+
+    def member(right_share: float, sure: float) -> np.ndarray:
+        # log-probabilities that put ``sure`` on the true class for ``right_share`` of samples, else on
+        # another class
+        lp = np.full((n, k), np.log((1 - sure) / (k - 1)))
+        hit = rng.random(n) < right_share
+        top = np.where(hit, y, (y + 1 + rng.integers(0, k - 1, n)) % k)
+        lp[np.arange(n), top] = np.log(sure)
+        return lp
+
+    # the second member is right more often but less sure of itself: it needs more weight to win ties
+    loose, strict = member(0.6, 0.9), member(0.85, 0.5)
+    w = fit_member_weights([loose, strict], y)
+    assert w[0] == 1.0 and w[1] > 1.0
+    assert int(((loose + w[1] * strict).argmax(1) == y).sum()) >= int(((loose + strict).argmax(1) == y).sum())
+    # two members alike: nothing to gain, equal weights
+    same = member(0.8, 0.9)
+    assert fit_member_weights([same, same.copy()], y) == [1.0, 1.0]
+
+
 def test_choose_threshold_keeps_false_identities_within_budget() -> None:
     conf = np.array([0.99, 0.98, 0.97, 0.9, 0.8, 0.7, 0.6, 0.55])
     correct = np.array([True, True, True, False, True, True, False, True])
@@ -274,12 +300,12 @@ def test_pipeline_refines_detector_cards_at_full_resolution_and_reads_chips(tmp_
     assert set(dets.timings_ms) >= {"detect", "corners", "identify", "total"}
 
 
-def _flat_classifier(path: Path, n_out: int, size: int = 8) -> None:
+def _flat_classifier(path: Path, n_out: int, size: int = 8, seed: int = 1) -> None:
     """A real ONNX classifier that sees where pixels are (flatten -> linear -> softmax)."""
     onnx = pytest.importorskip("onnx")
     from onnx import TensorProto, helper, numpy_helper
 
-    w = np.random.default_rng(1).normal(size=(3 * size * size, n_out)).astype(np.float32)
+    w = np.random.default_rng(seed).normal(size=(3 * size * size, n_out)).astype(np.float32)
     nodes = [
         helper.make_node("Flatten", ["images"], ["flat"]),
         helper.make_node("MatMul", ["flat", "W"], ["logits"]),
@@ -437,6 +463,22 @@ def test_an_ensemble_reads_with_both_members_and_its_own_calibration(tmp_path: P
     assert np.allclose(ens.raw_log_probs(crops), want, atol=1e-6)  # the product of the two experts
     assert np.allclose(ens.calibrated_probabilities(crops), softmax_t(want, 2.0), atol=1e-6)
     assert [i.top_class for i in ens.classify(crops)] == [IDENTITY_CLASSES[k] for k in want.argmax(axis=1)]
+    # weighted members (fitted on val by `train ensemble`): the corner member's log-probabilities count 1.5x
+    (tmp_path / "cards_ensemble.json").write_text(json.dumps(
+        {"members": ["cards.onnx", "cards_corner.onnx"], "weights": [1.0, 1.5], "temperature": 2.0}))
+    weighted = load_card_reader(tmp_path, "onnxruntime")
+    want = a + 1.5 * b
+    want -= np.log(np.exp(want).sum(axis=1, keepdims=True))
+    assert np.allclose(weighted.raw_log_probs(crops), want, atol=1e-6)
+    for bad in ([1.0], [1.0, 0.0], [1.0, -2.0]):
+        (tmp_path / "cards_ensemble.json").write_text(json.dumps(
+            {"members": ["cards.onnx", "cards_corner.onnx"], "weights": bad}))
+        with pytest.raises(ModelFileError, match="one weight > 0 per member"):
+            load_card_reader(tmp_path, "onnxruntime")
+    (tmp_path / "cards_ensemble.json").write_text(json.dumps(
+        {"members": ["cards.onnx", "cards_corner.onnx"], "weights": ["heavy", 1]}))
+    with pytest.raises(ModelFileError, match="malformed"):
+        load_card_reader(tmp_path, "onnxruntime")
     (tmp_path / "cards_ensemble.json").write_text(json.dumps({"members": ["cards.onnx"]}))
     with pytest.raises(ModelFileError, match="two members"):
         load_card_reader(tmp_path, "onnxruntime")
@@ -517,3 +559,38 @@ def test_onnx_runtime_does_not_spin_between_calls() -> None:
     assert opts.get_session_config_entry("session.intra_op.allow_spinning") == "0"
     x = np.zeros((1, 3, 64, 64), np.float32)
     assert backend.run(x)[0].shape[0] == 1  # and it still runs
+
+
+def test_train_ensemble_fits_the_members_weights_then_the_calibration_on_val(tmp_path: Path) -> None:
+    import cv2
+
+    from monitor.perception.calibration import MEMBER_WEIGHTS
+    from monitor.training.evaluate_cards import calibrate_and_evaluate_ensemble
+    from monitor.training.report import cards_report
+
+    _flat_classifier(tmp_path / "cards.onnx", len(IDENTITY_CLASSES), seed=1)
+    _flat_classifier(tmp_path / "cards_corner.onnx", len(IDENTITY_CLASSES), seed=2)
+    base = {"classes": list(IDENTITY_CLASSES), "imgsz": 8, "temperature": 1.0, "threshold": 0.5}
+    (tmp_path / "cards.json").write_text(json.dumps(base))
+    (tmp_path / "cards_corner.json").write_text(json.dumps({**base, "view": "corner"}))
+    data = tmp_path / "crops"
+    rng = np.random.default_rng(0)
+    for split in ("val", "test"):
+        for c in IDENTITY_CLASSES[:6]:
+            (data / split / c).mkdir(parents=True)
+            for k in range(4):
+                crop = rng.integers(0, 255, (32, 24, 3), dtype=np.uint8)
+                cv2.imwrite(str(data / split / c / f"{k}.png"), crop)
+    ens = tmp_path / "cards_ensemble.json"
+    for fit in (True, False):
+        ens.write_text(json.dumps({"members": ["cards.onnx", "cards_corner.onnx"], "weights": [1.0, 9.0]}))
+        result = calibrate_and_evaluate_ensemble(ens, data, tmp_path / "eval", ("test",), fit_weights=fit)
+        written = json.loads(ens.read_text())
+        # an old file's weights never carry over: fitted from the grid, or equal
+        assert written["weights"] == result["weights"]
+        assert written["weights"][0] == 1.0 and written["weights"][1] in MEMBER_WEIGHTS
+        if not fit:
+            assert written["weights"] == [1.0, 1.0]
+        assert written["temperature"] > 0 and 0.0 <= written["threshold"] <= 1.0
+        assert result["test"]["n"] == 24
+        assert "weighted 1, " in cards_report(result, ("test",))

@@ -100,9 +100,12 @@ def train_ensemble_cmd(
     out: Annotated[Path, typer.Option(help="folder for the ensemble (its members are copied in)")],
     test_splits: Annotated[str, typer.Option(help="comma-separated held-out splits to evaluate")] = "test",
     ship: Annotated[bool, typer.Option(help="copy the ensemble and its members to models/")] = False,
+    fit_weights: Annotated[bool, typer.Option(
+        help="weight the members' log-probabilities as fits val best (--no-fit-weights: equal)")] = True,
 ) -> None:
-    """Read cards with the whole-card and the index-corner classifiers together: fit the ensemble's
-    temperature and threshold on val, evaluate the held-out splits, write cards_ensemble.json."""
+    """Read cards with the whole-card and the index-corner classifiers together: fit the members'
+    weights, the ensemble's temperature and threshold on val, evaluate the held-out splits, write
+    cards_ensemble.json."""
     from monitor.perception.identity import ENSEMBLE_FILE
     from monitor.training.evaluate_cards import calibrate_and_evaluate_ensemble
     from monitor.training.report import cards_report
@@ -117,14 +120,15 @@ def train_ensemble_cmd(
     ens = out / ENSEMBLE_FILE
     ens.write_text(json.dumps({"members": ["cards.onnx", "cards_corner.onnx"]}, indent=2))
     splits = tuple(s for s in test_splits.split(",") if s)
-    result = calibrate_and_evaluate_ensemble(ens, data, out / "eval", splits)
+    result = calibrate_and_evaluate_ensemble(ens, data, out / "eval", splits, fit_weights=fit_weights)
     (out / "eval" / "cards_report.md").write_text(cards_report(result, splits))
     for split in ("val", *splits):
         if split in result:
             m = result[split]
             typer.echo(f"{split:>10}: n={m['n']} top-1={m['top1']:.4f} accepted={m['accepted_share']:.4f} "
                        f"false-identity={m['false_identity_rate']:.4f} critical={m['critical']}")
-    typer.echo(f"temperature={result['temperature']:.3f} threshold={result['threshold']:.3f}")
+    typer.echo(f"weights={result['weights']} temperature={result['temperature']:.3f} "
+               f"threshold={result['threshold']:.3f}")
     if ship:
         MODELS_DIR.mkdir(exist_ok=True)
         for name in ("cards.onnx", "cards.json", "cards_corner.onnx", "cards_corner.json", ENSEMBLE_FILE):

@@ -62,6 +62,25 @@ def fit_temperature(logp: FloatArray, labels: npt.ArrayLike, lo: float = 0.05, h
     return float(np.exp((a + b) / 2.0))
 
 
+# Weights tried for each member after the first (the first stays 1: the temperature sets the scale)
+MEMBER_WEIGHTS = (0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 2.5, 3.0)
+
+
+def fit_member_weights(member_logp: list[FloatArray], labels: npt.ArrayLike,
+                       grid: tuple[float, ...] = MEMBER_WEIGHTS) -> list[float]:
+    """Weights of an ensemble's members' log-probabilities (the first 1) giving the most right on
+    validation; of equally good ones the nearest to equal weights. One member after another, each
+    with the others as already chosen."""
+    y = np.asarray(labels, dtype=np.int64)
+    weights = [1.0] * len(member_logp)
+    for k in range(1, len(member_logp)):
+        def right(w: float, k: int = k) -> int:
+            z = sum((w if i == k else weights[i]) * lp for i, lp in enumerate(member_logp))
+            return int((np.asarray(z).argmax(axis=1) == y).sum())
+        weights[k] = max(grid, key=lambda w: (right(w), -abs(np.log(w))))
+    return weights
+
+
 def choose_threshold(
     confidence: npt.ArrayLike, correct: npt.ArrayLike, max_false_rate: float = 0.0025, floor: float = 0.5
 ) -> float:

@@ -182,8 +182,9 @@ class CardEnsemble(_Reads):
     still read, and the other way round; a card both agree on is more likely right than either
     alone says.
 
-    ``cards_ensemble.json``: ``{"members": ["cards.onnx", "cards_corner.onnx"], "temperature": T,
-    "threshold": p}``; each member keeps its own JSON (view, TTA, classes).
+    ``cards_ensemble.json``: ``{"members": ["cards.onnx", "cards_corner.onnx"], "weights": [1, w],
+    "temperature": T, "threshold": p}`` (``weights`` optional: equal); each member keeps its own JSON
+    (view, TTA, classes).
     """
 
     def __init__(self, path: str | Path, backend: str = DEFAULT_BACKEND, threads: int = 2,
@@ -192,6 +193,8 @@ class CardEnsemble(_Reads):
         try:
             raw: dict[str, Any] = json.loads(self.path.read_text())
             names = [str(m) for m in raw["members"]]
+            # each member's log-probabilities weighted (fitted on val, ``train ensemble``); equal if absent
+            self.weights = [float(w) for w in raw.get("weights", [1.0] * len(names))]
             self.temperature = float(raw.get("temperature", 1.0))
             fitted = float(raw.get("threshold", 0.9))
         except FileNotFoundError as exc:
@@ -200,6 +203,9 @@ class CardEnsemble(_Reads):
             raise ModelFileError(f"ensemble file {self.path} is malformed: {exc!r}") from exc
         if len(names) < 2:
             raise ModelFileError(f"ensemble file {self.path}: needs two members or more, got {names}")
+        if len(self.weights) != len(names) or not all(w > 0 for w in self.weights):
+            raise ModelFileError(f"ensemble file {self.path}: need one weight > 0 per member, got "
+                                 f"{self.weights} for {names}")
         if self.temperature <= 0 or not 0.0 <= fitted <= 1.0:
             raise ModelFileError(f"ensemble file {self.path}: need temperature > 0 and threshold in [0, 1]")
         self.members = [CardClassifier(self.path.parent / n, backend, threads) for n in names]
@@ -219,7 +225,8 @@ class CardEnsemble(_Reads):
     ) -> npt.NDArray[np.float64]:
         if not crops:
             return np.zeros((0, len(self.classes)))
-        return _normalised(np.sum([m.raw_log_probs(crops, tta) for m in self.members], axis=0))
+        return _normalised(np.sum([w * m.raw_log_probs(crops, tta)
+                                   for w, m in zip(self.weights, self.members, strict=True)], axis=0))
 
 
 def load_card_reader(models_dir: Path, backend: str = DEFAULT_BACKEND, threads: int = 2,

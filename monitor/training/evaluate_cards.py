@@ -19,6 +19,7 @@ from tqdm import tqdm
 from monitor.perception.calibration import (
     choose_threshold,
     expected_calibration_error,
+    fit_member_weights,
     fit_temperature,
     softmax_t,
 )
@@ -212,17 +213,26 @@ def calibrate_and_evaluate(onnx_path: Path, classes: list[str], imgsz: int, data
 
 def calibrate_and_evaluate_ensemble(ensemble_path: Path, data: Path, out_dir: Path,
                                     test_splits: tuple[str, ...] = ("test",), backend: str = "onnxruntime",
-                                    max_false_rate: float = 0.0025) -> dict[str, Any]:
+                                    max_false_rate: float = 0.0025,
+                                    fit_weights: bool = True) -> dict[str, Any]:
     """As :func:`calibrate_and_evaluate` for an ensemble file (each member with its own view and TTA):
-    the temperature and threshold of the summed log-probabilities are fitted on ``data/val`` and
-    written into the ensemble file."""
+    the members' weights (``fit_weights``; else equal), then the temperature and threshold of the
+    weighted sum of log-probabilities, are fitted on ``data/val`` and written into the ensemble file."""
+    raw = json.loads(ensemble_path.read_text())
+    raw.pop("weights", None)
+    ensemble_path.write_text(json.dumps(raw, indent=2))
     ens = CardEnsemble(ensemble_path, backend=backend)
     classes = list(ens.classes)
+    if fit_weights:
+        vpaths, vlabels = list_split(data / "val", classes)
+        member_logp = [raw_log_probs(m, vpaths, desc=f"val {m.path.name}", tta=None) for m in ens.members]
+        raw["weights"] = fit_member_weights(member_logp, vlabels)
+        ensemble_path.write_text(json.dumps(raw, indent=2))
+        ens = CardEnsemble(ensemble_path, backend=backend)
     temperature, threshold, val = _fit_on_val(ens, classes, data, None, max_false_rate)
-    raw = json.loads(ensemble_path.read_text())
-    raw.update({"temperature": temperature, "threshold": threshold})
+    raw.update({"weights": ens.weights, "temperature": temperature, "threshold": threshold})
     ensemble_path.write_text(json.dumps(raw, indent=2))
     result: dict[str, Any] = {"temperature": temperature, "threshold": threshold, "members": raw["members"],
-                              "val": val}
+                              "weights": ens.weights, "val": val}
     return _evaluate_splits(ens, classes, data, out_dir, test_splits, None, temperature, threshold,
                             "card identity (ensemble)", result)

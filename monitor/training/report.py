@@ -13,9 +13,13 @@ def _f(x: float, digits: int = 4) -> str:
 
 
 def cards_report(result: dict[str, Any], splits: tuple[str, ...]) -> str:
+    weights = ""
+    if "weights" in result:
+        weights = (f"Members {', '.join(result['members'])} weighted "
+                   f"{', '.join(f'{w:g}' for w in result['weights'])}; ")
     lines = [
-        f"Temperature {result['temperature']:.3f}, unknown-threshold {result['threshold']:.3f} "
-        "(both fitted on val).",
+        f"{weights}Temperature {result['temperature']:.3f}, unknown-threshold {result['threshold']:.3f} "
+        "(fitted on val).",
         "",
         "| split | crops | top-1 | accepted (not unknown) | false identity (accepted and wrong, of all) "
         "| accuracy when accepted | ECE | rank only (not named, rank read) | false rank (of all) |",
