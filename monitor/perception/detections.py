@@ -50,7 +50,9 @@ class Detection:
     identity_confidence: float = 0.0
     denomination: int | None = None
     count: int | None = None
-    source: str = "detector"  # "detector", "contour" (classical) or "both"
+    # "detector", "contour" (classical), "both", "pile" (a pile's top card, photos) or "split" (the card
+    # on top found inside a box that held two, photos)
+    source: str = "detector"
     rank: str | None = None
     back_probability: float | None = None
 

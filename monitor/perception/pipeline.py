@@ -278,7 +278,6 @@ class Perceiver:
                                  rank=rank, back_probability=ident.back_probability))
         return out
 
-
     def _split_merged(self, frame: npt.NDArray[np.uint8], items: list[Detection]) -> list[Detection]:
         """Each card box holding more than one card replaced by the cards read inside it, where any is
         (``merged_boxes``); the box stays as it was otherwise."""
