@@ -131,6 +131,55 @@ def test_render_patches_takes_a_jitter_range_and_refuses_a_bad_one(tmp_path: Pat
         assert res.exit_code != 0 and "--jitter" in res.output, (bad, res.output)
 
 
+def test_a_card_laid_over_is_a_real_face_only_when_asked() -> None:
+    """face_cover_p turns the blank card laid over a crop's card into another card's face (its pips
+    inside the crop: what the held-out crops still misread); the default keeps earlier seeds' crops."""
+    design = load_design("proc:2")
+
+    def covers(face_cover_p: float) -> Counter[str]:
+        rng = np.random.default_rng(3)
+        opt = PatchOptions(size=48, occlude_p=1.0, face_cover_p=face_cover_p)
+        return Counter(str(render_patch(rng, design, CLASS_KEYS[i % 54], opt)[1]["occluded"])
+                       for i in range(80))
+
+    blank, faces = covers(0.0), covers(1.0)
+    assert blank["card"] > 5 and blank["card_face"] == 0
+    assert faces["card_face"] > 5 and faces["card"] == 0
+
+
+def test_a_long_motion_smear_softens_the_crop() -> None:
+    """shake_px longer than the old fixed 9x9 kernel held is drawn whole: the crops lose fine detail."""
+    design = load_design("classic")
+
+    def sharpness(shake_p: float) -> float:
+        rng = np.random.default_rng(5)
+        opt = PatchOptions(size=64, occlude_p=0.0, neighbour_p=0.0, jitter=(0.0, 0.0), short_px=(100, 120),
+                           shake_p=shake_p, shake_px=(14.0, 16.0))
+        crops = [render_patch(rng, design, k, opt)[0] for k in ("As", "Kd", "7c", "Tc", "2h", "9s") * 3]
+        return float(np.mean([cv2.Laplacian(cv2.cvtColor(c, cv2.COLOR_BGR2GRAY), cv2.CV_64F).var()
+                              for c in crops]))
+
+    assert sharpness(1.0) < 0.6 * sharpness(0.0)
+
+
+def test_render_patches_takes_face_cover_and_shake_and_refuses_bad_ones(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from monitor.cli import app
+
+    ok = CliRunner().invoke(app, ["render-patches", "--out", str(tmp_path), "--n", "108", "--designs",
+                                  "classic", "--size", "32", "--face-cover", "1", "--shake", "0.5,2,8"])
+    assert ok.exit_code == 0, ok.output
+    rows = list(csv.DictReader((tmp_path / "manifest_patches_train_0.csv").open()))
+    kinds = Counter(r["occluded"] for r in rows)
+    assert kinds["card_face"] > 0 and kinds["card"] == 0
+    for flag, bad in (("--shake", "0.5"), ("--shake", "2,1,3"), ("--shake", "0.5,4,2"),
+                      ("--shake", "0.5,1,40"), ("--face-cover", "1.5")):
+        res = CliRunner().invoke(app, ["render-patches", "--out", str(tmp_path / "x"), "--n", "1",
+                                       "--size", "32", flag, bad])
+        assert res.exit_code != 0 and flag in res.output, (flag, bad, res.output)
+
+
 def test_some_decks_print_pale_backs_and_an_engraved_ace_of_spades() -> None:
     """Two kinds of real deck the classifier had never seen (session 33): a back printed pale on white,
     which at 50 px a card reads as a blank face, and the big ace of spades filled with light scrolls."""

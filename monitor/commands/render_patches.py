@@ -24,6 +24,14 @@ def register(app: typer.Typer) -> None:
                               "(the runtime's corners: a finder's ~0.01-0.035; a detector's box can be "
                               "far worse)")
         ] = "0.01,0.035",
+        face_cover: Annotated[
+            float, typer.Option(min=0.0, max=1.0, help="Of the cards laid over a crop's card, the share "
+                                "that are another card's face (its pips inside the crop), not blank")
+        ] = 0.0,
+        shake: Annotated[
+            str, typer.Option(help="Motion smear: 'P,MIN,MAX', its chance and length range in px at "
+                              "the crop's scale")
+        ] = "0.08,1.5,5",
     ) -> None:
         """Card crops for the identity classifier from single-card patches: a card at camera size on
         training-table felt or other cards, partly hidden now and then, with light and sensor effects,
@@ -42,12 +50,20 @@ def register(app: typer.Typer) -> None:
             raise typer.BadParameter(f"--jitter must be 'MIN,MAX' (got {jitter!r})") from None
         if not 0.0 <= lo <= hi <= 0.5:
             raise typer.BadParameter(f"--jitter needs 0 <= MIN <= MAX <= 0.5 (got {jitter!r})")
+        try:
+            shake_p, shake_lo, shake_hi = (float(v) for v in shake.split(","))
+        except ValueError:
+            raise typer.BadParameter(f"--shake must be 'P,MIN,MAX' (got {shake!r})") from None
+        if not (0.0 <= shake_p <= 1.0 and 0.0 < shake_lo <= shake_hi <= size / 2):
+            raise typer.BadParameter(
+                f"--shake needs 0 <= P <= 1 and 0 < MIN <= MAX <= size/2 (got {shake!r})")
         cv2.setNumThreads(1)
         names = _designs(designs)
         with Progress(
             TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn()
         ) as bar:
             task = bar.add_task(f"patches {split}", total=n)
-            opt = PatchOptions(size=size, jitter=(lo, hi))
+            opt = PatchOptions(size=size, jitter=(lo, hi), face_cover_p=face_cover, shake_p=shake_p,
+                               shake_px=(shake_lo, shake_hi))
             export_patches(out, split, n, names, seed, opt, progress=lambda k: bar.advance(task, k))
         typer.echo(f"wrote {n} crops from {len(names)} designs to {out / split}")
