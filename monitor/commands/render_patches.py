@@ -44,16 +44,10 @@ def register(app: typer.Typer) -> None:
         from monitor.commands.render import _designs
         from monitor.render.card_patches import PatchOptions, export_patches
 
-        try:
-            lo, hi = (float(v) for v in jitter.split(","))
-        except ValueError:
-            raise typer.BadParameter(f"--jitter must be 'MIN,MAX' (got {jitter!r})") from None
+        lo, hi = _floats(jitter, "--jitter", "MIN,MAX")
         if not 0.0 <= lo <= hi <= 0.5:
             raise typer.BadParameter(f"--jitter needs 0 <= MIN <= MAX <= 0.5 (got {jitter!r})")
-        try:
-            shake_p, shake_lo, shake_hi = (float(v) for v in shake.split(","))
-        except ValueError:
-            raise typer.BadParameter(f"--shake must be 'P,MIN,MAX' (got {shake!r})") from None
+        shake_p, shake_lo, shake_hi = _floats(shake, "--shake", "P,MIN,MAX")
         if not (0.0 <= shake_p <= 1.0 and 0.0 < shake_lo <= shake_hi <= size / 2):
             raise typer.BadParameter(
                 f"--shake needs 0 <= P <= 1 and 0 < MIN <= MAX <= size/2 (got {shake!r})")
@@ -67,3 +61,14 @@ def register(app: typer.Typer) -> None:
                                shake_px=(shake_lo, shake_hi))
             export_patches(out, split, n, names, seed, opt, progress=lambda k: bar.advance(task, k))
         typer.echo(f"wrote {n} crops from {len(names)} designs to {out / split}")
+
+
+def _floats(text: str, flag: str, form: str) -> tuple[float, ...]:
+    """An option's comma-separated numbers, as many as ``form`` names, or a clear error naming it."""
+    try:
+        values = tuple(float(v) for v in text.split(","))
+    except ValueError:
+        values = ()
+    if len(values) != len(form.split(",")):
+        raise typer.BadParameter(f"{flag} must be '{form}' (got {text!r})")
+    return values

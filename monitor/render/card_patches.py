@@ -119,6 +119,12 @@ def _paste(img: Image, tex: Image, quad: F64, shade: float) -> None:
     img[:] = (img.astype(np.float32) * (1 - a) + rgb * a).clip(0, 255).astype(np.uint8)
 
 
+def _paste_any_card(rng: np.random.Generator, img: Image, design: CardDesign, quad: F64) -> None:
+    """Some card of ``design``, any way up, at ``quad``: a neighbour under the crop's card or over it."""
+    k = str(rng.choice(CLASS_KEYS))
+    _paste(img, design.mips(k, int(rng.integers(4)))[0], quad, float(rng.uniform(0.85, 1.0)))
+
+
 def _occlude(
     rng: np.random.Generator, img: Image, quad: F64, short: float, design: CardDesign, face_cover_p: float
 ) -> str:
@@ -155,8 +161,7 @@ def _occlude(
         other = _card_quad(rng, float(toward[0]), float(toward[1]), short)
         # drawn only when asked, so that the default draws what earlier seeds drew
         if face_cover_p > 0 and rng.random() < face_cover_p:
-            k2 = str(rng.choice(CLASS_KEYS))
-            _paste(img, design.mips(k2, int(rng.integers(4)))[0], other, float(rng.uniform(0.85, 1.0)))
+            _paste_any_card(rng, img, design, other)
             return "card_face"
         cv2.fillConvexPoly(img, other.astype(np.int32), (int(rng.integers(200, 250)),) * 3, cv2.LINE_AA)
     return kind
@@ -221,8 +226,7 @@ def render_patch(
             nq = _card_quad(
                 rng, float(c[0] + rng.normal(0, short * 0.6)), float(c[1] + rng.normal(0, short * 0.6)), short
             )
-            k2 = str(rng.choice(CLASS_KEYS))
-            _paste(img, design.mips(k2, int(rng.integers(4)))[0], nq, float(rng.uniform(0.85, 1.0)))
+            _paste_any_card(rng, img, design, nq)
     quad = _card_quad(rng, float(c[0]), float(c[1]), short)
     variants = design.variants.get(key, 1)
     _paste(img, design.mips(key, int(rng.integers(variants)))[0], quad, float(rng.uniform(0.85, 1.02)))
