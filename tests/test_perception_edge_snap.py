@@ -95,7 +95,7 @@ def test_the_pipeline_reads_the_card_from_its_snapped_outline() -> None:
             return [Box("card_face_up", 0.9, box)]
 
     class Reads:  # a classifier with a fixed answer
-        def classify(self, crops: list[np.ndarray]) -> list[Identity]:
+        def classify(self, crops: list[np.ndarray], aspects: object = None) -> list[Identity]:
             return [Identity("7d", 0.99, "7d") for _ in crops]
 
     d = Perceiver(OneBox(), Reads(), classical="off", snap_edges=True).perceive(frame).cards[0]  # type: ignore[arg-type]
@@ -114,7 +114,7 @@ def test_a_box_over_two_cards_keeps_its_corners() -> None:
             return [Box("card_face_up", 0.9, two)]
 
     class Reads:
-        def classify(self, crops: list[np.ndarray]) -> list[Identity]:
+        def classify(self, crops: list[np.ndarray], aspects: object = None) -> list[Identity]:
             return [Identity("7d", 0.99, "7d") for _ in crops]
 
     d = Perceiver(TwoCards(), Reads(), classical="off", snap_edges=True,  # type: ignore[arg-type]

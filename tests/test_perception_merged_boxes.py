@@ -107,7 +107,7 @@ class BoxesTogether:
 class ReadsBlue:
     """A reader that names a crop the Kh where it is nearly all blue card, and knows nothing else."""
 
-    def classify(self, crops: list[np.ndarray]) -> list[Identity]:
+    def classify(self, crops: list[np.ndarray], aspects: object = None) -> list[Identity]:
         out = []
         for c in crops:
             blue = np.mean(np.all(np.abs(c.astype(int) - BLUE) < 40, axis=2))

@@ -502,7 +502,7 @@ def test_a_face_up_box_the_classifier_takes_for_a_back_is_a_face_down_card() -> 
         def __init__(self, ident: Identity) -> None:
             self.ident = ident
 
-        def classify(self, crops: list[np.ndarray]) -> list[Identity]:
+        def classify(self, crops: list[np.ndarray], aspects: object = None) -> list[Identity]:
             return [self.ident for _ in crops]
 
     frame = np.full((720, 1280, 3), 90, np.uint8)
@@ -526,7 +526,7 @@ def test_a_face_in_a_box_not_shaped_like_one_card_is_not_named() -> None:
     assert card_shaped(card[[1, 2, 3, 0]]) and not card_shaped(np.zeros((4, 2)))
 
     class Reads:
-        def classify(self, crops: list[np.ndarray]) -> list[Identity]:
+        def classify(self, crops: list[np.ndarray], aspects: object = None) -> list[Identity]:
             return [Identity("9d", 0.97, "9d") for _ in crops]
 
     frame = np.full((720, 1280, 3), 90, np.uint8)
@@ -594,3 +594,153 @@ def test_train_ensemble_fits_the_members_weights_then_the_calibration_on_val(tmp
         assert written["temperature"] > 0 and 0.0 <= written["threshold"] <= 1.0
         assert result["test"]["n"] == 24
         assert "weighted 1, " in cards_report(result, ("test",))
+
+
+def test_a_quad_squarer_than_turn_aspect_is_read_both_ways_round_and_the_surer_kept(tmp_path: Path) -> None:
+    from monitor.perception.identity import load_card_reader
+
+    _flat_classifier(tmp_path / "cards.onnx", len(IDENTITY_CLASSES))
+    _flat_classifier(tmp_path / "cards_corner.onnx", len(IDENTITY_CLASSES), seed=2)
+    base = {"classes": list(IDENTITY_CLASSES), "imgsz": 8, "temperature": 1.0, "threshold": 0.5}
+    (tmp_path / "cards.json").write_text(json.dumps(base))
+    (tmp_path / "cards_corner.json").write_text(json.dumps({**base, "view": "corner"}))
+    ens = {"members": ["cards.onnx", "cards_corner.onnx"], "temperature": 1.5, "threshold": 0.0}
+    (tmp_path / "cards_ensemble.json").write_text(json.dumps(ens))
+    plain = load_card_reader(tmp_path, "onnxruntime")
+    assert plain is not None and plain.turn_aspect is None
+    crops = [np.random.default_rng(k).integers(0, 255, (96, 96, 3), dtype=np.uint8) for k in range(6)]
+    aspects = [0.72, 0.79, 0.8, 0.9, 1.0, 1.3]
+    upright = plain.calibrated_probabilities(crops)
+    sideways = plain.calibrated_probabilities([np.ascontiguousarray(np.rot90(c)) for c in crops])
+    # which read is surer is judged before the temperature (the read does not depend on it)
+    up_raw = plain.raw_log_probs(crops).max(axis=1)
+    side_raw = plain.raw_log_probs([np.ascontiguousarray(np.rot90(c)) for c in crops]).max(axis=1)
+    # without the setting, aspects change nothing
+    assert np.allclose(plain.calibrated_probabilities(crops, aspects), upright)
+    (tmp_path / "cards_ensemble.json").write_text(json.dumps({**ens, "turn_aspect": 0.8}))
+    reader = load_card_reader(tmp_path, "onnxruntime")
+    assert reader is not None and reader.turn_aspect == 0.8
+    got = reader.calibrated_probabilities(crops, aspects)
+    for k, a in enumerate(aspects):
+        surer = sideways[k] if a >= 0.8 and side_raw[k] > up_raw[k] else upright[k]
+        assert np.allclose(got[k], surer, atol=1e-9), k
+    assert any(not np.allclose(got[k], upright[k]) for k in range(2, 6))  # some turned read won
+    assert np.allclose(got[:2], upright[:2])  # card-shaped quads are read one way only
+    assert [i.top_class for i in reader.classify(crops, aspects)] == [
+        IDENTITY_CLASSES[k] for k in got.argmax(axis=1)]
+    assert np.allclose(reader.calibrated_probabilities(crops), upright)  # no aspects given: one way
+    with pytest.raises(ValueError, match="2 aspects for 6 crops"):
+        reader.calibrated_probabilities(crops, [0.9, 0.9])
+    for bad in (0.3, 1.5, "square"):
+        (tmp_path / "cards_ensemble.json").write_text(json.dumps({**ens, "turn_aspect": bad}))
+        with pytest.raises(ModelFileError, match=r"turn_aspect|malformed"):
+            load_card_reader(tmp_path, "onnxruntime")
+    # a lone classifier takes the setting from its own JSON
+    (tmp_path / "cards_ensemble.json").unlink()
+    (tmp_path / "cards.json").write_text(json.dumps({**base, "turn_aspect": 0.85}))
+    lone = load_card_reader(tmp_path, "onnxruntime")
+    assert lone is not None and lone.turn_aspect == 0.85
+    (tmp_path / "cards.json").write_text(json.dumps({**base, "turn_aspect": 0.2}))
+    with pytest.raises(ModelFileError, match="turn_aspect"):
+        load_card_reader(tmp_path, "onnxruntime")
+
+
+def test_train_ensemble_reads_crops_as_the_runtime_does_given_their_quads_aspects(tmp_path: Path) -> None:
+    import csv
+
+    import cv2
+
+    from monitor.perception.identity import CardEnsemble
+    from monitor.training.evaluate_cards import (
+        calibrate_and_evaluate_ensemble,
+        list_split,
+        load_crop_aspects,
+        raw_log_probs,
+    )
+    from monitor.training.report import cards_report
+
+    _flat_classifier(tmp_path / "cards.onnx", len(IDENTITY_CLASSES), seed=1)
+    _flat_classifier(tmp_path / "cards_corner.onnx", len(IDENTITY_CLASSES), seed=2)
+    base = {"classes": list(IDENTITY_CLASSES), "imgsz": 8, "temperature": 1.0, "threshold": 0.5}
+    (tmp_path / "cards.json").write_text(json.dumps(base))
+    (tmp_path / "cards_corner.json").write_text(json.dumps({**base, "view": "corner"}))
+    data, rng, rows = tmp_path / "crops", np.random.default_rng(0), []
+    for split in ("val", "test"):
+        for c in IDENTITY_CLASSES[:6]:
+            (data / split / c).mkdir(parents=True)
+            for k in range(4):
+                name = f"{split}_{c}_{k}.png"
+                cv2.imwrite(str(data / split / c / name), rng.integers(0, 255, (24, 24, 3), dtype=np.uint8))
+                rows.append({"file": f"{split}/{c}/{name}", "quad_aspect": 0.95 if k % 2 else 0.7})
+    manifest = tmp_path / "manifest.csv"
+    with manifest.open("w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=["file", "quad_aspect"])
+        w.writeheader()
+        w.writerows(rows)
+    aspects = load_crop_aspects([manifest])
+    assert len(aspects) == 48 and aspects["test_2c_1.png"] == 0.95
+    ens = tmp_path / "cards_ensemble.json"
+    ens.write_text(json.dumps({"members": ["cards.onnx", "cards_corner.onnx"]}))
+    result = calibrate_and_evaluate_ensemble(ens, data, tmp_path / "eval", ("test",), turn_aspect=0.8,
+                                             aspects=aspects)
+    assert json.loads(ens.read_text())["turn_aspect"] == 0.8 and result["aspects_known"] == 48
+    assert "0.8 or squarer read turned 90 degrees" in cards_report(result, ("test",))
+    reader = CardEnsemble(ens, "onnxruntime")
+    paths, _ = list_split(data / "test", list(reader.classes))
+    crops = [cv2.imread(str(p)) for p in paths]
+    want = reader.read_log_probs(crops, [aspects[p.name] for p in paths])
+    # (the evaluation floors probabilities at 1e-12: compared as probabilities)
+    read = raw_log_probs(reader, paths, tta=None, aspects=aspects)
+    assert np.allclose(np.exp(read), np.exp(want), atol=1e-9)
+    assert not np.allclose(np.exp(raw_log_probs(reader, paths, tta=None)), np.exp(want), atol=1e-6)
+    # refitted without: the setting leaves the file
+    calibrate_and_evaluate_ensemble(ens, data, tmp_path / "eval", ("test",))
+    assert "turn_aspect" not in json.loads(ens.read_text())
+    # a manifest without the column (before session 40), or missing: a clear error naming it
+    old = tmp_path / "old.csv"
+    old.write_text("split,cls,file\ntest,2c,test/2c/a.jpg\n")
+    with pytest.raises(ValueError, match=r"old\.csv, line 2: no file or quad_aspect"):
+        load_crop_aspects([old])
+    with pytest.raises(ValueError, match=r"crop manifest .*nowhere\.csv"):
+        load_crop_aspects([tmp_path / "nowhere.csv"])
+
+
+def test_train_ensemble_refuses_a_bad_turn_aspect_or_crop_manifest_before_writing(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from monitor.cli import app
+
+    base = ["train", "ensemble", "--card", str(tmp_path / "c.onnx"), "--corner", str(tmp_path / "k.onnx"),
+            "--data", str(tmp_path), "--out", str(tmp_path / "out")]
+    got = CliRunner().invoke(app, [*base, "--turn-aspect", "0.3"])
+    assert got.exit_code == 2 and "0.3:" in got.output  # (single words: the error box may wrap lines)
+    bad = tmp_path / "manifest.csv"
+    bad.write_text("split,cls,file\nval,2c,val/2c/x.jpg\n")
+    got = CliRunner().invoke(app, [*base, "--turn-aspect", "0.8", "--crop-manifest", str(bad)])
+    assert got.exit_code == 2 and "quad_aspect" in got.output
+    assert not (tmp_path / "out").exists()  # nothing written
+
+
+def test_the_pipeline_hands_the_reader_each_card_quads_aspect() -> None:
+    from monitor.perception.detector import Box
+    from monitor.perception.identity import Identity
+    from monitor.perception.pipeline import Perceiver
+
+    card = np.array([[100.0, 100.0], [150.0, 100.0], [150.0, 170.0], [100.0, 170.0]])  # 50 x 70
+    square = np.array([[300.0, 100.0], [366.0, 100.0], [366.0, 170.0], [300.0, 170.0]])  # 66 x 70
+
+    class TwoCards:
+        def detect(self, frame: np.ndarray) -> list[Box]:
+            return [Box("card_face_up", 0.9, card), Box("card_face_up", 0.9, square)]
+
+    class Reads:
+        def __init__(self) -> None:
+            self.seen: list[float] = []
+
+        def classify(self, crops: list[np.ndarray], aspects: list[float] | None = None) -> list[Identity]:
+            self.seen = list(aspects or [])
+            return [Identity("unknown", 0.5, "As") for _ in crops]
+
+    frame, reads = np.full((720, 1280, 3), 90, np.uint8), Reads()
+    Perceiver(TwoCards(), reads, classical="off", snap_edges=False).perceive(frame)  # type: ignore[arg-type]
+    assert sorted(round(a, 3) for a in reads.seen) == [round(50 / 70, 3), round(66 / 70, 3)]

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from monitor.render.camera import Camera
-from monitor.render.crops import CropOptions, crop_card, export_crops
+from monitor.render.crops import CropOptions, crop_card, export_crops, quad_turn
 from monitor.render.datasets import standard_splits
 from monitor.render.deck import CLASS_KEYS, DesignError, FolderDesign, folder_filenames, load_design
 from monitor.render.detect_export import export_detect
@@ -57,7 +57,7 @@ def test_crop_of_a_rendered_card_shows_that_card(design: str) -> None:
     scene.add(CardObj("Qh", 0, 0, 27, design=design))
     cam = Camera.overhead((1280, 720), view_width_mm=900, height_mm=2000, center=(0, 0))
     frame = r.render(scene, cam)
-    crop, _ = crop_card(
+    crop, _, _ = crop_card(
         frame.image, frame.objects[0], np.random.default_rng(0), CropOptions(jitter=(0.0, 0.0)), None
     )
     assert crop.shape == (96, 96, 3)
@@ -68,6 +68,18 @@ def test_crop_of_a_rendered_card_shows_that_card(design: str) -> None:
         float(np.abs(crop.astype(int) - t.astype(int)).mean()) for t in (other, other[::-1, ::-1])
     )
     assert err < 25 and err < err_other / 2
+
+
+def test_quad_turn_tells_a_card_stood_on_its_side() -> None:
+    card = np.array([[0, 0], [63, 0], [63, 88], [0, 88]], np.float64)  # TL, TR, BR, BL as printed
+    assert quad_turn(card) == (0.716, False)
+    # an oblique camera squashing the card's length below its width: the rectifier turns it 90 degrees
+    squashed = card * [1.0, 0.6]
+    aspect, turned = quad_turn(squashed)
+    assert turned and aspect == round(52.8 / 63, 3)
+    # the same card lying across the view, seen straight on, is not turned
+    across = np.array([[88, 0], [88, 63], [0, 63], [0, 0]], np.float64)
+    assert quad_turn(across) == (0.716, False)
 
 
 def test_export_crops_layout_and_manifest(tmp_path: Path) -> None:
@@ -82,6 +94,7 @@ def test_export_crops_layout_and_manifest(tmp_path: Path) -> None:
     rows = list(csv.DictReader((tmp_path / "manifest_train.csv").open()))
     assert len(rows) == 40 and all((tmp_path / r["file"]).exists() for r in rows)
     assert all(r["design"] == "classic" and float(r["visible_share"]) >= 0.6 for r in rows)
+    assert all(0 < float(r["quad_aspect"]) <= 1 and r["turned"] in ("0", "1") for r in rows)
     assert json.loads((tmp_path / "classes.json").read_text()) == list(CLASS_KEYS)
 
 

@@ -47,7 +47,7 @@ from monitor.perception.merged_boxes import (
     pick_readings,
     worth_reading,
 )
-from monitor.perception.rectify import CROP_SIZE, order_card_corners, rectify_card
+from monitor.perception.rectify import CROP_SIZE, order_card_corners, quad_aspect, rectify_card
 from monitor.perception.tiled_detect import detect_tiled
 
 ClassicalMode = Literal["off", "refine", "full", "auto"]
@@ -250,13 +250,14 @@ class Perceiver:
                               source=c.source) for c in cards]
         # Cut at the dataset's crop size, then let the classifier shrink it (as its training data was).
         crops = [rectify_card(frame, c.corners, CROP_SIZE) for c in cards]
+        aspects = [quad_aspect(c.corners) for c in cards]  # the squarest are read turned 90 degrees too
         if self.cache is None:
-            identities = self.classifier.classify(crops)
+            identities = self.classifier.classify(crops, aspects)
         else:
             corners = [np.asarray(c.corners, np.float64) for c in cards]
             cached, matched, thumbs = self.cache.lookup(corners, crops)
             todo = [i for i, ident in enumerate(cached) if ident is None]
-            fresh = iter(self.classifier.classify([crops[i] for i in todo]))
+            fresh = iter(self.classifier.classify([crops[i] for i in todo], [aspects[i] for i in todo]))
             identities = [ident if ident is not None else next(fresh) for ident in cached]
             self.cache.store(corners, thumbs, identities, matched, keep)
         out = []
@@ -337,10 +338,7 @@ class Perceiver:
 def card_shaped(corners: npt.ArrayLike) -> bool:
     """Whether a quad's sides are a card's: its mean short side at most ``CARD_SHAPE_MAX`` of its mean
     long side (a card 0.72; perspective and corner error spread it 0.55-0.80 on held-out frames)."""
-    q = np.asarray(corners, np.float64).reshape(4, 2)
-    sides = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
-    a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
-    return bool(max(a, b) > 0 and min(a, b) / max(a, b) <= CARD_SHAPE_MAX)
+    return quad_aspect(corners) <= CARD_SHAPE_MAX
 
 
 def _snapped_to_edges(frame: npt.NDArray[np.uint8], cards: list[_Card]) -> None:

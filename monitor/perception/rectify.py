@@ -55,6 +55,13 @@ def card_side_lengths(corners: npt.ArrayLike) -> tuple[float, float]:
     return (min(a, b), max(a, b))
 
 
+def quad_aspect(corners: npt.ArrayLike) -> float:
+    """Mean short side over mean long side of a quad whose corners run around it (a card seen straight
+    on: 63 / 88 = 0.72; 1 for a square, or for a degenerate quad)."""
+    short, long_ = card_side_lengths(corners)
+    return short / long_ if long_ > 0 else 1.0
+
+
 def rectify_card(
     frame: npt.NDArray[np.uint8], corners: npt.ArrayLike, size: int = CROP_SIZE
 ) -> npt.NDArray[np.uint8]:

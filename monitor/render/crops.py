@@ -38,6 +38,8 @@ MANIFEST_FIELDS = (
     "resolution",
     "card_px",
     "visible_share",
+    "quad_aspect",
+    "turned",
     "jitter",
     "jpeg",
     "seed",
@@ -79,10 +81,23 @@ def jpeg_region(
     return as_image(cv2.imdecode(buf, cv2.IMREAD_COLOR)), x0, y0
 
 
+def quad_turn(corners: F64) -> tuple[float, bool]:
+    """(short / long side of a card's quad ``corners`` as the rectifier measures it, whether the
+    rectifier stands the card on its side). ``corners`` run as the renderer's polygons do (top-left,
+    top-right, bottom-right, bottom-left as printed: edges 0-1 and 2-3 are the short sides). Under an
+    oblique camera a card's long side can look the shorter: the rectifier then takes it for the top,
+    and the crop shows the card turned 90 degrees."""
+    c = np.asarray(corners, np.float64)
+    s = np.linalg.norm(c - np.roll(c, -1, axis=0), axis=1)
+    short_pair, long_pair = float(s[0] + s[2]), float(s[1] + s[3])
+    return round(min(short_pair, long_pair) / max(short_pair, long_pair, 1e-9), 3), short_pair > long_pair
+
+
 def crop_card(
     img: NDArray[np.uint8], obj: ObjectTruth, rng: np.random.Generator, opt: CropOptions, jpeg: int | None
-) -> tuple[NDArray[np.uint8], float]:
-    """One training crop of a card from the final frame: jitter, optional stream JPEG, rectify."""
+) -> tuple[NDArray[np.uint8], float, F64]:
+    """One training crop of a card from the final frame: jitter, optional stream JPEG, rectify; with
+    the jittered corners it was cut by."""
     corners, sigma = jitter_corners(np.asarray(obj.polygon), rng, opt.jitter)
     x0, y0 = np.floor(corners.min(axis=0)).astype(int) - 4
     x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 4
@@ -95,7 +110,7 @@ def crop_card(
     # so turn half the crops 180 degrees to show the classifier both ways up equally
     if rng.random() < 0.5:
         crop = np.ascontiguousarray(crop[::-1, ::-1])
-    return crop, sigma
+    return crop, sigma, corners
 
 
 def _in_frame(obj: ObjectTruth, w: int, h: int, margin: float) -> bool:
@@ -167,7 +182,8 @@ def export_crops(
                     floor = min(have[k] for k in CLASS_KEYS)
                     if have[cls] >= quota or have[cls] >= floor + slack or total >= n:
                         continue
-                    crop, sigma = crop_card(f.image, o, rng, opt, jpeg)
+                    crop, sigma, corners = crop_card(f.image, o, rng, opt, jpeg)
+                    aspect, turned = quad_turn(corners)
                     name = f"{split}_{sample.seed:010d}_{o.oid:03d}.jpg"
                     write_image(out / split / cls / name, crop, [cv2.IMWRITE_JPEG_QUALITY, opt.quality])
                     p = np.asarray(o.polygon)
@@ -182,6 +198,8 @@ def export_crops(
                             "resolution": sample.resolution,
                             "card_px": round(card_px, 1),
                             "visible_share": round(o.visible_share, 3),
+                            "quad_aspect": aspect,
+                            "turned": int(turned),
                             "jitter": round(sigma, 4),
                             "jpeg": jpeg or "",
                             "seed": sample.seed,

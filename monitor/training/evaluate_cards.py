@@ -6,7 +6,9 @@ metadata); the held-out split (unseen design and table) gives the metrics of the
 
 from __future__ import annotations
 
+import csv
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -55,11 +57,31 @@ def list_split(split_dir: Path, classes: list[str]) -> tuple[list[Path], npt.NDA
     return paths, np.asarray(labels, dtype=np.int64)
 
 
+def load_crop_aspects(manifests: Sequence[Path]) -> dict[str, float]:
+    """Each crop's quad aspect (short over long side, as the rectifier measured it in the frame) by
+    file name, from ``render crops`` manifests (their ``quad_aspect`` column)."""
+    aspects: dict[str, float] = {}
+    for path in manifests:
+        try:
+            with path.open(newline="") as f:
+                for line, row in enumerate(csv.DictReader(f), start=2):
+                    try:
+                        aspects[Path(row["file"]).name] = float(row["quad_aspect"])
+                    except (KeyError, TypeError, ValueError) as exc:
+                        raise ValueError(f"crop manifest {path}, line {line}: no file or quad_aspect "
+                                         f"({exc!r}; manifests before session 40 have none)") from exc
+        except OSError as exc:
+            raise ValueError(f"crop manifest {path}: {exc!r}") from exc
+    return aspects
+
+
 def raw_log_probs(
     clf: CardClassifier | CardEnsemble, paths: list[Path], batch: int = 256, desc: str = "",
-    tta: str | None = "none",
+    tta: str | None = "none", aspects: Mapping[str, float] | None = None,
 ) -> npt.NDArray[np.float64]:
-    """Uncalibrated log-probabilities (temperature 1) for every image, as the runtime computes them."""
+    """Uncalibrated log-probabilities (temperature 1) for every image, as the runtime computes them;
+    with ``aspects`` (by file name; crops not in it count as card-shaped) the squarest crops are also
+    read turned 90 degrees, as the runtime reads them (``turn_aspect``)."""
     out = []
     for i in tqdm(range(0, len(paths), batch), desc=desc, unit="batch"):
         crops = []
@@ -68,7 +90,11 @@ def raw_log_probs(
             if img is None:
                 raise ValueError(f"cannot read crop {p}")
             crops.append(as_image(img))
-        probs = softmax_t(clf.raw_log_probs(crops, tta), 1.0)
+        if aspects is None:
+            probs = softmax_t(clf.raw_log_probs(crops, tta), 1.0)
+        else:
+            shape = [aspects.get(p.name, 0.0) for p in paths[i:i + batch]]
+            probs = softmax_t(clf.read_log_probs(crops, shape), 1.0)
         out.append(np.log(np.clip(probs, 1e-12, 1.0)))
     return np.concatenate(out) if out else np.zeros((0, len(clf.classes)))
 
@@ -167,10 +193,11 @@ def plot_confusion(cm: list[list[int]], classes: list[str], out: Path, title: st
 
 
 def _fit_on_val(reader: CardClassifier | CardEnsemble, classes: list[str], data: Path, tta: str | None,
-                max_false_rate: float) -> tuple[float, float, dict[str, Any]]:
+                max_false_rate: float, aspects: Mapping[str, float] | None = None,
+                ) -> tuple[float, float, dict[str, Any]]:
     """The temperature and the "unknown" threshold fitted on ``data/val``, and val's metrics with them."""
     vpaths, vlabels = list_split(data / "val", classes)
-    vlogp = raw_log_probs(reader, vpaths, desc="val", tta=tta)
+    vlogp = raw_log_probs(reader, vpaths, desc="val", tta=tta, aspects=aspects)
     temperature = fit_temperature(vlogp, vlabels)
     vprob = softmax_t(vlogp, temperature)
     threshold = choose_threshold(vprob.max(axis=1), vprob.argmax(axis=1) == vlabels, max_false_rate)
@@ -179,13 +206,14 @@ def _fit_on_val(reader: CardClassifier | CardEnsemble, classes: list[str], data:
 
 def _evaluate_splits(reader: CardClassifier | CardEnsemble, classes: list[str], data: Path, out_dir: Path,
                      splits: tuple[str, ...], tta: str | None, temperature: float, threshold: float,
-                     title: str, result: dict[str, Any]) -> dict[str, Any]:
+                     title: str, result: dict[str, Any],
+                     aspects: Mapping[str, float] | None = None) -> dict[str, Any]:
     """Each held-out split's metrics into ``result``, a confusion picture each; writes the JSON."""
     for split in splits:
         if not (data / split).is_dir():
             continue
         paths, labels = list_split(data / split, classes)
-        prob = softmax_t(raw_log_probs(reader, paths, desc=split, tta=tta), temperature)
+        prob = softmax_t(raw_log_probs(reader, paths, desc=split, tta=tta, aspects=aspects), temperature)
         m = card_metrics(prob, labels, classes, threshold)
         result[split] = m.to_dict()
         plot_confusion(m.confusion, classes, out_dir / f"cards_confusion_{split}.png",
@@ -214,12 +242,18 @@ def calibrate_and_evaluate(onnx_path: Path, classes: list[str], imgsz: int, data
 def calibrate_and_evaluate_ensemble(ensemble_path: Path, data: Path, out_dir: Path,
                                     test_splits: tuple[str, ...] = ("test",), backend: str = "onnxruntime",
                                     max_false_rate: float = 0.0025,
-                                    fit_weights: bool = True) -> dict[str, Any]:
+                                    fit_weights: bool = True, turn_aspect: float | None = None,
+                                    aspects: Mapping[str, float] | None = None) -> dict[str, Any]:
     """As :func:`calibrate_and_evaluate` for an ensemble file (each member with its own view and TTA):
     the members' weights (``fit_weights``; else equal), then the temperature and threshold of the
-    weighted sum of log-probabilities, are fitted on ``data/val`` and written into the ensemble file."""
+    weighted sum of log-probabilities, are fitted on ``data/val`` and written into the ensemble file.
+    ``turn_aspect`` goes into the file; ``aspects`` (:func:`load_crop_aspects`) let the crops be read
+    as the runtime reads them with it (the squarest turned 90 degrees too)."""
     raw = json.loads(ensemble_path.read_text())
     raw.pop("weights", None)
+    raw.pop("turn_aspect", None)
+    if turn_aspect is not None:
+        raw["turn_aspect"] = turn_aspect
     ensemble_path.write_text(json.dumps(raw, indent=2))
     ens = CardEnsemble(ensemble_path, backend=backend)
     classes = list(ens.classes)
@@ -229,10 +263,11 @@ def calibrate_and_evaluate_ensemble(ensemble_path: Path, data: Path, out_dir: Pa
         raw["weights"] = fit_member_weights(member_logp, vlabels)
         ensemble_path.write_text(json.dumps(raw, indent=2))
         ens = CardEnsemble(ensemble_path, backend=backend)
-    temperature, threshold, val = _fit_on_val(ens, classes, data, None, max_false_rate)
+    temperature, threshold, val = _fit_on_val(ens, classes, data, None, max_false_rate, aspects)
     raw.update({"weights": ens.weights, "temperature": temperature, "threshold": threshold})
     ensemble_path.write_text(json.dumps(raw, indent=2))
     result: dict[str, Any] = {"temperature": temperature, "threshold": threshold, "members": raw["members"],
-                              "weights": ens.weights, "val": val}
+                              "weights": ens.weights, "val": val, "turn_aspect": turn_aspect,
+                              "aspects_known": len(aspects or {})}
     return _evaluate_splits(ens, classes, data, out_dir, test_splits, None, temperature, threshold,
-                            "card identity (ensemble)", result)
+                            "card identity (ensemble)", result, aspects)

@@ -17,9 +17,13 @@ def cards_report(result: dict[str, Any], splits: tuple[str, ...]) -> str:
     if "weights" in result:
         weights = (f"Members {', '.join(result['members'])} weighted "
                    f"{', '.join(f'{w:g}' for w in result['weights'])}; ")
+    turn = ""
+    if result.get("turn_aspect"):
+        turn = (f" Quads with short/long side {result['turn_aspect']:g} or squarer read turned 90 degrees too"
+                f" ({result.get('aspects_known', 0)} crops' aspects known from their manifests).")
     lines = [
         f"{weights}Temperature {result['temperature']:.3f}, unknown-threshold {result['threshold']:.3f} "
-        "(fitted on val).",
+        f"(fitted on val).{turn}",
         "",
         "| split | crops | top-1 | accepted (not unknown) | false identity (accepted and wrong, of all) "
         "| accuracy when accepted | ECE | rank only (not named, rank read) | false rank (of all) |",
