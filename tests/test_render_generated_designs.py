@@ -199,3 +199,38 @@ def test_some_decks_print_pale_backs_and_an_engraved_ace_of_spades() -> None:
     plain = replace(p, ace_ornate=False)
     assert not np.array_equal(draw_random_face(plain, "As"), ace)
     assert not np.array_equal(ace, club)
+
+
+def _ink(img: np.ndarray) -> np.ndarray:
+    """The ink of a black-on-white drawing as a mask, cropped to it."""
+    m = (255 - img[..., 0]).astype(np.uint8)
+    ys, xs = np.nonzero(m > 127)
+    return m[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+
+
+def test_a_club_is_told_from_a_spade_by_its_top_leaf() -> None:
+    from monitor.render.fonts import looks_like_a_club
+    from monitor.render.suits import draw_suit
+
+    # (used on fonts' glyphs only: the generator's own polygon spades can be as blunt as a bell)
+    for s, club in (("s", False), ("c", True)):
+        img = np.full((120, 120, 3), 255, np.uint8)
+        draw_suit(img, s, 60, 60, 80, (0, 0, 0))
+        assert looks_like_a_club(_ink(img)) is club, s
+    assert looks_like_a_club(np.zeros((4, 4), np.uint8)) is False  # too small or blank: no call
+
+
+def test_each_suit_font_draws_spades_as_spades_and_clubs_as_clubs() -> None:
+    from monitor.render.fonts import SUIT_CODEPOINTS, looks_like_a_club, suit_fonts, suit_glyph
+
+    fonts = suit_fonts()
+    if not fonts:
+        pytest.skip("no font with suit glyphs on this machine (decks then draw polygon suits)")
+    for f in fonts:
+        assert not looks_like_a_club(glyph_mask(suit_glyph(f, "s"), str(f), 64)), f.name
+        assert looks_like_a_club(glyph_mask(suit_glyph(f, "c"), str(f), 64)), f.name
+        assert suit_glyph(f, "h") == SUIT_CODEPOINTS["h"] and suit_glyph(f, "d") == SUIT_CODEPOINTS["d"]
+    # GNU FreeFont's FreeSerifBold draws U+2660 as a club and U+2663 as a spade: read the other way
+    bold = [f for f in fonts if f.name == "FreeSerifBold.ttf"]
+    for f in bold:
+        assert suit_glyph(f, "s") == SUIT_CODEPOINTS["c"] and suit_glyph(f, "c") == SUIT_CODEPOINTS["s"]

@@ -46,7 +46,7 @@ from monitor.render.card_art import (
     star_points,
 )
 from monitor.render.deck import BACK, CLASS_KEYS, CardDesign, DesignError, _mips
-from monitor.render.fonts import SUIT_CODEPOINTS, blend_mask, draw_text, glyph_mask, index_fonts, suit_fonts
+from monitor.render.fonts import blend_mask, draw_text, glyph_mask, index_fonts, suit_fonts, suit_glyph
 from monitor.render.suits import SUIT_ASPECT, Color, draw_suit, fill_poly
 from monitor.rules.cards import JOKER, RANK_CHARS, Card, parse_card
 
@@ -185,7 +185,7 @@ def suit_parts(shapes: SuitShapes) -> dict[str, Parts]:
 
 @lru_cache(maxsize=256)
 def _glyph_ratio(font: Path, suit: str) -> float:
-    m = glyph_mask(SUIT_CODEPOINTS[suit], str(font), 100)
+    m = glyph_mask(suit_glyph(font, suit), str(font), 100)
     return float(m.shape[1] / m.shape[0])
 
 
@@ -556,7 +556,8 @@ class _Painter:
         cv, p = self.cv, self.p
         if p.suit_font is not None:
             top = cv.px(cy - h / 2) if not flip else cv.px(cy + h / 2)
-            draw_text(img, SUIT_CODEPOINTS[s], p.suit_font, cv.px(cx), top, cv.px(h), color, flip=flip)
+            glyph = suit_glyph(p.suit_font, s)
+            draw_text(img, glyph, p.suit_font, cv.px(cx), top, cv.px(h), color, flip=flip)
         elif p.suit_shapes is None:
             draw_suit(img, s, cv.px(cx), cv.px(cy), cv.px(h), color, flip, p.suit_aspect)
         else:
