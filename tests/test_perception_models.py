@@ -114,3 +114,31 @@ def test_boxes_snapped_to_edges_keep_the_figures_and_come_closer(perceiver: Perc
         assert scores[True]["corner_error_px_median"] <= gain * scores[False]["corner_error_px_median"]
     res = CliRunner().invoke(app, ["detect", str(FRAME), "--no-snap-edges", "--backend", "onnxruntime"])
     assert res.exit_code == 0, res.output
+
+
+def test_the_shipped_reader_reads_a_card_the_rectifier_stood_on_its_side() -> None:
+    # An oblique camera can foreshorten a card's long side below its width: the rectifier then takes
+    # that side for the top, and the crop shows the card turned 90 degrees (1.3-1.8% of the held-out
+    # crops; models/MODEL_CARD.md, session 40). Here a rendered card's frame squashed to 0.6 of its
+    # height does it (quad 0.84 short over long): one way round none is named, both ways all are.
+    import cv2
+
+    from monitor.perception.identity import load_card_reader
+    from monitor.perception.rectify import CROP_SIZE, quad_aspect, rectify_card
+    from monitor.render.camera import Camera
+    from monitor.render.renderer import Renderer
+    from monitor.render.scene import CardObj, Scene
+
+    reader = load_card_reader(DEFAULT_MODELS, "onnxruntime", threads=1)
+    assert reader is not None and reader.turn_aspect == 0.8
+    cam = Camera.overhead((1280, 720), view_width_mm=900, height_mm=2000, center=(0, 0))
+    for key in ("6d", "9s", "Qh", "Ah"):
+        scene = Scene(table_style="grey")
+        scene.add(CardObj(key, 0, 0, 0, design="classic"))
+        frame = Renderer().render(scene, cam)
+        squashed = cv2.resize(frame.image, (1280, 432), interpolation=cv2.INTER_AREA)
+        quad = np.asarray(frame.objects[0].polygon) * [1.0, 0.6]
+        crop = rectify_card(squashed, quad, CROP_SIZE)
+        assert quad_aspect(quad) > 0.8
+        assert reader.classify([crop])[0].label != key  # read one way round: not named
+        assert reader.classify([crop], [quad_aspect(quad)])[0].label == key, key
