@@ -250,7 +250,9 @@ class Perceiver:
                               source=c.source) for c in cards]
         # Cut at the dataset's crop size, then let the classifier shrink it (as its training data was).
         crops = [rectify_card(frame, c.corners, CROP_SIZE) for c in cards]
-        aspects = [quad_aspect(c.corners) for c in cards]  # the squarest are read turned 90 degrees too
+        ordered = [order_card_corners(c.corners) for c in cards]
+        # as the rectifier sees each quad: the squarest are read turned 90 degrees too, and not named
+        aspects = [quad_aspect(q) for q in ordered]
         if self.cache is None:
             identities = self.classifier.classify(crops, aspects)
         else:
@@ -261,20 +263,20 @@ class Perceiver:
             identities = [ident if ident is not None else next(fresh) for ident in cached]
             self.cache.store(corners, thumbs, identities, matched, keep)
         out = []
-        for c, ident in zip(cards, identities, strict=True):
+        for c, q, aspect, ident in zip(cards, ordered, aspects, identities, strict=True):
             kind = c.kind
             # The face-up/down call: the classifier's best guess "back", even below its naming
             # threshold, outweighs the detector's, which learned few backs (an unseen deck's backs
             # came out face up and raised exposed-card alerts; the classifier's "back" is 97.5%
             # precise on that deck, models/cards_ensemble_report.md).
             label, rank = ident.label, ident.rank
-            if label not in (BACK, UNKNOWN) and not card_shaped(order_card_corners(c.corners)):
+            if label not in (BACK, UNKNOWN) and aspect > CARD_SHAPE_MAX:  # not card_shaped
                 label, rank = UNKNOWN, None  # a face, but not one card's: not named (a misread ace is worse)
             if label == BACK or (label == UNKNOWN and ident.top_class == BACK):
                 kind = CARD_FACE_DOWN
             elif label != UNKNOWN:
                 kind = CARD_FACE_UP
-            out.append(Detection(kind, c.confidence, corners_from_array(order_card_corners(c.corners)),
+            out.append(Detection(kind, c.confidence, corners_from_array(q),
                                  identity=label, identity_confidence=ident.confidence, source=c.source,
                                  rank=rank, back_probability=ident.back_probability))
         return out

@@ -23,7 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from monitor.perception.imageio import as_image
-from monitor.perception.rectify import rectify_card
+from monitor.perception.rectify import quad_aspect, rectify_card
 from monitor.render.datasets import SplitSpec, sample_frames, write_image
 from monitor.render.deck import CLASS_KEYS
 from monitor.render.renderer import ObjectTruth, Renderer
@@ -89,8 +89,7 @@ def quad_turn(corners: F64) -> tuple[float, bool]:
     and the crop shows the card turned 90 degrees."""
     c = np.asarray(corners, np.float64)
     s = np.linalg.norm(c - np.roll(c, -1, axis=0), axis=1)
-    short_pair, long_pair = float(s[0] + s[2]), float(s[1] + s[3])
-    return round(min(short_pair, long_pair) / max(short_pair, long_pair, 1e-9), 3), short_pair > long_pair
+    return round(quad_aspect(c), 3), bool(s[0] + s[2] > s[1] + s[3])
 
 
 def crop_card(
