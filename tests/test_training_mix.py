@@ -53,3 +53,28 @@ def test_snapshot_splits_val_by_frame_when_the_source_has_none(tmp_path: Path) -
     _crops(src / "train", {"As": 40, "Kd": 40})
     counts = make_snapshot(src, tmp_path / "snap", val_frac=0.25)
     assert counts["train"] + counts["val"] == 80 and 0 < counts["val"] < 80
+
+
+def _manifest(part: Path, rows: list[tuple[str, str]]) -> None:
+    lines = ["split,cls,file,design"] + [f"train,{f.split('/')[1]},{f},{d}" for f, d in rows]
+    (part.parent / "manifest_patches_train_1.csv").write_text("\n".join(lines) + "\n")
+
+
+def test_mix_leaves_out_the_crops_of_dropped_designs(tmp_path: Path) -> None:
+    a = _crops(tmp_path / "p1" / "train", {"As": 3, "Ks": 2})
+    _manifest(a, [("train/As/x_0000_001.jpg", "proc:216"), ("train/As/x_0001_001.jpg", "classic"),
+                  ("train/As/x_0002_001.jpg", "proc:5"), ("train/Ks/x_0000_001.jpg", "proc:216"),
+                  ("train/Ks/x_0001_001.jpg", "proc:5")])
+    counts = make_mix(tmp_path / "mix", [("train", a, None)], drop_designs=frozenset({"proc:216"}))
+    assert counts == {"train": 3}
+    kept = sorted(f"{p.parent.name}/{p.name}" for p in (tmp_path / "mix" / "train").rglob("*.jpg"))
+    assert kept == ["As/x_0001_001.jpg", "As/x_0002_001.jpg", "Ks/x_0001_001.jpg"]
+
+
+def test_dropping_designs_needs_a_manifest_that_names_them(tmp_path: Path) -> None:
+    a = _crops(tmp_path / "p1" / "train", {"As": 1})
+    with pytest.raises(FileNotFoundError, match="no manifest"):
+        make_mix(tmp_path / "m1", [("train", a, None)], drop_designs=frozenset({"proc:1"}))
+    (a.parent / "manifest_x.csv").write_text("split,cls,file\ntrain,As,train/As/x_0000_001.jpg\n")
+    with pytest.raises(ValueError, match="'file' and 'design'"):
+        make_mix(tmp_path / "m2", [("train", a, None)], drop_designs=frozenset({"proc:1"}))

@@ -471,13 +471,16 @@ def mix_cmd(
     part: Annotated[list[str], typer.Option("--part", help="SPLIT=DIR[:PER_CLASS], repeatable; DIR holds "
                                                           "CLASS/ folders, e.g. train=data/a/train:200")],
     seed: Annotated[int, typer.Option(help="seed of the per-class samples")] = 0,
+    drop_design: Annotated[list[str] | None, typer.Option(
+        "--drop-design", help="leave out crops the parts' manifests say this design drew, repeatable "
+                              "(e.g. proc:216)")] = None,
 ) -> None:
     """Mix crop folders into one classification dataset: e.g. generated-deck patches with scene crops."""
     from monitor.training.snapshot import make_mix, parse_part
 
     try:
         parts = [parse_part(p) for p in part]
-        counts = make_mix(dst, parts, seed)
+        counts = make_mix(dst, parts, seed, frozenset(drop_design or ()))
     except (ValueError, FileNotFoundError, FileExistsError) as e:
         raise typer.BadParameter(str(e)) from None
     typer.echo(" ".join(f"{k}={v}" for k, v in counts.items()) + f" -> {dst}")

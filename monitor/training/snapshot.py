@@ -77,11 +77,36 @@ def parse_part(text: str) -> tuple[str, Path, int | None]:
     return split.strip(), Path(rest), limit
 
 
-def make_mix(dst: Path, parts: list[tuple[str, Path, int | None]], seed: int = 0) -> dict[str, int]:
+def files_of_designs(src: Path, designs: frozenset[str]) -> set[Path]:
+    """The crops under ``src`` that the renderer's manifests say were drawn from ``designs``.
+
+    ``render-patches`` and ``render crops`` write ``manifest_*.csv`` beside the split folder, one
+    row per crop with its ``file`` (relative to that folder's parent) and ``design``."""
+    import csv
+
+    root = src.parent
+    manifests = sorted(root.glob("manifest*.csv"))
+    if not manifests:
+        raise FileNotFoundError(f"{src}: no manifest*.csv in {root} to tell which design drew each crop")
+    found: set[Path] = set()
+    for m in manifests:
+        with m.open(newline="") as fh:
+            reader = csv.DictReader(fh)
+            if not reader.fieldnames or not {"file", "design"} <= set(reader.fieldnames):
+                raise ValueError(f"{m}: a manifest needs 'file' and 'design' columns")
+            for row in reader:
+                if row["design"] in designs:
+                    found.add((root / row["file"]).resolve())
+    return found
+
+
+def make_mix(dst: Path, parts: list[tuple[str, Path, int | None]], seed: int = 0,
+             drop_designs: frozenset[str] = frozenset()) -> dict[str, int]:
     """Link crops from several class folders into one dataset ``dst/SPLIT/CLASS`` (symlinks).
 
     Each part is (split, source folder holding CLASS/ folders, per-class limit or None); a limited
-    part takes a seeded random sample, so the mix is reproducible from its command line."""
+    part takes a seeded random sample, so the mix is reproducible from its command line. Crops the
+    manifests say were drawn from ``drop_designs`` are left out (e.g. decks found mislabelled)."""
     import random
 
     if dst.exists() and any(dst.iterdir()):
@@ -94,9 +119,11 @@ def make_mix(dst: Path, parts: list[tuple[str, Path, int | None]], seed: int = 0
         classes = sorted(p for p in src.iterdir() if p.is_dir())
         if not classes:
             raise FileNotFoundError(f"part {split}={src}: no class folders in it")
+        dropped = files_of_designs(src, drop_designs) if drop_designs else set()
         for cls_dir in classes:
             files = sorted(f for f in cls_dir.iterdir()
-                           if f.suffix.lower() in IMAGE_SUFFIXES and f.stat().st_size > 0)
+                           if f.suffix.lower() in IMAGE_SUFFIXES and f.stat().st_size > 0
+                           and f.resolve() not in dropped)
             if limit is not None and len(files) > limit:
                 files = sorted(rnd.sample(files, limit))
             d = dst / split / cls_dir.name
