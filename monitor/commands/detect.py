@@ -79,7 +79,7 @@ def register(app: typer.Typer) -> None:
                     typer.echo(f"error: --score needs ground truth {truth_path}", err=True)
                     failed += 1
                 else:
-                    fs = score_frame(dets, load_truth(truth_path))
+                    fs = score_frame(dets, load_truth(truth_path), path.stem)
                     total.add(fs)
                     results[-1]["score"] = fs.summary()
             if not as_json:
@@ -109,6 +109,8 @@ def register(app: typer.Typer) -> None:
                        f"{sm['false_identity']:.4f}; spurious {sm['spurious_cards']}; corner error median "
                        f"{sm['corner_error_px_median']} px, p95 {sm['corner_error_px_p95']} px")
             if sm["misreads"]:
-                typer.echo(f"misreads: {', '.join(sm['misreads'])}")
+                typer.echo(f"misreads: {'; '.join(sm['misreads'])}")
+            if sm["missed"]:
+                typer.echo(f"missed (unoccluded, no box): {'; '.join(sm['missed'])}")
         if failed:
             raise typer.Exit(1)

@@ -31,6 +31,9 @@ class FrameScore:
     spurious: int = 0
     corner_errors: list[float] = field(default_factory=list)
     wrong: list[str] = field(default_factory=list)
+    # unoccluded cards no box found, as "FRAME: CARD at (x, y)" (CARD the identity, or "back"): the
+    # cards a recall figure leaves out, so someone can go and look at them
+    missed: list[str] = field(default_factory=list)
 
     def add(self, o: FrameScore) -> None:
         for k in ("unoccluded", "found", "face_up", "identity_correct", "identity_unknown", "identity_wrong",
@@ -38,6 +41,7 @@ class FrameScore:
             setattr(self, k, getattr(self, k) + getattr(o, k))
         self.corner_errors += o.corner_errors
         self.wrong += o.wrong
+        self.missed += o.missed
 
     def summary(self) -> dict[str, Any]:
         n = max(self.face_up, 1)
@@ -50,6 +54,7 @@ class FrameScore:
             "corner_error_px_median": float(np.median(err)) if err else None,
             "corner_error_px_p95": float(np.percentile(err, 95)) if err else None,
             "misreads": self.wrong[:20],
+            "missed": self.missed[:20],
         }
 
 
@@ -58,8 +63,10 @@ def load_truth(path: Path) -> list[dict[str, Any]]:
     return [o for o in data.get("objects", []) if o.get("kind") == "card" and len(o.get("polygon", [])) == 4]
 
 
-def score_frame(dets: Detections, truth_cards: list[dict[str, Any]]) -> FrameScore:
+def score_frame(dets: Detections, truth_cards: list[dict[str, Any]], frame: str = "") -> FrameScore:
+    """Score one frame; ``frame`` (its name) prefixes each misread and missed card listed."""
     s = FrameScore()
+    where = f"{frame}: " if frame else ""
     cards = list(dets.cards)
     polys = [np.asarray(d.corners, dtype=np.float64) for d in cards]
     used: set[int] = set()
@@ -70,6 +77,9 @@ def score_frame(dets: Detections, truth_cards: list[dict[str, Any]]) -> FrameSco
         s.unoccluded += 1
         ious = [quad_iou(p, q) for q in polys]
         if not ious or max(ious) < 0.5:
+            x, y = p.mean(axis=0)
+            card = o.get("identity") if o.get("face_up") else BACK
+            s.missed.append(f"{where}{card or 'card'} at ({x:.0f}, {y:.0f})")
             continue
         k = int(np.argmax(ious))
         used.add(k)
@@ -84,9 +94,9 @@ def score_frame(dets: Detections, truth_cards: list[dict[str, Any]]) -> FrameSco
                 s.identity_unknown += 1
             else:
                 s.identity_wrong += 1
-                s.wrong.append(f"{o['identity']}->{ident}")
+                s.wrong.append(f"{where}{o['identity']}->{ident}")
         elif cards[k].identity not in (None, UNKNOWN, BACK):
-            s.wrong.append(f"back->{cards[k].identity}")
+            s.wrong.append(f"{where}back->{cards[k].identity}")
     all_polys = [np.asarray(o["polygon"], dtype=np.float64) for o in truth_cards]
     for k, q in enumerate(polys):
         if k not in used and max((quad_iou(q, p) for p in all_polys), default=0.0) < 0.3:

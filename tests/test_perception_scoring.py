@@ -1,0 +1,39 @@
+"""Scoring perception against a rendered frame's truth: what a recall or false-identity figure counts,
+and the misread and missed cards it names, frame by frame."""
+
+from __future__ import annotations
+
+from monitor.perception.detections import Detection, Detections
+from monitor.perception.scoring import FrameScore, score_frame
+
+
+def _quad(x: float, y: float) -> list[list[float]]:
+    return [[x, y], [x + 50, y], [x + 50, y + 70], [x, y + 70]]
+
+
+def _card(x: float, y: float, identity: str, kind: str = "card_face_up") -> Detection:
+    return Detection(kind, 0.9, tuple((float(a), float(b)) for a, b in _quad(x, y)), identity, 0.99)
+
+
+def _truth(x: float, y: float, identity: str, face_up: bool = True,
+           visible: float = 1.0) -> dict[str, object]:
+    return {"kind": "card", "polygon": _quad(x, y), "identity": identity, "face_up": face_up,
+            "visible_share": visible}
+
+
+def test_a_frame_names_its_misreads_and_the_cards_no_box_found() -> None:
+    truth = [_truth(0, 0, "As"), _truth(100, 0, "Kd"), _truth(200, 0, "7c"),
+             _truth(300, 0, "2h", face_up=False), _truth(400, 0, "9s", visible=0.5)]  # 9s: covered, not counted
+    dets = Detections(1920, 1080, (_card(0, 0, "As"), _card(100, 0, "Kh"), _card(900, 500, "Qs")))
+    s = score_frame(dets, truth, "test_000003")
+    counts = (s.unoccluded, s.found, s.face_up, s.identity_correct, s.identity_wrong, s.spurious)
+    assert counts == (4, 2, 2, 1, 1, 1)
+    assert s.wrong == ["test_000003: Kd->Kh"]
+    assert s.missed == ["test_000003: 7c at (225, 35)", "test_000003: back at (325, 35)"]
+    total = FrameScore()
+    total.add(s)
+    total.add(score_frame(Detections(1920, 1080, ()), [_truth(0, 0, "Jk")]))  # no frame name: bare
+    summary = total.summary()
+    assert summary["recall"] == 2 / 5
+    assert summary["missed"][-1] == "Jk at (25, 35)"
+    assert summary["misreads"] == ["test_000003: Kd->Kh"]
