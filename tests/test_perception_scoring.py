@@ -23,7 +23,7 @@ def _truth(x: float, y: float, identity: str, face_up: bool = True,
 
 def test_a_frame_names_its_misreads_and_the_cards_no_box_found() -> None:
     truth = [_truth(0, 0, "As"), _truth(100, 0, "Kd"), _truth(200, 0, "7c"),
-             _truth(300, 0, "2h", face_up=False), _truth(400, 0, "9s", visible=0.5)]  # 9s: covered, not counted
+             _truth(300, 0, "2h", face_up=False), _truth(400, 0, "9s", visible=0.5)]  # covered: not counted
     dets = Detections(1920, 1080, (_card(0, 0, "As"), _card(100, 0, "Kh"), _card(900, 500, "Qs")))
     s = score_frame(dets, truth, "test_000003")
     counts = (s.unoccluded, s.found, s.face_up, s.identity_correct, s.identity_wrong, s.spurious)
