@@ -114,3 +114,22 @@ def test_a_malformed_detections_record_says_what_is_wrong() -> None:
     with pytest.raises(ValueError, match="4 finite"):
         Detections.from_dict({"width": 10, "height": 10,
                               "detections": [{"kind": "chip", "confidence": 0.5, "corners": [[0, 0]]}]})
+
+
+def test_every_member_the_card_ensemble_names_keys_the_cache(tmp_path: Path, video: Path) -> None:
+    models = tmp_path / "models"
+    models.mkdir()
+    for name in ("cards.onnx", "cards_corner.onnx", "cards_corner_2.onnx"):
+        (models / name).write_bytes(b"weights")
+    (models / "cards_ensemble.json").write_text(
+        '{"members": ["cards.onnx", "cards_corner.onnx", "cards_corner_2.onnx"]}')
+    before = fingerprint(video, models)
+    assert "cards_corner_2.onnx" in before["models"]
+    (models / "cards_corner_2.onnx").write_bytes(b"weightz")  # the third member retrained
+    assert fingerprint(video, models) != before
+    # a two-member ensemble keys the same files as before there were three (old caches stay good)
+    (models / "cards_ensemble.json").write_text('{"members": ["cards.onnx", "cards_corner.onnx"]}')
+    keyed = set(fingerprint(video, models)["models"])
+    assert keyed == {"cards.onnx", "cards_corner.onnx", "cards_ensemble.json"}
+    (models / "cards_ensemble.json").write_text("{not json")  # the reader reports it when it loads
+    assert "cards_corner_2.onnx" not in fingerprint(video, models)["models"]

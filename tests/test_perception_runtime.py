@@ -721,6 +721,43 @@ def test_train_ensemble_refuses_a_bad_turn_aspect_or_crop_manifest_before_writin
     assert not (tmp_path / "out").exists()  # nothing written
 
 
+def test_train_ensemble_takes_two_corner_members_and_weights_all_three(tmp_path: Path) -> None:
+    import cv2
+    from typer.testing import CliRunner
+
+    from monitor.cli import app
+    from monitor.perception.identity import load_card_reader
+
+    base = {"classes": list(IDENTITY_CLASSES), "imgsz": 8, "temperature": 1.0, "threshold": 0.5}
+    src = tmp_path / "src"
+    src.mkdir()
+    for name, seed, view in (("whole", 1, "card"), ("corner_a", 2, "corner"), ("corner_b", 3, "corner")):
+        _flat_classifier(src / f"{name}.onnx", len(IDENTITY_CLASSES), seed=seed)
+        (src / f"{name}.json").write_text(json.dumps({**base, "view": view}))
+    data, rng = tmp_path / "crops", np.random.default_rng(0)
+    for split in ("val", "test"):
+        for c in IDENTITY_CLASSES[:6]:
+            (data / split / c).mkdir(parents=True)
+            for k in range(4):
+                crop = rng.integers(0, 255, (24, 24, 3), dtype=np.uint8)
+                cv2.imwrite(str(data / split / c / f"{k}.png"), crop)
+    out = tmp_path / "ens"
+    cmd = ["train", "ensemble", "--card", str(src / "whole.onnx"), "--corner", str(src / "corner_a.onnx")]
+    got = CliRunner().invoke(app, [*cmd, "--corner", str(src / "corner_b.onnx"), "--data", str(data),
+                                   "--out", str(out)])
+    assert got.exit_code == 0, got.output
+    written = json.loads((out / "cards_ensemble.json").read_text())
+    assert written["members"] == ["cards.onnx", "cards_corner.onnx", "cards_corner_2.onnx"]
+    assert len(written["weights"]) == 3 and written["weights"][0] == 1.0
+    assert (out / "cards_corner_2.onnx").read_bytes() == (src / "corner_b.onnx").read_bytes()
+    reader = load_card_reader(out, "onnxruntime")
+    assert reader is not None and len(reader.members) == 3  # type: ignore[union-attr]
+    # a missing member is refused before anything is written
+    got = CliRunner().invoke(app, [*cmd, "--corner", str(src / "nowhere.onnx"), "--data", str(data),
+                                   "--out", str(tmp_path / "ens2")])
+    assert got.exit_code == 2 and not (tmp_path / "ens2" / "cards_corner.onnx").exists()
+
+
 def test_the_pipeline_hands_the_reader_each_card_quads_aspect() -> None:
     from monitor.perception.detector import Box
     from monitor.perception.identity import Identity

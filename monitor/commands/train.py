@@ -92,10 +92,17 @@ def train_cards_cmd(
         typer.echo(f"shipped to {MODELS_DIR}/cards.onnx")
 
 
+def member_name(k: int) -> str:
+    """The file name (no suffix) of an ensemble's ``k``-th corner member: cards_corner, cards_corner_2..."""
+    return "cards_corner" if k == 0 else f"cards_corner_{k + 1}"
+
+
 @train_app.command("ensemble")
 def train_ensemble_cmd(
     card: Annotated[Path, typer.Option(help="the whole-card classifier (.onnx with its .json)")],
-    corner: Annotated[Path, typer.Option(help="the index-corner classifier (.onnx + .json, view corner)")],
+    corner: Annotated[list[Path], typer.Option(help=(
+        "an index-corner classifier (.onnx + .json, view corner); repeatable: two corner members trained "
+        "apart disagree on different crops (session 41, models/MODEL_CARD.md)"))],
     data: Annotated[Path, typer.Option(help="whole-card crop set ROOT/{val,test...}/CLASS/*.jpg")],
     out: Annotated[Path, typer.Option(help="folder for the ensemble (its members are copied in)")],
     test_splits: Annotated[str, typer.Option(help="comma-separated held-out splits to evaluate")] = "test",
@@ -114,7 +121,7 @@ def train_ensemble_cmd(
 ) -> None:
     """Read cards with the whole-card and the index-corner classifiers together: fit the members'
     weights, the ensemble's temperature and threshold on val, evaluate the held-out splits, write
-    cards_ensemble.json."""
+    cards_ensemble.json. Members are named cards.onnx, cards_corner.onnx, cards_corner_2.onnx..."""
     from monitor.perception.identity import ENSEMBLE_FILE
     from monitor.training.evaluate_cards import calibrate_and_evaluate_ensemble, load_crop_aspects
     from monitor.training.report import cards_report
@@ -126,14 +133,17 @@ def train_ensemble_cmd(
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from exc
     out.mkdir(parents=True, exist_ok=True)
-    for src, name in ((card, "cards"), (corner, "cards_corner")):
+    members = [(card, "cards")] + [(c, member_name(k)) for k, c in enumerate(corner)]
+    for src, _ in members:
         for suffix in (".onnx", ".json"):
             if not src.with_suffix(suffix).exists():
                 raise typer.BadParameter(f"{src.with_suffix(suffix)} does not exist")
+    for src, name in members:
+        for suffix in (".onnx", ".json"):
             if src.with_suffix(suffix).resolve() != (out / f"{name}{suffix}").resolve():
                 shutil.copy(src.with_suffix(suffix), out / f"{name}{suffix}")
     ens = out / ENSEMBLE_FILE
-    ens.write_text(json.dumps({"members": ["cards.onnx", "cards_corner.onnx"]}, indent=2))
+    ens.write_text(json.dumps({"members": [f"{name}.onnx" for _, name in members]}, indent=2))
     splits = tuple(s for s in test_splits.split(",") if s)
     if turn_aspect and aspects is None:
         typer.echo("no --crop-manifest: the crops are read one way round (the runtime turns the squarest)")
@@ -150,7 +160,7 @@ def train_ensemble_cmd(
                f"threshold={result['threshold']:.3f}")
     if ship:
         MODELS_DIR.mkdir(exist_ok=True)
-        for name in ("cards.onnx", "cards.json", "cards_corner.onnx", "cards_corner.json", ENSEMBLE_FILE):
+        for name in [f"{n}{suffix}" for _, n in members for suffix in (".onnx", ".json")] + [ENSEMBLE_FILE]:
             shutil.copy(out / name, MODELS_DIR / name)
         shutil.copy(out / "eval" / "cards_metrics.json", MODELS_DIR / "cards_ensemble_metrics.json")
         shutil.copy(out / "eval" / "cards_report.md", MODELS_DIR / "cards_ensemble_report.md")

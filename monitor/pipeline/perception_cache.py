@@ -41,6 +41,16 @@ def _digest(path: Path, size: int, mtime_ns: int) -> str:
     return h.hexdigest()[:16]
 
 
+def _ensemble_members(models_dir: Path) -> list[str]:
+    """The member files ``cards_ensemble.json`` names (none if it is missing or malformed: the reader
+    itself reports a malformed file when it loads)."""
+    try:
+        members = json.loads((models_dir / "cards_ensemble.json").read_text())["members"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return []
+    return [str(m) for m in members] if isinstance(members, list) else []
+
+
 def fingerprint(video: Path, models_dir: Path | None, mode: str = "") -> dict[str, Any]:
     """What the cached detections depend on: the recording, the model files and how frames are
     perceived (``mode``: whole frames or changed regions)."""
@@ -48,8 +58,9 @@ def fingerprint(video: Path, models_dir: Path | None, mode: str = "") -> dict[st
     models: dict[str, list[int | str]] = {}
     if models_dir is not None:
         # detector.json too: its per-class score thresholds decide which boxes are reported
-        for name in ("detector.onnx", "detector.json", "cards.onnx", "cards_corner.onnx",
-                     "cards_ensemble.json"):
+        names = ["detector.onnx", "detector.json", "cards.onnx", "cards_corner.onnx", "cards_ensemble.json"]
+        names += [m for m in _ensemble_members(models_dir) if m not in names]  # a third member and on
+        for name in names:
             p = models_dir / name
             if p.exists():
                 ms = p.stat()
