@@ -561,8 +561,21 @@ def test_onnx_runtime_does_not_spin_between_calls() -> None:
     assert backend.run(x)[0].shape[0] == 1  # and it still runs
 
 
-def test_train_ensemble_fits_the_members_weights_then_the_calibration_on_val(tmp_path: Path) -> None:
+def _random_crop_set(data: Path, shape: tuple[int, int]) -> Path:
+    """``data/{val,test}/CLASS/k.png``: four random crops of each of six classes (seeded)."""
     import cv2
+
+    rng = np.random.default_rng(0)
+    for split in ("val", "test"):
+        for c in IDENTITY_CLASSES[:6]:
+            (data / split / c).mkdir(parents=True)
+            for k in range(4):
+                crop = rng.integers(0, 255, (*shape, 3), dtype=np.uint8)
+                cv2.imwrite(str(data / split / c / f"{k}.png"), crop)
+    return data
+
+
+def test_train_ensemble_fits_the_members_weights_then_the_calibration_on_val(tmp_path: Path) -> None:
 
     from monitor.perception.calibration import MEMBER_WEIGHTS
     from monitor.training.evaluate_cards import calibrate_and_evaluate_ensemble
@@ -573,14 +586,7 @@ def test_train_ensemble_fits_the_members_weights_then_the_calibration_on_val(tmp
     base = {"classes": list(IDENTITY_CLASSES), "imgsz": 8, "temperature": 1.0, "threshold": 0.5}
     (tmp_path / "cards.json").write_text(json.dumps(base))
     (tmp_path / "cards_corner.json").write_text(json.dumps({**base, "view": "corner"}))
-    data = tmp_path / "crops"
-    rng = np.random.default_rng(0)
-    for split in ("val", "test"):
-        for c in IDENTITY_CLASSES[:6]:
-            (data / split / c).mkdir(parents=True)
-            for k in range(4):
-                crop = rng.integers(0, 255, (32, 24, 3), dtype=np.uint8)
-                cv2.imwrite(str(data / split / c / f"{k}.png"), crop)
+    data = _random_crop_set(tmp_path / "crops", (32, 24))
     ens = tmp_path / "cards_ensemble.json"
     for fit in (True, False):
         ens.write_text(json.dumps({"members": ["cards.onnx", "cards_corner.onnx"], "weights": [1.0, 9.0]}))
@@ -722,7 +728,6 @@ def test_train_ensemble_refuses_a_bad_turn_aspect_or_crop_manifest_before_writin
 
 
 def test_train_ensemble_takes_two_corner_members_and_weights_all_three(tmp_path: Path) -> None:
-    import cv2
     from typer.testing import CliRunner
 
     from monitor.cli import app
@@ -734,13 +739,7 @@ def test_train_ensemble_takes_two_corner_members_and_weights_all_three(tmp_path:
     for name, seed, view in (("whole", 1, "card"), ("corner_a", 2, "corner"), ("corner_b", 3, "corner")):
         _flat_classifier(src / f"{name}.onnx", len(IDENTITY_CLASSES), seed=seed)
         (src / f"{name}.json").write_text(json.dumps({**base, "view": view}))
-    data, rng = tmp_path / "crops", np.random.default_rng(0)
-    for split in ("val", "test"):
-        for c in IDENTITY_CLASSES[:6]:
-            (data / split / c).mkdir(parents=True)
-            for k in range(4):
-                crop = rng.integers(0, 255, (24, 24, 3), dtype=np.uint8)
-                cv2.imwrite(str(data / split / c / f"{k}.png"), crop)
+    data = _random_crop_set(tmp_path / "crops", (24, 24))
     out = tmp_path / "ens"
     cmd = ["train", "ensemble", "--card", str(src / "whole.onnx"), "--corner", str(src / "corner_a.onnx")]
     got = CliRunner().invoke(app, [*cmd, "--corner", str(src / "corner_b.onnx"), "--data", str(data),
