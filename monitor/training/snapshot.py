@@ -123,7 +123,7 @@ def make_mix(dst: Path, parts: list[tuple[str, Path, int | None]], seed: int = 0
         for cls_dir in classes:
             files = sorted(f for f in cls_dir.iterdir()
                            if f.suffix.lower() in IMAGE_SUFFIXES and f.stat().st_size > 0
-                           and f.resolve() not in dropped)
+                           and not (dropped and f.resolve() in dropped))  # resolve only when dropping
             if limit is not None and len(files) > limit:
                 files = sorted(rnd.sample(files, limit))
             d = dst / split / cls_dir.name
