@@ -60,6 +60,10 @@ def register(app: typer.Typer) -> None:
         split_merged: Annotated[bool, typer.Option(
             help="a box holding two cards searched for the card on top (the runtime's way for photos)",
         )] = True,
+        second_look: Annotated[bool, typer.Option(
+            help="card boxes scored under the detector's threshold read, kept where surely cards (the "
+                 "runtime's way for photos)",
+        )] = True,
     ) -> None:
         """Time detection + rectification + identity on one frame with ONNX Runtime and OpenVINO."""
         import os
@@ -87,7 +91,8 @@ def register(app: typer.Typer) -> None:
         for backend in ("onnxruntime", "openvino"):
             perceiver = Perceiver.from_models(models or DEFAULT_MODELS, backend, threads,
                                               classical, snap_edges=snap_edges,  # type: ignore[arg-type]
-                                              pile_tops=pile_tops, tiles=tiles, split_merged=split_merged)
+                                              pile_tops=pile_tops, tiles=tiles, split_merged=split_merged,
+                                              second_look=second_look)
             for _ in range(3):  # warm-up: first runs compile kernels and fill caches
                 perceiver.perceive(frame)
             samples: dict[str, list[float]] = {}

@@ -38,6 +38,8 @@ def register(app: typer.Typer) -> None:
         split_merged: Annotated[bool, typer.Option(
             help="search a box holding two cards (bigger than its neighbours, or squarer than a card) for "
                  "the card on top")] = True,
+        second_look: Annotated[bool, typer.Option(
+            help="read card boxes the detector scored under its threshold, kept where surely cards")] = True,
     ) -> None:
         """Print each card's identity, confidence and four corners; optionally draw them."""
         import cv2
@@ -54,7 +56,7 @@ def register(app: typer.Typer) -> None:
                                               classical,  # type: ignore[arg-type]
                                               use_detector=not no_detector, threshold=threshold,
                                               snap_edges=snap_edges, pile_tops=pile_tops, tiles=tiles,
-                                              split_merged=split_merged)
+                                              split_merged=split_merged, second_look=second_look)
         except (PerceptionError, ValueError) as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from exc

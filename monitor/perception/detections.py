@@ -50,8 +50,9 @@ class Detection:
     identity_confidence: float = 0.0
     denomination: int | None = None
     count: int | None = None
-    # "detector", "contour" (classical), "both", "pile" (a pile's top card, photos) or "split" (the card
-    # on top found inside a box that held two, photos)
+    # "detector", "contour" (classical), "both", "pile" (a pile's top card, photos), "split" (the card
+    # on top found inside a box that held two, photos) or "second" (a box the detector scored under its
+    # threshold, kept as surely a card, photos)
     source: str = "detector"
     rank: str | None = None
     back_probability: float | None = None

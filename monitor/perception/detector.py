@@ -108,9 +108,16 @@ class Detector:
         shape = self._shape(w, h)
         return min(shape[0] / h, shape[1] / w)
 
-    def detect(self, frame: npt.NDArray[np.uint8], region: Region | None = None) -> list[Box]:
+    def passes(self, box: Box) -> bool:
+        """Whether a box is scored at its class's threshold or above (a box under it came from ``floor``)."""
+        return bool(box.confidence >= self.class_conf[self.classes.index(box.kind)])
+
+    def detect(self, frame: npt.NDArray[np.uint8], region: Region | None = None,
+               floor: float | None = None) -> list[Box]:
         """Boxes in ``frame``; with ``region`` (x0, y0, x1, y1 pixels) only in that part of it, seen at
-        the scale the whole frame is seen at (so objects look to the model as they always do)."""
+        the scale the whole frame is seen at (so objects look to the model as they always do). With
+        ``floor``, boxes scored under their class's threshold but at ``floor`` or above come too (the
+        boxes that pass are the same: a box under the threshold suppresses none scored higher)."""
         h, w = frame.shape[:2]
         shape = self._shape(w, h)
         if region is None:
@@ -125,10 +132,11 @@ class Detector:
             x, lb = crop_input(frame[y0:y1, x0:x1], scale)
             offset = (float(x0), float(y0))
         out = self.backend.run(x)[0]
-        raw = decode(out, len(self.classes), self.oriented, float(self.class_conf.min()), self.iou)
+        least = self.class_conf if floor is None else np.minimum(self.class_conf, floor)
+        raw = decode(out, len(self.classes), self.oriented, float(least.min()), self.iou)
         corners = lb.to_image(raw.corners)
         corners[..., 0] = np.clip(corners[..., 0] + offset[0], 0, w - 1)
         corners[..., 1] = np.clip(corners[..., 1] + offset[1], 0, h - 1)
         return [Box(self.classes[int(c)], float(s), corners[i])
                 for i, (s, c) in enumerate(zip(raw.scores, raw.classes, strict=True))
-                if s >= self.class_conf[int(c)]]
+                if s >= least[int(c)]]

@@ -25,6 +25,7 @@ from monitor.perception.chips import DEFAULT_PALETTE, chip_denomination, stack_c
 from monitor.perception.classical import (
     Quad,
     background_lab,
+    felt_colour,
     find_card_quads,
     is_card_like_quad,
     quad_iou,
@@ -48,6 +49,7 @@ from monitor.perception.merged_boxes import (
     worth_reading,
 )
 from monitor.perception.rectify import CROP_SIZE, order_card_corners, quad_aspect, rectify_card
+from monitor.perception.second_look import SECOND_LOOK_CONF, confirmed, uncovered
 from monitor.perception.tiled_detect import detect_tiled
 
 ClassicalMode = Literal["off", "refine", "full", "auto"]
@@ -75,7 +77,7 @@ class Perceiver:
                  classical: ClassicalMode = "auto", palette: dict[int, tuple[int, int, int]] | None = None,
                  camera_tilt_deg: float | None = None, cache: IdentityCache | None = None,
                  snap_edges: bool = True, pile_tops: bool = True, tiles: bool = True,
-                 split_merged: bool = True) -> None:
+                 split_merged: bool = True, second_look: bool = True) -> None:
         if detector is None and classical in ("off", "refine"):
             raise ValueError("with no detector the classical finder must run ('full' or 'auto')")
         self.detector = detector
@@ -102,6 +104,9 @@ class Perceiver:
         # A 4K frame whose cards the detector saw small also detected in tiles, which show them twice as
         # large (``tiled_detect``)
         self.tiles = tiles
+        # Card boxes scored under the detector's threshold read, and kept where they are surely cards
+        # (``second_look``): found lost otherwise; photos only, as the tiles
+        self.second_look = second_look
         # A box holding two cards (bigger than its neighbours, or squarer than a card) searched for the
         # card on top (``merged_boxes``)
         self.split_merged = split_merged
@@ -111,13 +116,15 @@ class Perceiver:
                     classical: ClassicalMode = "auto", use_detector: bool = True,
                     threshold: float | None = None, video: bool = False,
                     snap_edges: bool | None = None, pile_tops: bool | None = None,
-                    tiles: bool | None = None, split_merged: bool | None = None) -> Perceiver:
+                    tiles: bool | None = None, split_merged: bool | None = None,
+                    second_look: bool | None = None) -> Perceiver:
         """Load ``detector.onnx`` and ``cards.onnx`` from ``models_dir`` (each optional). ``video``:
         frames come in order from one camera, so unchanged cards keep their readings. Each of these
         defaults to on for photos and off for video: ``snap_edges``, the detector's boxes moved onto their
         cards' edges; ``pile_tops``, each pile's top card read as a card; ``tiles``, a frame much larger
         than 1080p also detected in tiles; ``split_merged``, a box holding two cards searched for the
-        card on top."""
+        card on top; ``second_look``, card boxes scored under the detector's threshold kept where the
+        reader is sure they are cards."""
         det_path = models_dir / "detector.onnx"
         detector = Detector(det_path, backend, threads) if use_detector and det_path.exists() else None
         classifier = load_card_reader(models_dir, backend, threads, threshold)
@@ -130,15 +137,21 @@ class Perceiver:
                    snap_edges=not video if snap_edges is None else snap_edges,
                    pile_tops=not video if pile_tops is None else pile_tops,
                    tiles=not video if tiles is None else tiles,
-                   split_merged=not video if split_merged is None else split_merged)
+                   split_merged=not video if split_merged is None else split_merged,
+                   second_look=not video if second_look is None else second_look)
 
     def perceive(self, frame: npt.NDArray[np.uint8]) -> Detections:
         frame = check_frame(frame)
         timings: dict[str, float] = {}
         t = time.perf_counter()
         boxes: list[Box] = []
+        low: list[Box] = []  # card boxes under the detector's threshold, for the second look
         if self.detector is not None:
-            boxes = detect_tiled(self.detector, frame) if self.tiles else self.detector.detect(frame)
+            floor = SECOND_LOOK_CONF if self.second_look else None
+            found = (detect_tiled(self.detector, frame, floor) if self.tiles
+                     else self.detector.detect(frame, floor=floor))
+            boxes = [b for b in found if self.detector.passes(b)]
+            low = [b for b in found if not self.detector.passes(b)]
         timings["detect"] = (time.perf_counter() - t) * 1000
 
         t = time.perf_counter()
@@ -149,6 +162,8 @@ class Perceiver:
         items = self._identify(frame, cards)
         if self.split_merged:
             items = self._split_merged(frame, items)
+        if low:
+            items += self._second_look(frame, low, items, boxes)
         timings["identify"] = (time.perf_counter() - t) * 1000
 
         t = time.perf_counter()
@@ -280,6 +295,19 @@ class Perceiver:
                                  identity=label, identity_confidence=ident.confidence, source=c.source,
                                  rank=rank, back_probability=ident.back_probability))
         return out
+
+    def _second_look(self, frame: npt.NDArray[np.uint8], low: list[Box], items: list[Detection],
+                     boxes: list[Box]) -> list[Detection]:
+        """The low card boxes no card or pile found covers, read; those surely cards (``second_look``)."""
+        found = [np.asarray(d.corners, np.float64) for d in items if d.kind in (CARD_FACE_UP, CARD_FACE_DOWN)]
+        found += [np.asarray(b.corners, np.float64) for b in boxes if b.kind == PILE]
+        cards = [_Card(b.kind, b.confidence, np.asarray(b.corners, np.float64), "second")
+                 for b in uncovered(low, found)]
+        if not cards:
+            return []
+        if self.snap_edges:
+            _snapped_to_edges(frame, cards)
+        return confirmed(frame, self._identify(frame, cards), felt_colour(frame))
 
     def _split_merged(self, frame: npt.NDArray[np.uint8], items: list[Detection]) -> list[Detection]:
         """Each card box holding more than one card replaced by the cards read inside it, where any is

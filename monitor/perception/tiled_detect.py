@@ -77,22 +77,26 @@ def card_length_in_input(boxes: list[Box], scale: float) -> float | None:
     return float(np.median(sides)) * scale if sides else None
 
 
-def detect_tiled(detector: Detector, frame: npt.NDArray[np.uint8]) -> list[Box]:
+def detect_tiled(detector: Detector, frame: npt.NDArray[np.uint8], floor: float | None = None) -> list[Box]:
     """The detector on the whole frame and, for a large frame whose cards it saw small (or none), on
-    its tiles too."""
-    whole = detector.detect(frame)
+    its tiles too. With ``floor``, the boxes under their class's threshold too, merged apart from those
+    that pass (so a low box never stands in for one that passes)."""
+    whole_all = detector.detect(frame, floor=floor)
+    whole = [b for b in whole_all if detector.passes(b)]
+    low_whole = [b for b in whole_all if not detector.passes(b)]
     h, w = frame.shape[:2]
     if w < TILE_FROM_WIDTH:
-        return whole
+        return whole_all
     size = card_length_in_input(whole, detector.input_scale(w, h))
     if size is not None and size >= TILE_BELOW_PX:
-        return whole
+        return whole_all
     windows = tile_windows(w, h)
     tiled: list[Box] = []
     for win in windows:
         x0, y0, x1, y1 = win
-        for b in detector.detect(frame[y0:y1, x0:x1]):
+        for b in detector.detect(frame[y0:y1, x0:x1], floor=floor):
             c = np.asarray(b.corners, np.float64) + np.array([x0, y0], np.float64)
             if b.kind not in WHOLE_ONLY and not _cut_by_tile(c, win, w, h):
                 tiled.append(Box(b.kind, b.confidence, c))
-    return merge_tiled(whole, tiled)
+    passing = [b for b in tiled if detector.passes(b)]
+    return merge_tiled(whole, passing) + merge_tiled(low_whole, [b for b in tiled if not detector.passes(b)])
