@@ -3,8 +3,11 @@ and the misread and missed cards it names, frame by frame."""
 
 from __future__ import annotations
 
+import numpy as np
+import pytest
+
 from monitor.perception.detections import Detection, Detections
-from monitor.perception.scoring import FrameScore, score_frame
+from monitor.perception.scoring import FrameScore, in_frame_share, score_frame
 
 
 def _quad(x: float, y: float) -> list[list[float]]:
@@ -37,3 +40,16 @@ def test_a_frame_names_its_misreads_and_the_cards_no_box_found() -> None:
     assert summary["recall"] == 2 / 5
     assert summary["missed"][-1] == "Jk at (25, 35)"
     assert summary["misreads"] == ["test_000003: Kd->Kh"]
+
+
+def test_a_card_the_frames_edge_cuts_is_not_counted_unoccluded() -> None:
+    """The renderer's visible share counts only cards lying over a card: one half out of the picture,
+    whose box can only be the part in view, is covered by the frame's edge and not counted."""
+    truth = [_truth(0, -35, "As"),  # half above the frame
+             _truth(1880, 100, "Kd"),  # 10 of its 50 px past the right edge
+             _truth(1870, 500, "Qh")]  # just inside
+    s = score_frame(Detections(1920, 1080, ()), truth)
+    assert s.unoccluded == 1 and s.missed == ["Qh at (1895, 535)"]
+    assert in_frame_share(np.asarray(_quad(0, -35)), 1920, 1080) == pytest.approx(0.5)
+    assert in_frame_share(np.asarray(_quad(10, 10)), 1920, 1080) == 1.0
+    assert in_frame_share(np.zeros((4, 2)), 1920, 1080) == 0.0

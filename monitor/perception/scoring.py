@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 
 from monitor.perception.classical import quad_iou
@@ -18,6 +19,18 @@ from monitor.perception.detections import Detections
 from monitor.perception.labels import BACK, UNKNOWN
 
 UNOCCLUDED = 0.99  # visible share from which a card counts as unoccluded
+
+
+def in_frame_share(polygon: np.ndarray, width: int, height: int) -> float:
+    """The share of a card's outline inside the frame: the renderer's ``visible_share`` counts only
+    what lies over the card, so a card half out of the picture was scored as unoccluded."""
+    p = np.asarray(polygon, np.float32)
+    area = float(cv2.contourArea(p))
+    if area <= 0:
+        return 0.0
+    frame = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
+    inside, _ = cv2.intersectConvexConvex(p, frame)
+    return min(1.0, float(inside) / area)
 
 
 @dataclass
@@ -72,7 +85,8 @@ def score_frame(dets: Detections, truth_cards: list[dict[str, Any]], frame: str 
     used: set[int] = set()
     for o in truth_cards:
         p = np.asarray(o["polygon"], dtype=np.float64)
-        if o.get("visible_share", 1.0) < UNOCCLUDED:
+        # the frame's edge covers a card as another card does
+        if o.get("visible_share", 1.0) * in_frame_share(p, dets.width, dets.height) < UNOCCLUDED:
             continue
         s.unoccluded += 1
         ious = [quad_iou(p, q) for q in polys]
