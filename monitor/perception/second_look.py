@@ -1,8 +1,8 @@
 """A second look at the card boxes the detector scored under its threshold (photos only).
 
-The detector scores some whole cards low: a pale back on a pile or among face-up cards, a card beside
-an arm (held-out frames, models/MODEL_CARD.md session 42: of the six unoccluded cards no box found on
-the test frames, four had a box scored 0.27-0.44 there). Its threshold cannot simply come down: at 0.25
+The detector scores some whole cards low: a pale back on a pile, among face-up cards, beside an arm
+(held-out frames, models/MODEL_CARD.md session 42: of the six unoccluded cards no box found on the test
+frames, three had a box scored 0.25-0.35 on them). Its threshold cannot simply come down: at 0.25
 it finds them and adds 45 spurious boxes, most on the empty boxes painted on the layout, which the card
 reader calls a back. So a low box no found card or pile covers is read, and kept only where the reader
 is sure it is a card (a back, or a face named) and the box is not mostly felt: the reader takes an
