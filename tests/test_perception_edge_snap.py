@@ -6,6 +6,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
+from detector_support import FixedBoxes
 
 from monitor.perception.classical import quad_iou
 from monitor.perception.detector import Box
@@ -90,15 +91,13 @@ def test_the_pipeline_reads_the_card_from_its_snapped_outline() -> None:
     frame = table(truth)
     box = card_quad(245, 175, 60, 82, 0.36)
 
-    class OneBox:  # a detector that boxed the card roughly
-        def detect(self, frame: np.ndarray) -> list[Box]:
-            return [Box("card_face_up", 0.9, box)]
+    one_box = FixedBoxes(Box("card_face_up", 0.9, box))  # a detector that boxed the card roughly
 
     class Reads:  # a classifier with a fixed answer
         def classify(self, crops: list[np.ndarray], aspects: object = None) -> list[Identity]:
             return [Identity("7d", 0.99, "7d") for _ in crops]
 
-    d = Perceiver(OneBox(), Reads(), classical="off", snap_edges=True).perceive(frame).cards[0]  # type: ignore[arg-type]
+    d = Perceiver(one_box, Reads(), classical="off", snap_edges=True).perceive(frame).cards[0]  # type: ignore[arg-type]
     assert d.identity == "7d"
     assert corner_error(np.asarray(d.corners, np.float64), truth) < 1.5
 
@@ -109,15 +108,13 @@ def test_a_box_over_two_cards_keeps_its_corners() -> None:
     # 88 x 78: squarer than a card
     two = np.array([[193.0, 141.0], [281.0, 141.0], [281.0, 219.0], [193.0, 219.0]])
 
-    class TwoCards:
-        def detect(self, frame: np.ndarray) -> list[Box]:
-            return [Box("card_face_up", 0.9, two)]
+    two_cards = FixedBoxes(Box("card_face_up", 0.9, two))
 
     class Reads:
         def classify(self, crops: list[np.ndarray], aspects: object = None) -> list[Identity]:
             return [Identity("7d", 0.99, "7d") for _ in crops]
 
-    d = Perceiver(TwoCards(), Reads(), classical="off", snap_edges=True,  # type: ignore[arg-type]
+    d = Perceiver(two_cards, Reads(), classical="off", snap_edges=True,  # type: ignore[arg-type]
                   split_merged=False).perceive(frame).cards[0]
     assert corner_error(np.asarray(d.corners, np.float64), two) < 1e-6
     assert d.identity == "unknown"  # and not named: no one card's outline
@@ -127,11 +124,8 @@ def test_the_pipeline_leaves_boxes_alone_when_told() -> None:
     truth = card_quad(240, 180, 52, 72, 0.3)
     box = card_quad(245, 175, 60, 82, 0.36)
 
-    class OneBox:
-        def detect(self, frame: np.ndarray) -> list[Box]:
-            return [Box("card_face_up", 0.9, box)]
-
-    d = Perceiver(OneBox(), None, classical="off", snap_edges=False).perceive(table(truth)).cards[0]  # type: ignore[arg-type]
+    one_box = FixedBoxes(Box("card_face_up", 0.9, box))
+    d = Perceiver(one_box, None, classical="off", snap_edges=False).perceive(table(truth)).cards[0]  # type: ignore[arg-type]
     assert corner_error(np.asarray(d.corners, np.float64), box) < 1e-6
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
+from detector_support import FixedBoxes
 
 from monitor.perception.classical import quad_iou
 from monitor.perception.detector import Box
@@ -93,15 +94,12 @@ def _table() -> tuple[np.ndarray, list[np.ndarray], np.ndarray]:
     return frame, singles, top
 
 
-class BoxesTogether:
+class BoxesTogether(FixedBoxes):
     """A detector that boxes the two cards lying on each other as one."""
 
     def __init__(self, singles: list[np.ndarray]) -> None:
-        self.boxes = [Box("card_face_up", 0.9, q) for q in singles]
-        self.boxes.append(Box("card_face_up", 0.8, rect(250, 120, 90, 80)))
-
-    def detect(self, frame: np.ndarray) -> list[Box]:
-        return list(self.boxes)
+        super().__init__(*[Box("card_face_up", 0.9, q) for q in singles],
+                         Box("card_face_up", 0.8, rect(250, 120, 90, 80)))
 
 
 class ReadsBlue:

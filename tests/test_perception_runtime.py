@@ -8,6 +8,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from detector_support import FixedBoxes
 
 from monitor.perception.backends import load_backend
 from monitor.perception.calibration import choose_threshold, fit_temperature, log_probs, softmax_t
@@ -494,9 +495,7 @@ def test_a_face_up_box_the_classifier_takes_for_a_back_is_a_face_down_card() -> 
 
     quad = np.array([[100.0, 100.0], [150.0, 100.0], [150.0, 170.0], [100.0, 170.0]])
 
-    class OneCard:  # a detector that saw one face-up card
-        def detect(self, frame: np.ndarray) -> list[Box]:
-            return [Box("card_face_up", 0.9, quad)]
+    one_card = FixedBoxes(Box("card_face_up", 0.9, quad))  # a detector that saw one face-up card
 
     class Reads:  # a classifier with a fixed answer
         def __init__(self, ident: Identity) -> None:
@@ -508,7 +507,7 @@ def test_a_face_up_box_the_classifier_takes_for_a_back_is_a_face_down_card() -> 
     frame = np.full((720, 1280, 3), 90, np.uint8)
     kinds = {}
     for label, top in (("unknown", "back"), ("back", "back"), ("unknown", "As"), ("As", "As")):
-        p = Perceiver(OneCard(), Reads(Identity(label, 0.6, top)), classical="off")  # type: ignore[arg-type]
+        p = Perceiver(one_card, Reads(Identity(label, 0.6, top)), classical="off")  # type: ignore[arg-type]
         kinds[(label, top)] = p.perceive(frame).cards[0].kind
     assert kinds == {("unknown", "back"): "card_face_down", ("back", "back"): "card_face_down",
                      ("unknown", "As"): "card_face_up", ("As", "As"): "card_face_up"}
@@ -532,12 +531,8 @@ def test_a_face_in_a_box_not_shaped_like_one_card_is_not_named() -> None:
     frame = np.full((720, 1280, 3), 90, np.uint8)
     got = {}
     for name, quad in (("card", card), ("square", square)):
-
-        class One:
-            def detect(self, frame: np.ndarray, q: np.ndarray = quad) -> list[Box]:
-                return [Box("card_face_up", 0.9, q)]
-
-        d = Perceiver(One(), Reads(), classical="off").perceive(frame).cards[0]  # type: ignore[arg-type]
+        one = FixedBoxes(Box("card_face_up", 0.9, quad))
+        d = Perceiver(one, Reads(), classical="off").perceive(frame).cards[0]  # type: ignore[arg-type]
         got[name] = (d.kind, d.identity, d.rank)
     assert got == {"card": ("card_face_up", "9d", None), "square": ("card_face_up", "unknown", None)}
 
@@ -765,9 +760,7 @@ def test_the_pipeline_hands_the_reader_each_card_quads_aspect() -> None:
     card = np.array([[100.0, 100.0], [150.0, 100.0], [150.0, 170.0], [100.0, 170.0]])  # 50 x 70
     square = np.array([[300.0, 100.0], [366.0, 100.0], [366.0, 170.0], [300.0, 170.0]])  # 66 x 70
 
-    class TwoCards:
-        def detect(self, frame: np.ndarray) -> list[Box]:
-            return [Box("card_face_up", 0.9, card), Box("card_face_up", 0.9, square)]
+    two_cards = FixedBoxes(Box("card_face_up", 0.9, card), Box("card_face_up", 0.9, square))
 
     class Reads:
         def __init__(self) -> None:
@@ -778,5 +771,5 @@ def test_the_pipeline_hands_the_reader_each_card_quads_aspect() -> None:
             return [Identity("unknown", 0.5, "As") for _ in crops]
 
     frame, reads = np.full((720, 1280, 3), 90, np.uint8), Reads()
-    Perceiver(TwoCards(), reads, classical="off", snap_edges=False).perceive(frame)  # type: ignore[arg-type]
+    Perceiver(two_cards, reads, classical="off", snap_edges=False).perceive(frame)  # type: ignore[arg-type]
     assert sorted(round(a, 3) for a in reads.seen) == [round(50 / 70, 3), round(66 / 70, 3)]
