@@ -76,6 +76,8 @@ def test_only_readings_of_cards_are_kept_surest_first_and_never_twice() -> None:
     assert pick_readings([a], ["unknown"], [0.999], [], [True]) == []
     assert pick_readings([a], ["7d"], [FACE_MIN_CONFIDENCE - 0.01], [], [True]) == []
     assert pick_readings([a], [None], [1.0], [], [True]) == []
+    # a candidate across both cards of a box reads as the joker: never taken from one
+    assert pick_readings([a, b], ["Jk", "7d"], [1.0, 0.99], [], [True, True]) == [1]
 
 
 BLUE = (200, 60, 30)
