@@ -11,8 +11,16 @@ import cv2
 import numpy as np
 import pytest
 
+from monitor.perception.labels import NOT_ONE_CARD
 from monitor.render.card_art import TEX_H, TEX_W
-from monitor.render.card_patches import PatchOptions, export_patches, render_patch
+from monitor.render.card_patches import (
+    NOT_ONE_CARD_KINDS,
+    PatchOptions,
+    box_over,
+    export_patches,
+    render_not_one_card,
+    render_patch,
+)
 from monitor.render.deck import CLASS_KEYS, DesignError, expand_designs, load_design
 from monitor.render.fonts import font_files, glyph_mask, index_fonts
 from monitor.render.random_design import design_params, draw_random_face
@@ -234,3 +242,49 @@ def test_each_suit_font_draws_spades_as_spades_and_clubs_as_clubs() -> None:
     bold = [f for f in fonts if f.name == "FreeSerifBold.ttf"]
     for f in bold:
         assert suit_glyph(f, "s") == SUIT_CODEPOINTS["c"] and suit_glyph(f, "c") == SUIT_CODEPOINTS["s"]
+
+
+def _card_white(crop: np.ndarray) -> float:
+    hsv = cv2.cvtColor(crop, cv2.COLOR_BGR2HSV)
+    return float(((hsv[..., 2] > 170) & (hsv[..., 1] < 60)).mean())
+
+
+def test_a_box_holding_no_single_card_shows_two_cards_or_none() -> None:
+    """Boxes over two cards (one box over both, or a card-sized box across them) are mostly card;
+    an empty painted box or felt under chips or a hand mostly not. Each kind is a crop of the asked
+    size, the same for the same seed."""
+    opt = PatchOptions(size=64)
+    design = load_design("proc:3")
+    white = {}
+    for kind in NOT_ONE_CARD_KINDS:
+        rng = np.random.default_rng(5)
+        crops = [render_not_one_card(rng, design, opt, kind) for _ in range(12)]
+        assert all(c.shape == (64, 64, 3) for c, _ in crops)
+        assert all(str(info["occluded"]).split(":")[0] == kind for _, info in crops)
+        again = render_not_one_card(np.random.default_rng(5), design, opt, kind)[0]
+        assert np.array_equal(again, crops[0][0])
+        white[kind] = float(np.mean([_card_white(c) for c, _ in crops]))
+    assert min(white["overlap"], white["across"], white["side_by_side"]) > 0.4, white
+    assert max(white["painted_box"], white["bare"]) < 0.15, white
+    # the one box over two cards holds every corner of both
+    a = np.array([[0, 0], [63, 0], [63, 88], [0, 88]], np.float64)
+    box = box_over([a, a + [40, 30]])
+    assert cv2.contourArea(box.astype(np.float32)) >= 103 * 118 - 1
+    assert all(cv2.pointPolygonTest(box.astype(np.float32), (float(x), float(y)), True) >= -0.5
+               for x, y in np.concatenate([a, a + [40, 30]]))
+
+
+def test_render_patches_writes_boxes_of_no_single_card_to_their_own_class(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from monitor.cli import app
+
+    ok = CliRunner().invoke(app, ["render-patches", "--out", str(tmp_path), "--n", "60", "--designs",
+                                  "classic,proc:2", "--size", "32", "--seed", "3", "--not-one-card"])
+    assert ok.exit_code == 0, ok.output
+    assert sorted(p.name for p in (tmp_path / "train").iterdir()) == [NOT_ONE_CARD]
+    rows = list(csv.DictReader((tmp_path / "manifest_patches_train_3.csv").open()))
+    assert len(rows) == 60 and {r["cls"] for r in rows} == {NOT_ONE_CARD}
+    assert {r["occluded"].split(":")[0] for r in rows} == set(NOT_ONE_CARD_KINDS)
+    with pytest.raises(ValueError, match="card classes"):
+        export_patches(tmp_path, "train", 1, ["classic"], seed=0, classes=("As", "nothing"))

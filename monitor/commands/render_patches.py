@@ -32,6 +32,11 @@ def register(app: typer.Typer) -> None:
             str, typer.Option(help="Motion smear: 'P,MIN,MAX', its chance and length range in px at "
                               "the crop's scale")
         ] = "0.08,1.5,5",
+        not_one_card: Annotated[
+            bool, typer.Option("--not-one-card", help="Instead of cards: boxes that hold no single card "
+                               "(two cards boxed as one, a box across two cards, an empty painted box, "
+                               "felt under chips or a hand), into the class folder 'none'")
+        ] = False,
     ) -> None:
         """Card crops for the identity classifier from single-card patches: a card at camera size on
         training-table felt or other cards, partly hidden now and then, with light and sensor effects,
@@ -42,7 +47,9 @@ def register(app: typer.Typer) -> None:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
         from monitor.commands.render import _designs
+        from monitor.perception.labels import NOT_ONE_CARD
         from monitor.render.card_patches import PatchOptions, export_patches
+        from monitor.render.deck import CLASS_KEYS
 
         lo, hi = _floats(jitter, "--jitter", "MIN,MAX")
         if not 0.0 <= lo <= hi <= 0.5:
@@ -59,7 +66,8 @@ def register(app: typer.Typer) -> None:
             task = bar.add_task(f"patches {split}", total=n)
             opt = PatchOptions(size=size, jitter=(lo, hi), face_cover_p=face_cover, shake_p=shake_p,
                                shake_px=(shake_lo, shake_hi))
-            export_patches(out, split, n, names, seed, opt, progress=lambda k: bar.advance(task, k))
+            export_patches(out, split, n, names, seed, opt, progress=lambda k: bar.advance(task, k),
+                           classes=(NOT_ONE_CARD,) if not_one_card else CLASS_KEYS)
         typer.echo(f"wrote {n} crops from {len(names)} designs to {out / split}")
 
 

@@ -21,6 +21,11 @@ UNKNOWN: Final = "unknown"
 CARD_TEXTS: Final = tuple(r + s for r in RANK_CHARS for s in SUIT_CHARS)
 IDENTITY_CLASSES: Final = (*CARD_TEXTS, JOKER_TEXT, BACK)
 
+# A reader class for a box that holds no single card (two cards boxed as one, a box across two cards,
+# an empty box painted on the layout): crops of it are rendered (``render-patches --not-one-card``);
+# no shipped reader has the class yet.
+NOT_ONE_CARD: Final = "none"
+
 # Look-alike pairs whose confusion matters most (a 6 read as a 9 changes a hand; the joker is special).
 CRITICAL_RANK_PAIRS: Final = (("6", "9"), ("8", "3"))
 

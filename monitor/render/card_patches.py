@@ -27,6 +27,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from monitor.perception.imageio import as_image
+from monitor.perception.labels import NOT_ONE_CARD
 from monitor.perception.rectify import rectify_card
 from monitor.render.card_art import TEX_H, TEX_W
 from monitor.render.crops import jitter_corners
@@ -126,14 +127,16 @@ def _paste_any_card(rng: np.random.Generator, img: Image, design: CardDesign, qu
 
 
 def _occlude(
-    rng: np.random.Generator, img: Image, quad: F64, short: float, design: CardDesign, face_cover_p: float
+    rng: np.random.Generator, img: Image, quad: F64, short: float, design: CardDesign, face_cover_p: float,
+    cards: bool = True,
 ) -> str:
-    """Hide part of the card: a hand/arm, a chip stack or another card's corner (a face of the same
-    deck ``face_cover_p`` of the time, else blank). Returns what."""
+    """Hide part of the card: a hand/arm, a chip stack or (``cards``) another card's corner (a face of
+    the same deck ``face_cover_p`` of the time, else blank). Returns what."""
     centre = quad.mean(axis=0)
     edge = quad[int(rng.integers(4))]
     toward = centre + (edge - centre) * rng.uniform(0.55, 1.1)
-    kind = str(rng.choice(["hand", "chips", "card"], p=[0.45, 0.3, 0.25]))
+    kind = (str(rng.choice(["hand", "chips", "card"], p=[0.45, 0.3, 0.25])) if cards
+            else str(rng.choice(["hand", "chips"], p=[0.6, 0.4])))
     if kind == "hand":
         skin = np.array([rng.uniform(60, 190), rng.uniform(90, 200), rng.uniform(130, 240)]) * rng.uniform(
             0.8, 1.1
@@ -245,6 +248,75 @@ def render_patch(
     }
 
 
+# What a card box holds when it is not one card (``render_not_one_card``): two cards boxed as one
+# (lying one over the other, or side by side), a card-sized box lying across two cards (a merged box's
+# candidate), an empty box painted on the layout, felt under a chip stack or a hand. The card reader
+# names the first kinds as a third card or the joker, and the painted box as a back (held-out whole
+# frames, models/MODEL_CARD.md session 42): crops for a reader class that says "not one card".
+NOT_ONE_CARD_KINDS = ("overlap", "across", "side_by_side", "painted_box", "bare")
+NOT_ONE_CARD_P = (0.35, 0.25, 0.15, 0.15, 0.1)
+
+
+def _face_key(rng: np.random.Generator) -> str:
+    return str(rng.choice([k for k in CLASS_KEYS if k != BACK]))
+
+
+def box_over(quads: Sequence[F64]) -> F64:
+    """The smallest rotated rectangle over the quads' corners: the one box a detector draws over both."""
+    pts = np.concatenate([np.asarray(q, np.float32) for q in quads])
+    return cast(F64, cv2.boxPoints(cv2.minAreaRect(pts)).astype(np.float64))
+
+
+def render_not_one_card(
+    rng: np.random.Generator, design: CardDesign, opt: PatchOptions, kind: str | None = None
+) -> tuple[Image, dict[str, object]]:
+    """One rectified crop of a box that holds no single card (``NOT_ONE_CARD_KINDS``), cut as the
+    runtime cuts a card's box."""
+    kind = kind or str(rng.choice(NOT_ONE_CARD_KINDS, p=NOT_ONE_CARD_P))
+    short = float(math.exp(rng.uniform(math.log(opt.short_px[0]), math.log(opt.short_px[1]))))
+    long_ = short * 88 / 63
+    side = int(long_ * 2.6) // 8 * 8 + 16
+    img = _felt(rng, side, side)
+    c = np.array([side / 2, side / 2]) + rng.normal(0, short * 0.05, 2)
+    shade = float(rng.uniform(0.85, 1.02))
+    if kind in ("overlap", "across", "side_by_side"):
+        a = _card_quad(rng, float(c[0]), float(c[1]), short)
+        if kind == "side_by_side":  # touching along a long side, or end to end, a little askew
+            axis = (a[1] - a[0]) if rng.random() < 0.7 else (a[3] - a[0])
+            shift = axis * rng.uniform(1.0, 1.15) + rng.normal(0, short * 0.05, 2)
+        else:  # the second card lies over the first, offset by a share of a card either way
+            ang = rng.uniform(0, 2 * math.pi)
+            shift = np.array([math.cos(ang), math.sin(ang)]) * short * rng.uniform(0.3, 0.9)
+        b = _card_quad(rng, float(c[0] + shift[0]), float(c[1] + shift[1]), short)
+        keys = [_face_key(rng), _face_key(rng)]
+        if rng.random() < 0.2:  # a back over a face, or a face over a back
+            keys[int(rng.integers(2))] = BACK
+        for quad, key in ((a, keys[0]), (b, keys[1])):
+            variants = design.variants.get(key, 1)
+            _paste(img, design.mips(key, int(rng.integers(variants)))[0], quad, shade)
+        if kind == "across":  # a card-sized box half on each card
+            box = _card_quad(rng, float(c[0] + shift[0] / 2), float(c[1] + shift[1] / 2), short)
+        else:
+            box = box_over([a, b])
+        what = f"{kind}:{keys[0]}+{keys[1]}"
+    else:
+        box = _card_quad(rng, float(c[0]), float(c[1]), short * rng.uniform(0.9, 1.2))
+        if kind == "painted_box":  # the layout's empty betting box, in its line colour
+            style = TABLE_STYLES[str(rng.choice(TRAIN_STYLES))]
+            grow = box.mean(axis=0) + (box - box.mean(axis=0)) * rng.uniform(0.8, 1.0)
+            cv2.polylines(img, [np.round(grow).astype(np.int32)], True,
+                          tuple(float(v) for v in style.line), int(rng.integers(1, 4)), cv2.LINE_AA)
+        else:  # felt with a chip stack or a hand on it (no blank card: a pale back looks like one)
+            _occlude(rng, img, box, short, design, 0.0, cards=False)
+        what = kind
+    img, q = _light_and_sensor(rng, img, opt)
+    corners, sigma = jitter_corners(box, rng, opt.jitter)
+    crop = rectify_card(img, corners, opt.size)
+    if rng.random() < 0.5:
+        crop = np.ascontiguousarray(crop[::-1, ::-1])
+    return crop, {"card_px": round(short, 1), "jitter": round(sigma, 4), "jpeg": q or "", "occluded": what}
+
+
 def export_patches(
     out: Path,
     split: str,
@@ -254,14 +326,19 @@ def export_patches(
     opt: PatchOptions | None = None,
     progress: Callable[[int], None] | None = None,
     per_design: int = 2 * len(CLASS_KEYS),
+    classes: Sequence[str] = CLASS_KEYS,
 ) -> int:
-    """Write ``n`` crops to ``OUT/<split>/<class>/``, the 54 classes in turn (balanced by construction).
+    """Write ``n`` crops to ``OUT/<split>/<class>/``, the ``classes`` in turn (balanced by construction):
+    the 54 card classes, or ``NOT_ONE_CARD`` (boxes holding no single card, ``render_not_one_card``).
 
     A design is kept for ``per_design`` crops in a row: its textures are drawn once and reused (a
     generated deck costs ~2 s to draw), while hundreds of decks still pass through a dataset."""
     opt = opt or PatchOptions()
+    bad = [k for k in classes if k not in CLASS_KEYS and k != NOT_ONE_CARD]
+    if bad or not classes:
+        raise ValueError(f"patch classes must be card classes or {NOT_ONE_CARD!r}, got {list(classes)}")
     rng = np.random.default_rng([seed, 0xC0])
-    for k in CLASS_KEYS:
+    for k in classes:
         (out / split / k).mkdir(parents=True, exist_ok=True)
     manifest = out / f"manifest_patches_{split}_{seed}.csv"
     new = not manifest.exists()
@@ -271,10 +348,11 @@ def export_patches(
             writer.writeheader()
         dname = str(designs[int(rng.integers(len(designs)))])
         for i in range(n):
-            key = CLASS_KEYS[i % len(CLASS_KEYS)]
+            key = classes[i % len(classes)]
             if i % per_design == 0:
                 dname = str(designs[int(rng.integers(len(designs)))])
-            crop, info = render_patch(rng, load_design(dname), key, opt)
+            crop, info = (render_not_one_card(rng, load_design(dname), opt) if key == NOT_ONE_CARD
+                          else render_patch(rng, load_design(dname), key, opt))
             name = f"{split}_p{seed}_{i:07d}.jpg"
             write_image(out / split / key / name, crop, [cv2.IMWRITE_JPEG_QUALITY, opt.quality])
             writer.writerow(
@@ -292,4 +370,4 @@ def export_patches(
     return n
 
 
-__all__ = ["BACK", "PatchOptions", "export_patches", "render_patch"]
+__all__ = ["BACK", "NOT_ONE_CARD", "PatchOptions", "export_patches", "render_not_one_card", "render_patch"]
