@@ -268,10 +268,11 @@ def test_a_box_holding_no_single_card_shows_two_cards_or_none() -> None:
     assert max(white["painted_box"], white["bare"]) < 0.15, white
     # the one box over two cards holds every corner of both
     a = np.array([[0, 0], [63, 0], [63, 88], [0, 88]], np.float64)
-    box = box_over([a, a + [40, 30]])
+    b = a + np.array([40.0, 30.0])
+    box = box_over([a, b])
     assert cv2.contourArea(box.astype(np.float32)) >= 103 * 118 - 1
     assert all(cv2.pointPolygonTest(box.astype(np.float32), (float(x), float(y)), True) >= -0.5
-               for x, y in np.concatenate([a, a + [40, 30]]))
+               for x, y in np.concatenate([a, b]))
 
 
 def test_render_patches_writes_boxes_of_no_single_card_to_their_own_class(tmp_path: Path) -> None:
