@@ -19,11 +19,14 @@ import numpy.typing as npt
 from monitor.perception.backends import DEFAULT_BACKEND, Backend, load_backend
 from monitor.perception.calibration import log_probs, softmax_t
 from monitor.perception.errors import ModelFileError
-from monitor.perception.labels import UNKNOWN, is_identity_class
+from monitor.perception.labels import NOT_ONE_CARD, UNKNOWN, is_identity_class
 from monitor.perception.ranks import back_probabilities, read_ranks
 from monitor.perception.rectify import CORNER_SHARE, crops_to_tensor, index_corner
 
 TTA_MODES = ("none", "rot180")
+# A reader taught NOT_ONE_CARD (two cards boxed as one, a box across two, an empty painted box) leaves a
+# crop unnamed where that class is at least this likely: its card classes then describe no one card
+NONE_THRESHOLD = 0.5
 VIEWS = ("card", "corner")  # what of the rectified crop the model sees: the whole card, or its index
 
 
@@ -38,6 +41,8 @@ class ClassifierMeta:
     view: str = "card"  # "corner": the model reads the index corner only (rectify.index_corner)
     corner: tuple[float, float] = CORNER_SHARE
     turn_aspect: float | None = None  # see _Reads.turn_aspect
+    # a reader taught the class NOT_ONE_CARD calls a crop "not one card" at this probability or over
+    none_threshold: float = NONE_THRESHOLD
 
     @classmethod
     def load(cls, path: Path) -> ClassifierMeta:
@@ -56,10 +61,11 @@ class ClassifierMeta:
                 view=str(raw.get("view", "card")),
                 corner=(float(raw.get("corner", CORNER_SHARE)[0]), float(raw.get("corner", CORNER_SHARE)[1])),
                 turn_aspect=_turn_aspect(raw, path),
+                none_threshold=_none_threshold(raw, path),
             )
         except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
             raise ModelFileError(f"classifier metadata {path} is malformed: {exc!r}") from exc
-        bad = [c for c in classes if not is_identity_class(c)]
+        bad = [c for c in classes if not is_identity_class(c) and c != NOT_ONE_CARD]
         if bad:
             raise ModelFileError(f"classifier metadata {path} names unknown classes: {bad[:5]}")
         if meta.tta not in TTA_MODES:
@@ -84,6 +90,14 @@ class Identity:
     back_probability: float = 0.0  # calibrated probability that the crop shows a back
 
 
+def _none_threshold(raw: dict[str, Any], path: Path) -> float:
+    """The optional ``none_threshold`` of a reader's JSON: a probability in (0, 1]."""
+    value = float(raw.get("none_threshold", NONE_THRESHOLD))
+    if not 0.0 < value <= 1.0:
+        raise ModelFileError(f"{path}: none_threshold {value} is not in (0, 1]")
+    return value
+
+
 def _turn_aspect(raw: dict[str, Any], path: Path) -> float | None:
     """The optional ``turn_aspect`` of a reader's JSON: None (absent) or a share in (0.5, 1]."""
     value = raw.get("turn_aspect")
@@ -106,31 +120,48 @@ class _Reads(ABC):
     # on its side (held-out crops: 1.3-1.8% of the unseen deck's, two-thirds of them misread). The
     # turned crop's read is kept where it is surer. None: never (a reader's JSON sets it).
     turn_aspect: float | None = None
+    none_threshold: float = NONE_THRESHOLD
 
     @abstractmethod
+    def raw_read(
+        self, crops: list[npt.NDArray[np.uint8]], tta: str | None = None
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64] | None]:
+        """Normalised log-probabilities of every card class for each crop, before the temperature; and
+        the probability that the crop holds no single card (None: the reader was not taught that)."""
+
     def raw_log_probs(
         self, crops: list[npt.NDArray[np.uint8]], tta: str | None = None
     ) -> npt.NDArray[np.float64]:
-        """Normalised log-probabilities of every class for each crop, before the temperature."""
+        """Normalised log-probabilities of every card class for each crop, before the temperature."""
+        return self.raw_read(crops, tta)[0]
 
-    def read_log_probs(
+    def read(
         self, crops: list[npt.NDArray[np.uint8]], aspects: Sequence[float] | None = None
-    ) -> npt.NDArray[np.float64]:
-        """``raw_log_probs`` of each crop; ``aspects`` (short over long side of each crop's quad in the
-        frame) lets the squarest be read turned 90 degrees too, the surer read kept (``turn_aspect``)."""
-        lp = self.raw_log_probs(crops)
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64] | None]:
+        """``raw_read`` of each crop; ``aspects`` (short over long side of each crop's quad in the
+        frame) lets the squarest be read turned 90 degrees too, the surer read kept (``turn_aspect``);
+        such a crop is not one card only if both ways round say so."""
+        lp, none = self.raw_read(crops)
         if not crops or aspects is None or self.turn_aspect is None:
-            return lp
+            return lp, none
         if len(aspects) != len(crops):
             raise ValueError(f"{len(aspects)} aspects for {len(crops)} crops")
         square = [i for i, a in enumerate(aspects) if a >= self.turn_aspect]
         if square:
             # one way round suffices: the members read a card both ways up
-            turned = self.raw_log_probs([np.ascontiguousarray(np.rot90(crops[i])) for i in square])
-            for row, i in zip(turned, square, strict=True):
+            turned, turned_none = self.raw_read([np.ascontiguousarray(np.rot90(crops[i])) for i in square])
+            for n, (row, i) in enumerate(zip(turned, square, strict=True)):
                 if row.max() > lp[i].max():  # normalised: the likelier top class is the surer read
                     lp[i] = row
-        return lp
+                if none is not None and turned_none is not None:
+                    none[i] = min(none[i], turned_none[n])
+        return lp, none
+
+    def read_log_probs(
+        self, crops: list[npt.NDArray[np.uint8]], aspects: Sequence[float] | None = None
+    ) -> npt.NDArray[np.float64]:
+        """The card classes' log-probabilities of :meth:`read`."""
+        return self.read(crops, aspects)[0]
 
     def calibrated_probabilities(
         self, crops: list[npt.NDArray[np.uint8]], aspects: Sequence[float] | None = None
@@ -142,14 +173,21 @@ class _Reads(ABC):
     def classify(
         self, crops: list[npt.NDArray[np.uint8]], aspects: Sequence[float] | None = None
     ) -> list[Identity]:
-        p = self.calibrated_probabilities(crops, aspects)
+        if not crops:
+            return []
+        lp, none = self.read(crops, aspects)
+        p = softmax_t(lp, self.temperature)
         ranks = read_ranks(p, self.classes, self.threshold)
         backs = back_probabilities(p, self.classes)
         out = []
-        for row, rank, back in zip(p, ranks, backs, strict=True):
+        for i, (row, rank, back) in enumerate(zip(p, ranks, backs, strict=True)):
             k = int(np.argmax(row))
             conf = float(row[k])
             top = self.classes[k]
+            if none is not None and none[i] >= self.none_threshold:
+                # no single card in the crop: its card classes name nothing (nor a rank)
+                out.append(Identity(UNKNOWN, float(none[i]), NOT_ONE_CARD, None, float(back)))
+                continue
             named = conf >= self.threshold
             out.append(Identity(top if named else UNKNOWN, conf, top, None if named else rank, float(back)))
         return out
@@ -167,9 +205,12 @@ class CardClassifier(_Reads):
         self.meta = ClassifierMeta.load(self.path.with_suffix(".json"))
         self.backend: Backend = load_backend(self.path, backend, threads)
         self.threshold = self.meta.threshold if threshold is None else threshold
-        self.classes = self.meta.classes
+        # the card classes; a NOT_ONE_CARD output, if the model has one, is read apart (``raw_read``)
+        self.classes = tuple(c for c in self.meta.classes if c != NOT_ONE_CARD)
+        self._none = self.meta.classes.index(NOT_ONE_CARD) if NOT_ONE_CARD in self.meta.classes else None
         self.temperature = self.meta.temperature
         self.turn_aspect = self.meta.turn_aspect
+        self.none_threshold = self.meta.none_threshold
         self._check_output_width()
 
     def _check_output_width(self) -> None:
@@ -190,11 +231,23 @@ class CardClassifier(_Reads):
     def imgsz(self) -> int:
         return self.meta.imgsz
 
-    def raw_log_probs(
+    def raw_read(
+        self, crops: list[npt.NDArray[np.uint8]], tta: str | None = None
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64] | None]:
+        """The card classes' normalised log-probabilities before the temperature, and the probability
+        of NOT_ONE_CARD where the model has that class (None where not)."""
+        full = self._full_log_probs(crops, tta)
+        if self._none is None:
+            return full, None
+        none = np.exp(full[:, self._none])
+        return _normalised(np.delete(full, self._none, axis=1)), none
+
+    def _full_log_probs(
         self, crops: list[npt.NDArray[np.uint8]], tta: str | None = None
     ) -> npt.NDArray[np.float64]:
-        """Normalised log-probabilities before the temperature; with ``rot180`` test-time augmentation
-        the mean of the crop's and its 180-degree turn's (a card is the same card either way up)."""
+        """Normalised log-probabilities of the model's every output before the temperature; with
+        ``rot180`` test-time augmentation the mean of the crop's and its 180-degree turn's (a card is
+        the same card either way up)."""
         if not crops:
             return np.zeros((0, len(self.meta.classes)))
         turn = (tta or self.meta.tta) == "rot180"
@@ -254,6 +307,7 @@ class CardEnsemble(_Reads):
             raise ModelFileError(f"ensemble file {self.path}: need temperature > 0 and threshold in [0, 1]")
         self.members = [CardClassifier(self.path.parent / n, backend, threads) for n in names]
         self.classes = self.members[0].classes
+        self.none_threshold = _none_threshold(raw, self.path)
         for m in self.members[1:]:
             if m.classes != self.classes:
                 raise ModelFileError(f"ensemble {self.path}: {m.path.name} has other classes than "
@@ -264,13 +318,18 @@ class CardEnsemble(_Reads):
     def imgsz(self) -> int:
         return self.members[0].imgsz
 
-    def raw_log_probs(
+    def raw_read(
         self, crops: list[npt.NDArray[np.uint8]], tta: str | None = None
-    ) -> npt.NDArray[np.float64]:
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64] | None]:
+        """The members' card classes summed as weighted; a crop is not one card as surely as the surest
+        member taught that class says (the whole card shows two cards where an index corner may show
+        one card's index)."""
         if not crops:
-            return np.zeros((0, len(self.classes)))
-        return _normalised(np.sum([w * m.raw_log_probs(crops, tta)
-                                   for w, m in zip(self.weights, self.members, strict=True)], axis=0))
+            return np.zeros((0, len(self.classes))), None
+        reads = [m.raw_read(crops, tta) for m in self.members]
+        lp = _normalised(np.sum([w * r[0] for w, r in zip(self.weights, reads, strict=True)], axis=0))
+        nones = [r[1] for r in reads if r[1] is not None]
+        return lp, (np.max(nones, axis=0) if nones else None)
 
 
 def load_card_reader(models_dir: Path, backend: str = DEFAULT_BACKEND, threads: int = 2,

@@ -1,0 +1,115 @@
+"""A reader taught the class "none" (a box holding no single card): its card classes then name nothing,
+alone or as one member of an ensemble, and the class never leaks into what the monitor reports."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from detector_support import FixedBoxes
+
+from monitor.perception.detector import Box
+from monitor.perception.errors import ModelFileError
+from monitor.perception.identity import CardClassifier, CardEnsemble, Identity
+from monitor.perception.labels import IDENTITY_CLASSES, NOT_ONE_CARD, UNKNOWN
+from monitor.perception.pipeline import Perceiver
+
+WITH_NONE = [*IDENTITY_CLASSES, NOT_ONE_CARD]
+BRIGHT = np.full((96, 96, 3), 255, np.uint8)  # the tiny models read this as the As
+DARK = np.zeros((96, 96, 3), np.uint8)  # and this as no single card (the one taught "none")
+
+
+def _tiny_reader(path: Path, classes: list[str], none_bias: float) -> None:
+    """A real ONNX classifier: mean colour -> linear -> softmax. A bright crop reads as the As; a dark
+    one as "none" where the model has that class (a bias of ``none_bias``), else as nothing sure."""
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto, helper, numpy_helper
+
+    n = len(classes)
+    w = np.zeros((3, n), np.float32)
+    w[:, classes.index("As")] = 10.0
+    b = np.zeros(n, np.float32)
+    if NOT_ONE_CARD in classes:
+        b[classes.index(NOT_ONE_CARD)] = none_bias
+    nodes = [
+        helper.make_node("GlobalAveragePool", ["images"], ["pooled"]),
+        helper.make_node("Flatten", ["pooled"], ["flat"]),
+        helper.make_node("MatMul", ["flat", "W"], ["mm"]),
+        helper.make_node("Add", ["mm", "B"], ["logits"]),
+        helper.make_node("Softmax", ["logits"], ["output0"], axis=1),
+    ]
+    graph = helper.make_graph(
+        nodes, "tiny", [helper.make_tensor_value_info("images", TensorProto.FLOAT, ["n", 3, 96, 96])],
+        [helper.make_tensor_value_info("output0", TensorProto.FLOAT, ["n", n])],
+        initializer=[numpy_helper.from_array(w, "W"), numpy_helper.from_array(b, "B")])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    onnx.save(model, str(path))
+    meta = {"classes": classes, "imgsz": 96, "temperature": 1.0, "threshold": 0.9}
+    path.with_suffix(".json").write_text(json.dumps(meta))
+
+
+def test_a_reader_taught_none_names_nothing_where_it_says_no_single_card(tmp_path: Path) -> None:
+    _tiny_reader(tmp_path / "cards.onnx", WITH_NONE, none_bias=10.0)
+    clf = CardClassifier(tmp_path / "cards.onnx", "onnxruntime")
+    assert clf.classes == IDENTITY_CLASSES  # the card classes: "none" is read apart
+    lp, none = clf.raw_read([BRIGHT, DARK])
+    assert lp.shape == (2, len(IDENTITY_CLASSES)) and np.allclose(np.exp(lp).sum(axis=1), 1.0)
+    assert none is not None and none[0] < 1e-6 and none[1] > 0.99
+    bright, dark = clf.classify([BRIGHT, DARK])
+    assert bright.label == "As" and bright.top_class == "As"
+    assert (dark.label, dark.top_class, dark.rank) == (UNKNOWN, NOT_ONE_CARD, None)
+    assert dark.confidence == pytest.approx(float(none[1]))
+    # turned reads (square quads) call a crop "none" only if both ways round do
+    assert clf.read([DARK], [0.9])[1] is not None
+    assert clf.classify([]) == []
+
+
+def test_an_ensemble_takes_none_from_the_member_taught_it(tmp_path: Path) -> None:
+    _tiny_reader(tmp_path / "cards.onnx", WITH_NONE, none_bias=10.0)
+    _tiny_reader(tmp_path / "cards_corner.onnx", list(IDENTITY_CLASSES), none_bias=0.0)
+    spec = {"members": ["cards.onnx", "cards_corner.onnx"], "temperature": 1.0, "threshold": 0.9}
+    (tmp_path / "cards_ensemble.json").write_text(json.dumps(spec))
+    ens = CardEnsemble(tmp_path / "cards_ensemble.json", "onnxruntime")
+    assert ens.classes == IDENTITY_CLASSES
+    bright, dark = ens.classify([BRIGHT, DARK])
+    assert bright.label == "As"
+    assert (dark.label, dark.top_class) == (UNKNOWN, NOT_ONE_CARD)
+    # a stricter none_threshold than the member's 0.998 lets the card classes speak (unsure: unknown)
+    (tmp_path / "cards_ensemble.json").write_text(json.dumps({**spec, "none_threshold": 0.9999}))
+    dark = CardEnsemble(tmp_path / "cards_ensemble.json", "onnxruntime").classify([DARK])[0]
+    assert dark.label == UNKNOWN and dark.top_class in IDENTITY_CLASSES
+    # members without the class: no crop is ever called "none"
+    plain = {**spec, "members": ["cards_corner.onnx", "cards_corner.onnx"]}
+    (tmp_path / "cards_ensemble.json").write_text(json.dumps(plain))
+    ens = CardEnsemble(tmp_path / "cards_ensemble.json", "onnxruntime")
+    assert ens.raw_read([DARK])[1] is None and ens.classify([DARK])[0].top_class != NOT_ONE_CARD
+
+
+def test_a_bad_none_threshold_or_class_is_refused_saying_where(tmp_path: Path) -> None:
+    _tiny_reader(tmp_path / "cards.onnx", WITH_NONE, none_bias=10.0)
+    meta = json.loads((tmp_path / "cards.json").read_text())
+    for bad in (0.0, 1.5, "x"):
+        (tmp_path / "cards.json").write_text(json.dumps({**meta, "none_threshold": bad}))
+        with pytest.raises(ModelFileError, match="cards.json"):
+            CardClassifier(tmp_path / "cards.onnx", "onnxruntime")
+    (tmp_path / "cards.json").write_text(json.dumps({**meta, "classes": [*IDENTITY_CLASSES, "nothing"]}))
+    with pytest.raises(ModelFileError, match="unknown classes"):
+        CardClassifier(tmp_path / "cards.onnx", "onnxruntime")
+
+
+def test_a_box_read_as_no_single_card_is_reported_unread() -> None:
+    """The monitor reports the box as the detector saw it, unread: "none" is no card identity."""
+    quad = np.array([[100.0, 100.0], [163.0, 100.0], [163.0, 188.0], [100.0, 188.0]])
+
+    class SaysNone:
+        def classify(self, crops: list[np.ndarray], aspects: object = None) -> list[Identity]:
+            return [Identity(UNKNOWN, 0.99, NOT_ONE_CARD) for _ in crops]
+
+    frame = np.full((720, 1280, 3), 90, np.uint8)
+    for kind in ("card_face_up", "card_face_down"):
+        d = Perceiver(FixedBoxes(Box(kind, 0.9, quad)), SaysNone(),  # type: ignore[arg-type]
+                      classical="off").perceive(frame).cards[0]
+        assert (d.kind, d.identity, d.rank) == (kind, UNKNOWN, None)
