@@ -93,7 +93,7 @@ def test_a_bad_none_threshold_or_class_is_refused_saying_where(tmp_path: Path) -
     meta = json.loads((tmp_path / "cards.json").read_text())
     for bad in (0.0, 1.5, "x"):
         (tmp_path / "cards.json").write_text(json.dumps({**meta, "none_threshold": bad}))
-        with pytest.raises(ModelFileError, match="cards.json"):
+        with pytest.raises(ModelFileError, match=r"cards\.json"):
             CardClassifier(tmp_path / "cards.onnx", "onnxruntime")
     (tmp_path / "cards.json").write_text(json.dumps({**meta, "classes": [*IDENTITY_CLASSES, "nothing"]}))
     with pytest.raises(ModelFileError, match="unknown classes"):
