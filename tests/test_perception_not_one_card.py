@@ -113,3 +113,30 @@ def test_a_box_read_as_no_single_card_is_reported_unread() -> None:
         d = Perceiver(FixedBoxes(Box(kind, 0.9, quad)), SaysNone(),  # type: ignore[arg-type]
                       classical="off").perceive(frame).cards[0]
         assert (d.kind, d.identity, d.rank) == (kind, UNKNOWN, None)
+
+
+def test_the_none_class_is_measured_apart_from_the_card_classes(tmp_path: Path) -> None:
+    """``train cards`` on a reader taught "none": calibrated and scored on the card classes, and how
+    often it calls card crops and its own crops "none" reported per split."""
+    import cv2
+
+    from monitor.training.evaluate_cards import calibrate_and_evaluate, list_split, not_one_card_rates
+
+    model = tmp_path / "m" / "cards.onnx"
+    model.parent.mkdir()
+    _tiny_reader(model, WITH_NONE, none_bias=10.0)
+    data = tmp_path / "data"
+    for split in ("val", "test"):
+        for cls, img in (("As", BRIGHT), (NOT_ONE_CARD, DARK)):
+            (data / split / cls).mkdir(parents=True)
+            for k in range(3):
+                cv2.imwrite(str(data / split / cls / f"{k}.png"), img)
+    paths, labels = list_split(data / "val", list(IDENTITY_CLASSES))
+    assert len(paths) == 3 and set(labels.tolist()) == {IDENTITY_CLASSES.index("As")}
+    result = calibrate_and_evaluate(model, WITH_NONE, 96, data, tmp_path / "eval", ("test",))
+    assert result["test"]["n"] == 3 and result["test"]["top1"] == 1.0
+    assert result["not_one_card"]["test"] == {"cards": 3.0, "cards_called_none": 0.0, "none_crops": 3.0,
+                                              "none_called_none": 1.0}
+    assert json.loads(model.with_suffix(".json").read_text())["classes"] == WITH_NONE
+    _tiny_reader(tmp_path / "plain.onnx", list(IDENTITY_CLASSES), none_bias=0.0)
+    assert not_one_card_rates(CardClassifier(tmp_path / "plain.onnx", "onnxruntime"), data, ("val",)) == {}

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -78,6 +78,7 @@ def train_cards_cmd(
             m = result[split]
             typer.echo(f"{split:>10}: n={m['n']} top-1={m['top1']:.4f} accepted={m['accepted_share']:.4f} "
                        f"false-identity={m['false_identity_rate']:.4f} critical={m['critical']}")
+    _echo_not_one_card(result)
     typer.echo(f"temperature={result['temperature']:.3f} threshold={result['threshold']:.3f}")
     typer.echo(f"metrics and confusion matrices in {run / 'eval'}")
     if ship:
@@ -156,6 +157,7 @@ def train_ensemble_cmd(
             m = result[split]
             typer.echo(f"{split:>10}: n={m['n']} top-1={m['top1']:.4f} accepted={m['accepted_share']:.4f} "
                        f"false-identity={m['false_identity_rate']:.4f} critical={m['critical']}")
+    _echo_not_one_card(result)
     typer.echo(f"weights={result['weights']} temperature={result['temperature']:.3f} "
                f"threshold={result['threshold']:.3f}")
     if ship:
@@ -498,3 +500,12 @@ def mix_cmd(
 
 def register(app: typer.Typer) -> None:
     app.add_typer(train_app, name="train")
+
+
+def _echo_not_one_card(result: dict[str, Any]) -> None:
+    """A reader taught "none": how many card crops it calls no single card, and of its own crops."""
+    for split, r in result.get("not_one_card", {}).items():
+        shown = (f", none crops called none {r['none_called_none']:.4f} of {int(r['none_crops'])}"
+                 if "none_crops" in r else "")
+        typer.echo(f"{split:>10}: card crops called none {r['cards_called_none']:.4f} "
+                   f"of {int(r['cards'])}{shown}")

@@ -27,7 +27,7 @@ from monitor.perception.calibration import (
 )
 from monitor.perception.identity import CardClassifier, CardEnsemble
 from monitor.perception.imageio import as_image
-from monitor.perception.labels import CRITICAL_RANK_PAIRS
+from monitor.perception.labels import CRITICAL_RANK_PAIRS, NOT_ONE_CARD
 from monitor.perception.ranks import rank_of, read_ranks
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
@@ -45,9 +45,13 @@ def write_meta(onnx_path: Path, classes: list[str], imgsz: int, temperature: flo
 
 
 def list_split(split_dir: Path, classes: list[str]) -> tuple[list[Path], npt.NDArray[np.int64]]:
+    """The card crops of a split and their class indices; a ``none`` folder (crops of no single card,
+    :func:`not_one_card_rates`) is no card class and is left out."""
     paths, labels = [], []
     index = {c: i for i, c in enumerate(classes)}
     for class_dir in sorted(p for p in split_dir.iterdir() if p.is_dir()):
+        if class_dir.name == NOT_ONE_CARD and NOT_ONE_CARD not in index:
+            continue
         if class_dir.name not in index:
             raise ValueError(f"{class_dir}: class {class_dir.name!r} is not one the model knows")
         for f in sorted(class_dir.iterdir()):
@@ -231,12 +235,54 @@ def calibrate_and_evaluate(onnx_path: Path, classes: list[str], imgsz: int, data
     extra = {"tta": tta, "view": view}
     write_meta(onnx_path, classes, imgsz, extra=extra)
     clf = CardClassifier(onnx_path, backend=backend)
-    temperature, threshold, val = _fit_on_val(clf, classes, data, tta, max_false_rate)
+    cards = list(clf.classes)  # a model taught NOT_ONE_CARD: that class is read apart, not calibrated
+    temperature, threshold, val = _fit_on_val(clf, cards, data, tta, max_false_rate)
     write_meta(onnx_path, classes, imgsz, temperature, threshold, extra=extra)
     result: dict[str, Any] = {"temperature": temperature, "threshold": threshold, "tta": tta, "view": view,
                               "val": val}
-    return _evaluate_splits(clf, classes, data, out_dir, test_splits, tta, temperature, threshold,
+    rates = not_one_card_rates(clf, data, ("val", *test_splits), tta)
+    if rates:
+        result["not_one_card"] = rates
+    return _evaluate_splits(clf, cards, data, out_dir, test_splits, tta, temperature, threshold,
                             "card identity", result)
+
+
+def not_one_card_rates(reader: CardClassifier | CardEnsemble, data: Path, splits: Sequence[str],
+                       tta: str | None = None, batch: int = 256) -> dict[str, dict[str, float]]:
+    """For a reader taught NOT_ONE_CARD, per split: the share of card crops it calls no single card
+    (left unnamed for it), and, where the split has a ``none`` folder, the share of those crops it calls
+    so. Empty for a reader not taught the class."""
+    probe = np.zeros((8, 8, 3), np.uint8)
+    if reader.raw_read([probe])[1] is None:
+        return {}
+    out: dict[str, dict[str, float]] = {}
+    for split in splits:
+        if not (data / split).is_dir():
+            continue
+        cards, _ = list_split(data / split, list(reader.classes))
+        row = {"cards": float(len(cards)), "cards_called_none": _share_called_none(reader, cards, tta, batch)}
+        shown = data / split / NOT_ONE_CARD
+        if shown.is_dir():
+            nones = sorted(f for f in shown.iterdir() if f.suffix.lower() in IMAGE_SUFFIXES)
+            row["none_crops"] = float(len(nones))
+            row["none_called_none"] = _share_called_none(reader, nones, tta, batch)
+        out[split] = row
+    return out
+
+
+def _share_called_none(reader: CardClassifier | CardEnsemble, paths: list[Path], tta: str | None,
+                       batch: int) -> float:
+    called = 0
+    for i in tqdm(range(0, len(paths), batch), desc="none", unit="batch"):
+        crops = []
+        for p in paths[i:i + batch]:
+            img = cv2.imread(str(p), cv2.IMREAD_COLOR)
+            if img is None:
+                raise ValueError(f"cannot read crop {p}")
+            crops.append(as_image(img))
+        none = reader.raw_read(crops, tta)[1]
+        called += int(np.count_nonzero(none >= reader.none_threshold)) if none is not None else 0
+    return called / len(paths) if paths else 0.0
 
 
 def calibrate_and_evaluate_ensemble(ensemble_path: Path, data: Path, out_dir: Path,
@@ -269,5 +315,8 @@ def calibrate_and_evaluate_ensemble(ensemble_path: Path, data: Path, out_dir: Pa
     result: dict[str, Any] = {"temperature": temperature, "threshold": threshold, "members": raw["members"],
                               "weights": ens.weights, "val": val, "turn_aspect": turn_aspect,
                               "aspects_known": len(aspects or {})}
+    rates = not_one_card_rates(ens, data, ("val", *test_splits))
+    if rates:
+        result["not_one_card"] = rates
     return _evaluate_splits(ens, classes, data, out_dir, test_splits, None, temperature, threshold,
                             "card identity (ensemble)", result, aspects)
