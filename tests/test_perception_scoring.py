@@ -53,3 +53,25 @@ def test_a_card_the_frames_edge_cuts_is_not_counted_unoccluded() -> None:
     assert in_frame_share(np.asarray(_quad(0, -35)), 1920, 1080) == pytest.approx(0.5)
     assert in_frame_share(np.asarray(_quad(10, 10)), 1920, 1080) == 1.0
     assert in_frame_share(np.zeros((4, 2)), 1920, 1080) == 0.0
+
+
+def test_every_named_card_is_checked_against_the_cards_under_its_box() -> None:
+    """Occluded cards too: a face over two cards named as a third is false, a back over face-up cards
+    is false, a back over no card at all is counted apart."""
+    truth = [_truth(0, 0, "As", visible=0.6), _truth(30, 0, "Kd", visible=0.7),  # a Kd over an As
+             _truth(300, 0, "2h", face_up=False)]
+    dets = Detections(1920, 1080, (
+        _card(10, 0, "7c"),  # a box over both, named as neither: false
+        _card(30, 0, "Kd"),  # the Kd, half covering the As: right
+        _card(300, 0, "back", "card_face_down"),  # the face-down 2h: right
+        _card(5, 0, "back", "card_face_down"),  # over the face-up As and Kd: false
+        _card(900, 500, "back", "card_face_down"),  # over no card: a box on the felt read as a back
+        _card(0, 0, "unknown")))  # not named: not counted
+    s = score_frame(dets, truth, "val_000009")
+    assert (s.named_faces, s.named_backs, s.backs_over_no_card) == (2, 3, 1)
+    assert s.false_names == ["val_000009: 7c at (35, 35) over As+Kd",
+                             "val_000009: back at (30, 35) over As+Kd"]
+    assert s.wrong == []  # the misreads count unoccluded cards only: none of these
+    total = FrameScore()
+    total.add(s)
+    assert total.summary()["false_names"] == 2 and total.summary()["backs_over_no_card"] == 1

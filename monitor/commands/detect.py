@@ -114,5 +114,10 @@ def register(app: typer.Typer) -> None:
                 typer.echo(f"misreads: {'; '.join(sm['misreads'])}")
             if sm["missed"]:
                 typer.echo(f"missed (unoccluded, no box): {'; '.join(sm['missed'])}")
+            typer.echo(f"every named card, occluded too: faces {sm['named_faces']}, backs "
+                       f"{sm['named_backs']}; named falsely {sm['false_names']}; backs over no card "
+                       f"{sm['backs_over_no_card']}")
+            if sm["false_name_list"]:
+                typer.echo(f"named falsely: {'; '.join(sm['false_name_list'])}")
         if failed:
             raise typer.Exit(1)

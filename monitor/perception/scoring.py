@@ -13,12 +13,14 @@ from typing import Any
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
 from monitor.perception.classical import quad_iou
-from monitor.perception.detections import Detections
+from monitor.perception.detections import Detection, Detections
 from monitor.perception.labels import BACK, UNKNOWN
 
 UNOCCLUDED = 0.99  # visible share from which a card counts as unoccluded
+TOUCHES = 0.05  # IoU over which a named box lies on a truth card (any part of it: occluded cards too)
 
 
 def in_frame_share(polygon: np.ndarray, width: int, height: int) -> float:
@@ -47,14 +49,22 @@ class FrameScore:
     # unoccluded cards no box found, as "FRAME: CARD at (x, y)" (CARD the identity, or "back"): the
     # cards a recall figure leaves out, so someone can go and look at them
     missed: list[str] = field(default_factory=list)
+    # Every named card (occluded ones too) against the cards its box overlaps: a face is false where none
+    # of them is that card, a back where they are all face up; a back over no card at all is a box on
+    # something else read as a back (the misreads above count unoccluded cards only)
+    named_faces: int = 0
+    named_backs: int = 0
+    backs_over_no_card: int = 0
+    false_names: list[str] = field(default_factory=list)
 
     def add(self, o: FrameScore) -> None:
         for k in ("unoccluded", "found", "face_up", "identity_correct", "identity_unknown", "identity_wrong",
-                  "spurious"):
+                  "spurious", "named_faces", "named_backs", "backs_over_no_card"):
             setattr(self, k, getattr(self, k) + getattr(o, k))
         self.corner_errors += o.corner_errors
         self.wrong += o.wrong
         self.missed += o.missed
+        self.false_names += o.false_names
 
     def summary(self) -> dict[str, Any]:
         n = max(self.face_up, 1)
@@ -68,6 +78,9 @@ class FrameScore:
             "corner_error_px_p95": float(np.percentile(err, 95)) if err else None,
             "misreads": self.wrong[:20],
             "missed": self.missed[:20],
+            "named_faces": self.named_faces, "named_backs": self.named_backs,
+            "false_names": len(self.false_names), "backs_over_no_card": self.backs_over_no_card,
+            "false_name_list": self.false_names[:20],
         }
 
 
@@ -115,4 +128,27 @@ def score_frame(dets: Detections, truth_cards: list[dict[str, Any]], frame: str 
     for k, q in enumerate(polys):
         if k not in used and max((quad_iou(q, p) for p in all_polys), default=0.0) < 0.3:
             s.spurious += 1
+    _every_name(s, cards, polys, truth_cards, all_polys, where)
     return s
+
+
+def _every_name(s: FrameScore, cards: list[Detection], polys: list[npt.NDArray[np.float64]],
+                truth_cards: list[dict[str, Any]], truth_polys: list[npt.NDArray[np.float64]],
+                where: str) -> None:
+    """Each named card against the truth cards its box overlaps at all (IoU over ``TOUCHES``)."""
+    for d, q in zip(cards, polys, strict=True):
+        if d.identity in (None, UNKNOWN):
+            continue
+        under = [o for o, p in zip(truth_cards, truth_polys, strict=True) if quad_iou(q, p) > TOUCHES]
+        names = {o.get("identity") if o.get("face_up") else BACK for o in under}
+        if d.identity == BACK:
+            s.named_backs += 1
+            if not under:
+                s.backs_over_no_card += 1
+                continue
+        else:
+            s.named_faces += 1
+        if d.identity not in names:
+            x, y = q.mean(axis=0)
+            over = "+".join(sorted(str(n) for n in names))
+            s.false_names.append(f"{where}{d.identity} at ({x:.0f}, {y:.0f}) over {over}")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -87,20 +87,27 @@ def raw_log_probs(
     with ``aspects`` (by file name; crops not in it count as card-shaped) the squarest crops are also
     read turned 90 degrees, as the runtime reads them (``turn_aspect``)."""
     out = []
+    for names, crops in _crop_batches(paths, batch, desc):
+        if aspects is None:
+            probs = softmax_t(clf.raw_log_probs(crops, tta), 1.0)
+        else:
+            probs = softmax_t(clf.read_log_probs(crops, [aspects.get(p.name, 0.0) for p in names]), 1.0)
+        out.append(np.log(np.clip(probs, 1e-12, 1.0)))
+    return np.concatenate(out) if out else np.zeros((0, len(clf.classes)))
+
+
+def _crop_batches(paths: list[Path], batch: int, desc: str
+                  ) -> Iterator[tuple[list[Path], list[npt.NDArray[np.uint8]]]]:
+    """The crops at ``paths``, ``batch`` at a time with their paths; an unreadable one is an error."""
     for i in tqdm(range(0, len(paths), batch), desc=desc, unit="batch"):
+        names = paths[i:i + batch]
         crops = []
-        for p in paths[i:i + batch]:
+        for p in names:
             img = cv2.imread(str(p), cv2.IMREAD_COLOR)
             if img is None:
                 raise ValueError(f"cannot read crop {p}")
             crops.append(as_image(img))
-        if aspects is None:
-            probs = softmax_t(clf.raw_log_probs(crops, tta), 1.0)
-        else:
-            shape = [aspects.get(p.name, 0.0) for p in paths[i:i + batch]]
-            probs = softmax_t(clf.read_log_probs(crops, shape), 1.0)
-        out.append(np.log(np.clip(probs, 1e-12, 1.0)))
-    return np.concatenate(out) if out else np.zeros((0, len(clf.classes)))
+        yield names, crops
 
 
 @dataclass
@@ -273,13 +280,7 @@ def not_one_card_rates(reader: CardClassifier | CardEnsemble, data: Path, splits
 def _share_called_none(reader: CardClassifier | CardEnsemble, paths: list[Path], tta: str | None,
                        batch: int) -> float:
     called = 0
-    for i in tqdm(range(0, len(paths), batch), desc="none", unit="batch"):
-        crops = []
-        for p in paths[i:i + batch]:
-            img = cv2.imread(str(p), cv2.IMREAD_COLOR)
-            if img is None:
-                raise ValueError(f"cannot read crop {p}")
-            crops.append(as_image(img))
+    for _, crops in _crop_batches(paths, batch, "none"):
         none = reader.raw_read(crops, tta)[1]
         called += int(np.count_nonzero(none >= reader.none_threshold)) if none is not None else 0
     return called / len(paths) if paths else 0.0
