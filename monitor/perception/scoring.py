@@ -132,6 +132,26 @@ def score_frame(dets: Detections, truth_cards: list[dict[str, Any]], frame: str 
     return s
 
 
+def _under(q: npt.NDArray[np.float64], truth_cards: list[dict[str, Any]],
+           truth_polys: list[npt.NDArray[np.float64]]) -> tuple[int, set[str]]:
+    """How many truth cards a box overlaps at all (IoU over ``TOUCHES``), and what each is."""
+    under = [o for o, p in zip(truth_cards, truth_polys, strict=True) if quad_iou(q, p) > TOUCHES]
+    return len(under), {str(o.get("identity")) if o.get("face_up") else BACK for o in under}
+
+
+def face_verdicts(dets: Detections, truth_cards: list[dict[str, Any]]) -> list[tuple[float, bool]]:
+    """(confidence, right) of each face named in ``dets``: right where a card its box overlaps, occluded
+    or not, is that card (what ``detect --score`` counts as named falsely otherwise)."""
+    polys = [np.asarray(o["polygon"], dtype=np.float64) for o in truth_cards]
+    out = []
+    for d in dets.cards:
+        if d.identity in (None, UNKNOWN, BACK):
+            continue
+        _, names = _under(np.asarray(d.corners, dtype=np.float64), truth_cards, polys)
+        out.append((float(d.identity_confidence), d.identity in names))
+    return out
+
+
 def _every_name(s: FrameScore, cards: list[Detection], polys: list[npt.NDArray[np.float64]],
                 truth_cards: list[dict[str, Any]], truth_polys: list[npt.NDArray[np.float64]],
                 where: str) -> None:
@@ -139,11 +159,10 @@ def _every_name(s: FrameScore, cards: list[Detection], polys: list[npt.NDArray[n
     for d, q in zip(cards, polys, strict=True):
         if d.identity in (None, UNKNOWN):
             continue
-        under = [o for o, p in zip(truth_cards, truth_polys, strict=True) if quad_iou(q, p) > TOUCHES]
-        names = {o.get("identity") if o.get("face_up") else BACK for o in under}
+        n_under, names = _under(q, truth_cards, truth_polys)
         if d.identity == BACK:
             s.named_backs += 1
-            if not under:
+            if not n_under:
                 s.backs_over_no_card += 1
                 continue
         else:
