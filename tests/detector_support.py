@@ -18,5 +18,8 @@ class FixedBoxes:
     def passes(self, box: Box) -> bool:
         return True
 
+    def partition(self, boxes: list[Box]) -> tuple[list[Box], list[Box]]:
+        return list(boxes), []
+
     def detect(self, frame: np.ndarray, region: Any = None, floor: float | None = None) -> list[Box]:
         return list(self.boxes)

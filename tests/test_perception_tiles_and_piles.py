@@ -47,6 +47,9 @@ class BlobDetector:
     def passes(self, box: Box) -> bool:
         return box.confidence >= 0.35
 
+    def partition(self, boxes: list[Box]) -> tuple[list[Box], list[Box]]:
+        return [b for b in boxes if self.passes(b)], [b for b in boxes if not self.passes(b)]
+
     def detect(self, frame: npt.NDArray[np.uint8], floor: float | None = None) -> list[Box]:
         """Grey blobs are cards it is unsure of (scored 0.3: under its threshold, 0.35)."""
         self.seen.append((frame.shape[1], frame.shape[0]))

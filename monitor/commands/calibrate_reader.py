@@ -48,6 +48,7 @@ def register(app: typer.Typer) -> None:
         except (PerceptionError, ValueError) as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from exc
+        perceiver.cache = None  # separate frames: no reading carried from one to the next
         reader = perceiver.classifier
         if reader is None:
             typer.echo(f"error: no card reader in {folder}", err=True)
@@ -65,8 +66,6 @@ def register(app: typer.Typer) -> None:
             except PerceptionError as exc:
                 typer.echo(f"error: {exc}", err=True)
                 raise typer.Exit(2) from exc
-            if perceiver.cache is not None:
-                perceiver.cache = type(perceiver.cache)()  # separate frames: nothing carried over
             verdicts += face_verdicts(perceiver.perceive(frame), load_truth(truth))
         chosen = frame_threshold(verdicts, budget, own)
         table = Table(title=f"{len(frames)} frames ({'video' if video else 'photos'}), faces read at {LOOK}")

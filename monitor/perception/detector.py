@@ -112,6 +112,12 @@ class Detector:
         """Whether a box is scored at its class's threshold or above (a box under it came from ``floor``)."""
         return bool(box.confidence >= self.class_conf[self.classes.index(box.kind)])
 
+    def partition(self, boxes: list[Box]) -> tuple[list[Box], list[Box]]:
+        """(the boxes that pass their class's threshold, those under it), in their order."""
+        ok = [self.passes(b) for b in boxes]
+        return ([b for b, p in zip(boxes, ok, strict=True) if p],
+                [b for b, p in zip(boxes, ok, strict=True) if not p])
+
     def detect(self, frame: npt.NDArray[np.uint8], region: Region | None = None,
                floor: float | None = None) -> list[Box]:
         """Boxes in ``frame``; with ``region`` (x0, y0, x1, y1 pixels) only in that part of it, seen at

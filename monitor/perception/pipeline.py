@@ -150,8 +150,7 @@ class Perceiver:
             floor = SECOND_LOOK_CONF if self.second_look else None
             found = (detect_tiled(self.detector, frame, floor) if self.tiles
                      else self.detector.detect(frame, floor=floor))
-            boxes = [b for b in found if self.detector.passes(b)]
-            low = [b for b in found if not self.detector.passes(b)]
+            boxes, low = self.detector.partition(found)
         timings["detect"] = (time.perf_counter() - t) * 1000
 
         t = time.perf_counter()

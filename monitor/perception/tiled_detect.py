@@ -82,8 +82,7 @@ def detect_tiled(detector: Detector, frame: npt.NDArray[np.uint8], floor: float 
     its tiles too. With ``floor``, the boxes under their class's threshold too, merged apart from those
     that pass (so a low box never stands in for one that passes)."""
     whole_all = detector.detect(frame, floor=floor)
-    whole = [b for b in whole_all if detector.passes(b)]
-    low_whole = [b for b in whole_all if not detector.passes(b)]
+    whole, low_whole = detector.partition(whole_all)
     h, w = frame.shape[:2]
     if w < TILE_FROM_WIDTH:
         return whole_all
@@ -98,5 +97,5 @@ def detect_tiled(detector: Detector, frame: npt.NDArray[np.uint8], floor: float 
             c = np.asarray(b.corners, np.float64) + np.array([x0, y0], np.float64)
             if b.kind not in WHOLE_ONLY and not _cut_by_tile(c, win, w, h):
                 tiled.append(Box(b.kind, b.confidence, c))
-    passing = [b for b in tiled if detector.passes(b)]
-    return merge_tiled(whole, passing) + merge_tiled(low_whole, [b for b in tiled if not detector.passes(b)])
+    passing, low = detector.partition(tiled)
+    return merge_tiled(whole, passing) + merge_tiled(low_whole, low)
