@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from detector_support import FixedBoxes
+from reader_support import tiny_reader
 
 from monitor.perception.detector import Box
 from monitor.perception.errors import ModelFileError
@@ -21,38 +22,8 @@ BRIGHT = np.full((96, 96, 3), 255, np.uint8)  # the tiny models read this as the
 DARK = np.zeros((96, 96, 3), np.uint8)  # and this as no single card (the one taught "none")
 
 
-def _tiny_reader(path: Path, classes: list[str], none_bias: float) -> None:
-    """A real ONNX classifier: mean colour -> linear -> softmax. A bright crop reads as the As; a dark
-    one as "none" where the model has that class (a bias of ``none_bias``), else as nothing sure."""
-    onnx = pytest.importorskip("onnx")
-    from onnx import TensorProto, helper, numpy_helper
-
-    n = len(classes)
-    w = np.zeros((3, n), np.float32)
-    w[:, classes.index("As")] = 10.0
-    b = np.zeros(n, np.float32)
-    if NOT_ONE_CARD in classes:
-        b[classes.index(NOT_ONE_CARD)] = none_bias
-    nodes = [
-        helper.make_node("GlobalAveragePool", ["images"], ["pooled"]),
-        helper.make_node("Flatten", ["pooled"], ["flat"]),
-        helper.make_node("MatMul", ["flat", "W"], ["mm"]),
-        helper.make_node("Add", ["mm", "B"], ["logits"]),
-        helper.make_node("Softmax", ["logits"], ["output0"], axis=1),
-    ]
-    graph = helper.make_graph(
-        nodes, "tiny", [helper.make_tensor_value_info("images", TensorProto.FLOAT, ["n", 3, 96, 96])],
-        [helper.make_tensor_value_info("output0", TensorProto.FLOAT, ["n", n])],
-        initializer=[numpy_helper.from_array(w, "W"), numpy_helper.from_array(b, "B")])
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
-    model.ir_version = 8
-    onnx.save(model, str(path))
-    meta = {"classes": classes, "imgsz": 96, "temperature": 1.0, "threshold": 0.9}
-    path.with_suffix(".json").write_text(json.dumps(meta))
-
-
 def test_a_reader_taught_none_names_nothing_where_it_says_no_single_card(tmp_path: Path) -> None:
-    _tiny_reader(tmp_path / "cards.onnx", WITH_NONE, none_bias=10.0)
+    tiny_reader(tmp_path / "cards.onnx", WITH_NONE, none_bias=10.0)
     clf = CardClassifier(tmp_path / "cards.onnx", "onnxruntime")
     assert clf.classes == IDENTITY_CLASSES  # the card classes: "none" is read apart
     lp, none = clf.raw_read([BRIGHT, DARK])
@@ -68,8 +39,8 @@ def test_a_reader_taught_none_names_nothing_where_it_says_no_single_card(tmp_pat
 
 
 def test_an_ensemble_takes_none_from_the_member_taught_it(tmp_path: Path) -> None:
-    _tiny_reader(tmp_path / "cards.onnx", WITH_NONE, none_bias=10.0)
-    _tiny_reader(tmp_path / "cards_corner.onnx", list(IDENTITY_CLASSES), none_bias=0.0)
+    tiny_reader(tmp_path / "cards.onnx", WITH_NONE, none_bias=10.0)
+    tiny_reader(tmp_path / "cards_corner.onnx", list(IDENTITY_CLASSES), none_bias=0.0)
     spec = {"members": ["cards.onnx", "cards_corner.onnx"], "temperature": 1.0, "threshold": 0.9}
     (tmp_path / "cards_ensemble.json").write_text(json.dumps(spec))
     ens = CardEnsemble(tmp_path / "cards_ensemble.json", "onnxruntime")
@@ -89,7 +60,7 @@ def test_an_ensemble_takes_none_from_the_member_taught_it(tmp_path: Path) -> Non
 
 
 def test_a_bad_none_threshold_or_class_is_refused_saying_where(tmp_path: Path) -> None:
-    _tiny_reader(tmp_path / "cards.onnx", WITH_NONE, none_bias=10.0)
+    tiny_reader(tmp_path / "cards.onnx", WITH_NONE, none_bias=10.0)
     meta = json.loads((tmp_path / "cards.json").read_text())
     for bad in (0.0, 1.5, "x"):
         (tmp_path / "cards.json").write_text(json.dumps({**meta, "none_threshold": bad}))
@@ -124,7 +95,7 @@ def test_the_none_class_is_measured_apart_from_the_card_classes(tmp_path: Path) 
 
     model = tmp_path / "m" / "cards.onnx"
     model.parent.mkdir()
-    _tiny_reader(model, WITH_NONE, none_bias=10.0)
+    tiny_reader(model, WITH_NONE, none_bias=10.0)
     data = tmp_path / "data"
     for split in ("val", "test"):
         for cls, img in (("As", BRIGHT), (NOT_ONE_CARD, DARK)):
@@ -138,5 +109,5 @@ def test_the_none_class_is_measured_apart_from_the_card_classes(tmp_path: Path) 
     assert result["not_one_card"]["test"] == {"cards": 3.0, "cards_called_none": 0.0, "none_crops": 3.0,
                                               "none_called_none": 1.0}
     assert json.loads(model.with_suffix(".json").read_text())["classes"] == WITH_NONE
-    _tiny_reader(tmp_path / "plain.onnx", list(IDENTITY_CLASSES), none_bias=0.0)
+    tiny_reader(tmp_path / "plain.onnx", list(IDENTITY_CLASSES), none_bias=0.0)
     assert not_one_card_rates(CardClassifier(tmp_path / "plain.onnx", "onnxruntime"), data, ("val",)) == {}

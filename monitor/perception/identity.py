@@ -231,6 +231,11 @@ class CardClassifier(_Reads):
     def imgsz(self) -> int:
         return self.meta.imgsz
 
+    @property
+    def taught_none(self) -> bool:
+        """Whether the model has the class NOT_ONE_CARD."""
+        return self._none is not None
+
     def raw_read(
         self, crops: list[npt.NDArray[np.uint8]], tta: str | None = None
     ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64] | None]:
@@ -269,6 +274,40 @@ class CardClassifier(_Reads):
 
 
 ENSEMBLE_FILE = "cards_ensemble.json"
+
+
+@dataclass(frozen=True, slots=True)
+class Cascade:
+    """An ensemble's cheap first pass: the members ``first`` read every crop, summed as weighted and
+    calibrated with their own ``temperature``; a crop they put at ``threshold`` or over is decided by
+    them, the others are read by every member. Fitted on val so that the first pass names no val crop
+    falsely (``train ensemble --cascade``); JSON ``"cascade": {"first": [0], "temperature": T,
+    "threshold": p}``."""
+
+    first: tuple[int, ...]
+    temperature: float
+    threshold: float
+
+    @classmethod
+    def from_json(cls, raw: Any, members: int, path: Path) -> Cascade | None:
+        if raw is None:
+            return None
+        try:
+            first = tuple(int(k) for k in raw["first"])
+            cascade = cls(first, float(raw["temperature"]), float(raw["threshold"]))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ModelFileError(f"ensemble file {path}: cascade is malformed: {exc!r}") from exc
+        if not first or len(set(first)) != len(first) or not all(0 <= k < members for k in first) \
+                or len(first) >= members:
+            raise ModelFileError(f"ensemble file {path}: cascade's first members {list(first)} must be "
+                                 f"distinct indices of fewer than all {members} members")
+        if cascade.temperature <= 0 or not 0.0 < cascade.threshold <= 1.0:
+            raise ModelFileError(f"ensemble file {path}: cascade needs temperature > 0 and threshold "
+                                 "in (0, 1]")
+        return cascade
+
+    def to_json(self) -> dict[str, Any]:
+        return {"first": list(self.first), "temperature": self.temperature, "threshold": self.threshold}
 
 
 class CardEnsemble(_Reads):
@@ -313,6 +352,14 @@ class CardEnsemble(_Reads):
                 raise ModelFileError(f"ensemble {self.path}: {m.path.name} has other classes than "
                                      f"{self.members[0].path.name}")
         self.threshold = fitted if threshold is None else threshold
+        self.cascade = Cascade.from_json(raw.get("cascade"), len(self.members), self.path)
+        if self.cascade is not None:
+            taught = [m.path.name for k, m in enumerate(self.members)
+                      if k not in self.cascade.first and m.taught_none]
+            if taught:
+                # a crop the first members decide is never shown to the rest: their "not one card" unheard
+                raise ModelFileError(f"ensemble file {self.path}: cascade skips members taught "
+                                     f"{NOT_ONE_CARD!r}: {taught}")
 
     @property
     def imgsz(self) -> int:
@@ -323,11 +370,41 @@ class CardEnsemble(_Reads):
     ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64] | None]:
         """The members' card classes summed as weighted; a crop is not one card as surely as the surest
         member taught that class says (the whole card shows two cards where an index corner may show
-        one card's index)."""
+        one card's index). With a ``cascade``, crops the first members read surely are decided by them
+        alone, the rest read by all."""
         if not crops:
             return np.zeros((0, len(self.classes))), None
-        reads = [m.raw_read(crops, tta) for m in self.members]
-        lp = _normalised(np.sum([w * r[0] for w, r in zip(self.weights, reads, strict=True)], axis=0))
+        if self.cascade is None:
+            return self._summed(self.members, self.weights, crops, tta)
+        return self._cascaded(self.cascade, crops, tta)
+
+    def _summed(self, members: Sequence[CardClassifier], weights: Sequence[float],
+                crops: list[npt.NDArray[np.uint8]], tta: str | None,
+                ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64] | None]:
+        reads = [m.raw_read(crops, tta) for m in members]
+        lp = _normalised(np.sum([w * r[0] for w, r in zip(weights, reads, strict=True)], axis=0))
+        nones = [r[1] for r in reads if r[1] is not None]
+        return lp, (np.max(nones, axis=0) if nones else None)
+
+    def _cascaded(self, cascade: Cascade, crops: list[npt.NDArray[np.uint8]], tta: str | None,
+                  ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64] | None]:
+        first = [self.members[k] for k in cascade.first]
+        reads = [m.raw_read(crops, tta) for m in first]
+        weights = [self.weights[k] for k in cascade.first]
+        lp1 = _normalised(np.sum([w * r[0] for w, r in zip(weights, reads, strict=True)], axis=0))
+        q1 = softmax_t(lp1, cascade.temperature)
+        sure = q1.max(axis=1) >= cascade.threshold
+        # a decided crop's log-probabilities are the first members' calibrated probabilities, scaled so
+        # the ensemble's own temperature gives them back (softmax(T log q / T) = q)
+        lp = _normalised(self.temperature * np.log(np.clip(q1, 1e-300, 1.0)))
+        rest_at = np.flatnonzero(~sure)
+        if len(rest_at):
+            rest = [k for k in range(len(self.members)) if k not in cascade.first]
+            sub = [crops[i] for i in rest_at]
+            later = [self.members[k].raw_read(sub, tta)[0] for k in rest]
+            total = np.sum([w * r[0][rest_at] for w, r in zip(weights, reads, strict=True)]
+                           + [self.weights[k] * r for k, r in zip(rest, later, strict=True)], axis=0)
+            lp[rest_at] = _normalised(total)
         nones = [r[1] for r in reads if r[1] is not None]
         return lp, (np.max(nones, axis=0) if nones else None)
 

@@ -1,0 +1,128 @@
+"""``table-monitor fit-cascade``: let the card reader's cheapest members decide the crops they read surely."""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+if TYPE_CHECKING:
+    from monitor.perception.identity import CardClassifier
+
+TIMING_CROPS = 64  # val crops each member is timed on, to weigh what skipping it saves
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("fit-cascade")
+    def fit_cascade_cmd(
+        data: Annotated[Path, typer.Option(help="whole-card crop set ROOT/{val,test...}/CLASS/*.jpg")],
+        models: Annotated[Path | None, typer.Option(
+            help="models folder with cards_ensemble.json (default: the shipped models/)")] = None,
+        test_splits: Annotated[str, typer.Option(help="comma-separated held-out splits to check")] = "test",
+        crop_manifest: Annotated[list[Path] | None, typer.Option(
+            help="`render crops` manifests giving each crop's quad aspect (read as the runtime reads "
+                 "them; repeatable)")] = None,
+        max_first: Annotated[int, typer.Option(min=1, help="most members in the first pass")] = 1,
+        threads: Annotated[int, typer.Option(min=1)] = 2,
+        write: Annotated[bool, typer.Option(help="write the cascade into cards_ensemble.json")] = False,
+    ) -> None:
+        """Fit the ensemble's first pass on val (the members whose reads cut the cost most, at a
+        threshold no val crop they decide is wrong at), then read val and each held-out split with and
+        without it, printing top-1, named, false identity, the share decided by the first pass and the
+        reading time."""
+        import numpy as np
+        from rich.console import Console
+        from rich.table import Table
+
+        from monitor.perception.calibration import softmax_t
+        from monitor.perception.errors import PerceptionError
+        from monitor.perception.identity import ENSEMBLE_FILE, CardEnsemble
+        from monitor.perception.pipeline import DEFAULT_MODELS
+        from monitor.training.cascade_fit import fit_cascade
+        from monitor.training.evaluate_cards import card_metrics, list_split, load_crop_aspects, raw_log_probs
+
+        folder = models or DEFAULT_MODELS
+        spec = folder / ENSEMBLE_FILE
+        if not spec.exists():
+            typer.echo(f"error: {spec} not found: a cascade needs an ensemble reader", err=True)
+            raise typer.Exit(2)
+        try:
+            ens = CardEnsemble(spec, "onnxruntime", threads)
+            aspects = load_crop_aspects(crop_manifest) if crop_manifest else None
+        except (PerceptionError, ValueError) as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from exc
+        ens.cascade = None  # fitted afresh on the members alone
+        classes = list(ens.classes)
+        if not (data / "val").is_dir():
+            typer.echo(f"error: {data / 'val'} not found", err=True)
+            raise typer.Exit(2)
+        vpaths, vlabels = list_split(data / "val", classes)
+        member_lp = [raw_log_probs(m, vpaths, desc=f"val {m.path.name}", tta=None) for m in ens.members]
+        costs = [_cost_a_crop(m, vpaths[:TIMING_CROPS]) for m in ens.members]
+        fit = fit_cascade(member_lp, vlabels, ens.weights, ens.threshold, costs, max_first)
+        cost_text = ", ".join(f"{m.path.name} {c:.2f}" for m, c in zip(ens.members, costs, strict=True))
+        typer.echo(f"each member's ms a crop (this machine, {threads} threads): {cost_text}")
+        if fit is None:
+            typer.echo("no first pass saves anything on val: the ensemble stays as it is")
+            raise typer.Exit(1)
+        names = "+".join(ens.members[k].path.name for k in fit.cascade.first)
+        typer.echo(f"first pass: {names}, T {fit.cascade.temperature:.3f}, threshold "
+                   f"{fit.cascade.threshold:.6f}; decides {fit.decided_share:.3f} of val, expected cost "
+                   f"{fit.cost_share:.3f} of every member reading every crop")
+        table = Table(title=f"reader with and without the first pass (thr {ens.threshold:.4f})")
+        for col in ("split", "n", "reader", "top-1", "named", "false", "decided", "read s"):
+            table.add_column(col, justify="right")
+        splits = ["val", *(s for s in test_splits.split(",") if s)]
+        figures: dict[str, dict[str, float]] = {}
+        for split in splits:
+            if not (data / split).is_dir():
+                typer.echo(f"warning: {data / split} not found: skipped", err=True)
+                continue
+            paths, labels = list_split(data / split, classes)
+            for label, cascade in (("all members", None), ("cascade", fit.cascade)):
+                ens.cascade = cascade
+                t = time.perf_counter()
+                lp = raw_log_probs(ens, paths, desc=f"{split} {label}", tta=None, aspects=aspects)
+                seconds = time.perf_counter() - t
+                m = card_metrics(softmax_t(lp, ens.temperature), labels, classes, ens.threshold)
+                decided = "-"
+                if cascade is not None:
+                    z = np.sum([ens.weights[k] * raw_log_probs(ens.members[k], paths, desc=f"{split} first",
+                                                               tta=None) for k in cascade.first], axis=0)
+                    share = float(np.mean(softmax_t(z, cascade.temperature).max(axis=1) >= cascade.threshold))
+                    decided = f"{share:.3f}"
+                    figures[split] = {"top1": m.top1, "named": m.accepted_share,
+                                      "false": m.false_identity_rate, "decided": share}
+                table.add_row(split, str(m.n), label, f"{m.top1:.4f}", f"{m.accepted_share:.3f}",
+                              f"{m.false_identity_rate:.2%}", decided, f"{seconds:.1f}")
+        Console().print(table)
+        if write:
+            raw = json.loads(spec.read_text())
+            raw["cascade"] = fit.cascade.to_json()
+            raw["cascade_from"] = {"data": str(data), "val_decided": fit.decided_share,
+                                   "member_ms": costs, "splits": figures}
+            spec.write_text(json.dumps(raw, indent=2))
+            typer.echo(f"written into {spec}")
+
+
+def _cost_a_crop(member: CardClassifier, paths: list[Path]) -> float:
+    """Milliseconds a crop for ``member`` on ``paths`` (median of three reads after a warm-up)."""
+    from monitor.perception.errors import PerceptionError
+    from monitor.perception.imageio import load_image
+
+    try:
+        crops = [load_image(p) for p in paths]
+    except PerceptionError as exc:
+        raise typer.BadParameter(str(exc)) from exc
+    member.raw_read(crops)
+    times = []
+    for _ in range(3):
+        t = time.perf_counter()
+        member.raw_read(crops)
+        times.append((time.perf_counter() - t) * 1000 / max(1, len(crops)))
+    return statistics.median(times)

@@ -1,0 +1,70 @@
+"""Fitting an ensemble's cascade (``identity.Cascade``) on val from its members' log-probabilities.
+
+Every member reads every crop in a plain ensemble, though most crops are cards any one member reads
+surely. The cascade lets the cheapest members decide those alone, at a threshold no val crop they
+decide is wrong at, and shows the rest to all. A pure function of the arrays: the command measures
+what it does on the held-out splits by reading them again with the cascade on.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from monitor.perception.calibration import fit_temperature, softmax_t
+from monitor.perception.identity import Cascade
+
+FloatArray = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True, slots=True)
+class CascadeFit:
+    cascade: Cascade
+    decided_share: float  # of val crops, decided by the first members alone
+    cost_share: float  # expected reading cost against every member reading every crop
+
+
+def _summed(member_logp: Sequence[FloatArray], weights: Sequence[float], ks: Sequence[int]) -> FloatArray:
+    z = np.sum([weights[k] * member_logp[k] for k in ks], axis=0)
+    m = z.max(axis=1, keepdims=True)
+    return np.asarray(z - (m + np.log(np.exp(z - m).sum(axis=1, keepdims=True))), np.float64)
+
+
+def fit_cascade(member_logp: Sequence[FloatArray], labels: npt.ArrayLike, weights: Sequence[float],
+                floor: float, costs: Sequence[float] | None = None,
+                max_first: int | None = None) -> CascadeFit | None:
+    """The first members (each subset of fewer than all, up to ``max_first``) that cut the expected
+    cost most: each subset's own temperature fitted on val, its threshold the lowest at which no val
+    crop it would decide is wrong, and never under ``floor`` (the ensemble's threshold: a decided crop
+    is named). ``costs``: each member's cost a crop (equal if None). None if no subset decides any
+    val crop, or none saves anything."""
+    y = np.asarray(labels, dtype=np.int64)
+    n = len(member_logp)
+    if n < 2 or len(y) == 0:
+        return None
+    cost = list(costs) if costs is not None else [1.0] * n
+    total = sum(cost)
+    best: CascadeFit | None = None
+    for size in range(1, min(n - 1, max_first or n - 1) + 1):
+        for first in itertools.combinations(range(n), size):
+            lp = _summed(member_logp, weights, first)
+            temperature = fit_temperature(lp, y)
+            q = softmax_t(lp, temperature)
+            conf, right = q.max(axis=1), q.argmax(axis=1) == y
+            wrong = conf[~right]
+            # just above the surest wrong read: none of val's wrong reads decided
+            threshold = max(floor, float(np.nextafter(wrong.max(), 2.0)) if len(wrong) else floor)
+            if threshold > 1.0:
+                continue
+            decided = float(np.mean(conf >= threshold))
+            if decided == 0.0:
+                continue
+            first_cost = sum(cost[k] for k in first)
+            share = (first_cost + (1.0 - decided) * (total - first_cost)) / total
+            if share < 1.0 and (best is None or share < best.cost_share):
+                best = CascadeFit(Cascade(first, temperature, threshold), decided, share)
+    return best
