@@ -4,6 +4,7 @@ rest; the others are read by every member as before. And its fit on val."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -143,3 +144,41 @@ def test_fit_cascade_fits_on_val_checks_held_out_and_writes(tmp_path: Path) -> N
     (models / "cards_ensemble.json").unlink()
     res = CliRunner().invoke(app, args)
     assert res.exit_code == 2 and "needs an ensemble" in res.output
+
+
+def test_fit_cascade_raises_the_first_pass_until_whole_frames_name_no_more_falsely(tmp_path: Path) -> None:
+    import shutil
+
+    from typer.testing import CliRunner
+
+    from monitor.cli import app
+    from monitor.perception.pipeline import DEFAULT_MODELS
+
+    models, data = tmp_path / "models", tmp_path / "data"
+    models.mkdir()
+    _ensemble(models)
+    for name in ("detector.onnx", "detector.json"):
+        shutil.copy(DEFAULT_MODELS / name, models / name)
+    for split in ("val", "test"):
+        _crops(data / split, "As", BRIGHT, 12)
+        _crops(data / split, "Kd", GREY, 3)
+    frame = Path(__file__).parent / "data" / "perception" / "table_1080p.jpg"
+    args = ["fit-cascade", "--data", str(data), "--models", str(models), "--threads", "1"]
+    res = CliRunner().invoke(app, [*args, "--frames", str(frame), "--write"])
+    # the tiny members read every pale card as the As: on a real frame they name faces falsely, the
+    # first member alone (surer) more than both together until its threshold rises
+    said = r"first pass at ([0-9.]+): (\d+) faces named falsely on the frames \(all members: (\d+)\)"
+    tried = [(float(m[1]), int(m[2]), int(m[3])) for m in re.finditer(said, res.output)]
+    assert tried and [t for t, _, _ in tried] == sorted(t for t, _, _ in tried), res.output
+    assert all(found > reference for _, found, reference in tried[:-1])  # raised past each that named more
+    written = json.loads((models / "cards_ensemble.json").read_text())
+    if res.exit_code == 0:
+        assert tried[-1][1] <= tried[-1][2]
+        assert written["cascade"]["threshold"] == pytest.approx(tried[-1][0], abs=1e-4)
+    else:  # raised so far that it decides nothing, or never named as few falsely: nothing written
+        assert res.exit_code == 1 and "stays as it is" in res.output and "cascade" not in written
+    # a frame with no truth beside it is refused, saying which
+    bare = tmp_path / "frame.jpg"
+    shutil.copy(frame, bare)
+    res = CliRunner().invoke(app, [*args, "--frames", str(bare)])
+    assert res.exit_code == 2 and "no truth frame.json" in res.output

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 if TYPE_CHECKING:
-    from monitor.perception.identity import CardClassifier
+    from monitor.perception.identity import CardClassifier, Cascade
 
 TIMING_CROPS = 64  # val crops each member is timed on, to weigh what skipping it saves
 
@@ -28,6 +28,10 @@ def register(app: typer.Typer) -> None:
                  "them; repeatable)")] = None,
         max_first: Annotated[int, typer.Option(min=1, help="most members in the first pass")] = 1,
         threads: Annotated[int, typer.Option(min=1)] = 2,
+        frames: Annotated[list[Path] | None, typer.Option(
+            help="rendered whole frames (each with its truth IMAGE.json; repeatable): the first pass's "
+                 "threshold is raised, never lowered, until these frames, as photos and as video, name "
+                 "no more faces falsely than every member reading every box does")] = None,
         write: Annotated[bool, typer.Option(help="write the cascade into cards_ensemble.json")] = False,
     ) -> None:
         """Fit the ensemble's first pass on val (the members whose reads cut the cost most, at a
@@ -42,7 +46,7 @@ def register(app: typer.Typer) -> None:
         from monitor.perception.errors import PerceptionError
         from monitor.perception.identity import ENSEMBLE_FILE, CardEnsemble
         from monitor.perception.pipeline import DEFAULT_MODELS
-        from monitor.training.cascade_fit import fit_cascade
+        from monitor.training.cascade_fit import cost_of, fit_cascade
         from monitor.training.evaluate_cards import card_metrics, list_split, load_crop_aspects, raw_log_probs
 
         folder = models or DEFAULT_MODELS
@@ -56,6 +60,11 @@ def register(app: typer.Typer) -> None:
         except (PerceptionError, ValueError) as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from exc
+        untruthed = [p for p in frames or [] if not p.with_suffix(".json").exists()]
+        if untruthed:
+            typer.echo(f"error: {untruthed[0]}: no truth {untruthed[0].with_suffix('.json').name} beside it "
+                       "(rendered frames only)", err=True)
+            raise typer.Exit(2)
         ens.cascade = None  # fitted afresh on the members alone
         classes = list(ens.classes)
         if not (data / "val").is_dir():
@@ -74,6 +83,23 @@ def register(app: typer.Typer) -> None:
         typer.echo(f"first pass: {names}, T {fit.cascade.temperature:.3f}, threshold "
                    f"{fit.cascade.threshold:.6f}; decides {fit.decided_share:.3f} of val, expected cost "
                    f"{fit.cost_share:.3f} of every member reading every crop")
+        if frames:
+            try:
+                chosen = _raised_on_frames(folder, fit.cascade, frames, threads)
+            except (PerceptionError, ValueError) as exc:
+                typer.echo(f"error: {exc}", err=True)
+                raise typer.Exit(2) from exc
+            if chosen is None:
+                typer.echo("no first-pass threshold names as few faces falsely on the frames: the ensemble "
+                           "stays as it is")
+                raise typer.Exit(1)
+            if chosen.threshold != fit.cascade.threshold:
+                fit = cost_of(chosen, member_lp, vlabels, ens.weights, costs)
+                typer.echo(f"raised on {len(frames)} whole frames to {chosen.threshold:.4f}: decides "
+                           f"{fit.decided_share:.3f} of val, expected cost {fit.cost_share:.3f}")
+                if fit.decided_share == 0.0 or fit.cost_share >= 1.0:
+                    typer.echo("so raised, the first pass saves nothing: the ensemble stays as it is")
+                    raise typer.Exit(1)
         table = Table(title=f"reader with and without the first pass (thr {ens.threshold:.4f})")
         for col in ("split", "n", "reader", "top-1", "named", "false", "decided", "read s"):
             table.add_column(col, justify="right")
@@ -105,7 +131,7 @@ def register(app: typer.Typer) -> None:
             raw = json.loads(spec.read_text())
             raw["cascade"] = fit.cascade.to_json()
             raw["cascade_from"] = {"data": str(data), "val_decided": fit.decided_share,
-                                   "member_ms": costs, "splits": figures}
+                                   "member_ms": costs, "splits": figures, "frames": len(frames or [])}
             spec.write_text(json.dumps(raw, indent=2))
             typer.echo(f"written into {spec}")
 
@@ -126,3 +152,50 @@ def _cost_a_crop(member: CardClassifier, paths: list[Path]) -> float:
         member.raw_read(crops)
         times.append((time.perf_counter() - t) * 1000 / max(1, len(crops)))
     return statistics.median(times)
+
+
+# First-pass thresholds tried on whole frames, in order, after the one fitted on crops
+FRAME_GRID = (0.99, 0.993, 0.995, 0.997, 0.998, 0.999)
+
+
+def _raised_on_frames(folder: Path, cascade: Cascade, frames: list[Path], threads: int) -> Cascade | None:
+    """The cascade with the least first-pass threshold, the fitted one or over (``FRAME_GRID``), at
+    which ``frames`` read as photos and as video name no more faces falsely than with no first pass.
+    A box over two cards reads as a third card, which crops of single cards cannot show."""
+    from dataclasses import replace
+
+    from tqdm import tqdm
+
+    from monitor.perception.identity import CardEnsemble
+    from monitor.perception.imageio import load_image
+    from monitor.perception.pipeline import Perceiver
+    from monitor.perception.scoring import face_verdicts, load_truth
+
+    truths = []
+    for path in frames:
+        truths.append((load_image(path), load_truth(path.with_suffix(".json"))))
+    perceivers = [Perceiver.from_models(folder, "onnxruntime", threads, video=video)
+                  for video in (False, True)]
+    for p in perceivers:
+        p.cache = None  # separate frames
+
+    def false_faces(c: Cascade | None) -> int:
+        n = 0
+        for p in perceivers:
+            assert isinstance(p.classifier, CardEnsemble)
+            p.classifier.cascade = c
+            for frame, truth in tqdm(truths, desc=f"frames, first pass {c.threshold if c else 'off'}",
+                                     unit="frame"):
+                n += sum(not right for _, right in face_verdicts(p.perceive(frame), truth))
+        return n
+
+    reference = false_faces(None)
+    for t in (cascade.threshold, *(t for t in FRAME_GRID if t > cascade.threshold)):
+        candidate = replace(cascade, threshold=t)
+        found = false_faces(candidate)
+        typer.echo(f"first pass at {t:.4f}: {found} faces named falsely on the frames (all members: "
+                   f"{reference})")
+        if found <= reference:
+            return candidate
+    return None
+

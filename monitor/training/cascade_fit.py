@@ -34,6 +34,18 @@ def _summed(member_logp: Sequence[FloatArray], weights: Sequence[float], ks: Seq
     return np.asarray(z - (m + np.log(np.exp(z - m).sum(axis=1, keepdims=True))), np.float64)
 
 
+def cost_of(cascade: Cascade, member_logp: Sequence[FloatArray], labels: npt.ArrayLike,
+            weights: Sequence[float], costs: Sequence[float] | None = None) -> CascadeFit:
+    """The share of val ``cascade`` decides, and its expected cost against every member reading every
+    crop."""
+    cost = list(costs) if costs is not None else [1.0] * len(member_logp)
+    q = softmax_t(_summed(member_logp, weights, cascade.first), cascade.temperature)
+    decided = float(np.mean(q.max(axis=1) >= cascade.threshold)) if len(q) else 0.0
+    first_cost = sum(cost[k] for k in cascade.first)
+    total = sum(cost)
+    return CascadeFit(cascade, decided, (first_cost + (1.0 - decided) * (total - first_cost)) / total)
+
+
 def fit_cascade(member_logp: Sequence[FloatArray], labels: npt.ArrayLike, weights: Sequence[float],
                 floor: float, costs: Sequence[float] | None = None,
                 max_first: int | None = None) -> CascadeFit | None:
@@ -47,7 +59,6 @@ def fit_cascade(member_logp: Sequence[FloatArray], labels: npt.ArrayLike, weight
     if n < 2 or len(y) == 0:
         return None
     cost = list(costs) if costs is not None else [1.0] * n
-    total = sum(cost)
     best: CascadeFit | None = None
     for size in range(1, min(n - 1, max_first or n - 1) + 1):
         for first in itertools.combinations(range(n), size):
@@ -60,11 +71,8 @@ def fit_cascade(member_logp: Sequence[FloatArray], labels: npt.ArrayLike, weight
             threshold = max(floor, float(np.nextafter(wrong.max(), 2.0)) if len(wrong) else floor)
             if threshold > 1.0:
                 continue
-            decided = float(np.mean(conf >= threshold))
-            if decided == 0.0:
-                continue
-            first_cost = sum(cost[k] for k in first)
-            share = (first_cost + (1.0 - decided) * (total - first_cost)) / total
-            if share < 1.0 and (best is None or share < best.cost_share):
-                best = CascadeFit(Cascade(first, temperature, threshold), decided, share)
+            fit = cost_of(Cascade(first, temperature, threshold), member_logp, y, weights, cost)
+            saves = fit.decided_share > 0.0 and fit.cost_share < 1.0
+            if saves and (best is None or fit.cost_share < best.cost_share):
+                best = fit
     return best
