@@ -59,6 +59,11 @@ def test_a_crop_the_first_member_reads_surely_is_never_shown_to_the_rest(tmp_pat
     bright, grey, _ = ens.classify([BRIGHT, GREY, BRIGHT])
     assert bright.label == "As" and bright.confidence == pytest.approx(0.9935, abs=1e-3)
     assert grey.label == plain.classify([GREY])[0].label
+    # an ensemble threshold over the first pass's (0.995 > 0.99) holds it too: a decided crop is named
+    strict = _ensemble(tmp_path, threshold=0.995, cascade=CASCADE)
+    strict.members[1].backend = counting = _Counting(strict.members[1].backend)  # type: ignore[assignment]
+    strict.raw_read([BRIGHT])
+    assert counting.crops == 1
     # nothing decided at a threshold no crop reaches: every crop read by both, as the plain ensemble
     ens = _ensemble(tmp_path, cascade={**CASCADE, "threshold": 1.0})
     assert np.allclose(ens.raw_read([BRIGHT, GREY])[0], plain.raw_read([BRIGHT, GREY])[0])
@@ -90,7 +95,7 @@ def _logp(rows: list[tuple[int, float]], n: int = 5) -> npt.NDArray[np.float64]:
     for i, (k, p) in enumerate(rows):
         out[i] = (1 - p) / (n - 1)
         out[i, k] = p
-    return np.log(out)
+    return np.asarray(np.log(out), np.float64)
 
 
 def test_the_fit_decides_no_val_crop_wrongly_and_counts_what_it_saves() -> None:

@@ -281,8 +281,9 @@ class Cascade:
     """An ensemble's cheap first pass: the members ``first`` read every crop, summed as weighted and
     calibrated with their own ``temperature``; a crop they put at ``threshold`` or over is decided by
     them, the others are read by every member. Fitted on val so that the first pass names no val crop
-    falsely (``train ensemble --cascade``); JSON ``"cascade": {"first": [0], "temperature": T,
-    "threshold": p}``."""
+    falsely, then raised until whole frames name no more falsely (``table-monitor fit-cascade``); JSON
+    ``"cascade": {"first": [0], "temperature": T, "threshold": p}``. A crop is decided only where it is
+    named too: at the ensemble's threshold, where that is higher."""
 
     first: tuple[int, ...]
     temperature: float
@@ -374,15 +375,10 @@ class CardEnsemble(_Reads):
         alone, the rest read by all."""
         if not crops:
             return np.zeros((0, len(self.classes))), None
-        if self.cascade is None:
-            return self._summed(self.members, self.weights, crops, tta)
-        return self._cascaded(self.cascade, crops, tta)
-
-    def _summed(self, members: Sequence[CardClassifier], weights: Sequence[float],
-                crops: list[npt.NDArray[np.uint8]], tta: str | None,
-                ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64] | None]:
-        reads = [m.raw_read(crops, tta) for m in members]
-        lp = _normalised(np.sum([w * r[0] for w, r in zip(weights, reads, strict=True)], axis=0))
+        if self.cascade is not None:
+            return self._cascaded(self.cascade, crops, tta)
+        reads = [m.raw_read(crops, tta) for m in self.members]
+        lp = _normalised(np.sum([w * r[0] for w, r in zip(self.weights, reads, strict=True)], axis=0))
         nones = [r[1] for r in reads if r[1] is not None]
         return lp, (np.max(nones, axis=0) if nones else None)
 
@@ -393,7 +389,7 @@ class CardEnsemble(_Reads):
         weights = [self.weights[k] for k in cascade.first]
         lp1 = _normalised(np.sum([w * r[0] for w, r in zip(weights, reads, strict=True)], axis=0))
         q1 = softmax_t(lp1, cascade.temperature)
-        sure = q1.max(axis=1) >= cascade.threshold
+        sure = q1.max(axis=1) >= max(cascade.threshold, self.threshold)
         # a decided crop's log-probabilities are the first members' calibrated probabilities, scaled so
         # the ensemble's own temperature gives them back (softmax(T log q / T) = q)
         lp = _normalised(self.temperature * np.log(np.clip(q1, 1e-300, 1.0)))
