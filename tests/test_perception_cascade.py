@@ -138,9 +138,14 @@ def test_fit_cascade_fits_on_val_checks_held_out_and_writes(tmp_path: Path) -> N
         _crops(data / split, "As", BRIGHT, 12)  # the first member reads these right and surely
         _crops(data / split, "Kd", GREY, 3)  # and these wrongly (As), unsurely: left to both members
     args = ["fit-cascade", "--data", str(data), "--models", str(models), "--threads", "1"]
-    res = CliRunner().invoke(app, [*args, "--write"])
+    res = CliRunner().invoke(app, [*args, "--write", "--out", str(tmp_path / "eval")])
     assert res.exit_code == 0, res.output
     assert "first pass: cards.onnx" in res.output and "decides 0.800 of val" in res.output
+    # the cascaded reader's metrics as `train ensemble` writes them
+    metrics = json.loads((tmp_path / "eval" / "cards_metrics.json").read_text())
+    assert metrics["cascade"]["first"] == [0] and metrics["test"]["n"] == 15 and metrics["val"]["n"] == 15
+    assert (tmp_path / "eval" / "cards_confusion_test.png").exists()
+    assert "First pass: cards.onnx alone decides" in (tmp_path / "eval" / "cards_report.md").read_text()
     written = json.loads((models / "cards_ensemble.json").read_text())
     assert written["cascade"]["first"] == [0] and written["cascade_from"]["splits"]["test"]["decided"] == 0.8
     ens = CardEnsemble(models / "cards_ensemble.json", "onnxruntime")

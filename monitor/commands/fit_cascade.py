@@ -6,7 +6,7 @@ import json
 import statistics
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -33,6 +33,9 @@ def register(app: typer.Typer) -> None:
                  "threshold is raised, never lowered, until these frames, as photos and as video, name "
                  "no more faces falsely than every member reading every box does")] = None,
         write: Annotated[bool, typer.Option(help="write the cascade into cards_ensemble.json")] = False,
+        out: Annotated[Path | None, typer.Option(
+            help="write the cascaded reader's metrics here as `train ensemble` writes them "
+                 "(cards_metrics.json, cards_report.md, a confusion picture a held-out split)")] = None,
     ) -> None:
         """Fit the ensemble's first pass on val (the members whose reads cut the cost most, at a
         threshold no val crop they decide is wrong at), then read val and each held-out split with and
@@ -47,7 +50,14 @@ def register(app: typer.Typer) -> None:
         from monitor.perception.identity import ENSEMBLE_FILE, CardEnsemble
         from monitor.perception.pipeline import DEFAULT_MODELS
         from monitor.training.cascade_fit import cost_of, fit_cascade
-        from monitor.training.evaluate_cards import card_metrics, list_split, load_crop_aspects, raw_log_probs
+        from monitor.training.evaluate_cards import (
+            card_metrics,
+            list_split,
+            load_crop_aspects,
+            plot_confusion,
+            raw_log_probs,
+        )
+        from monitor.training.report import cards_report
 
         folder = models or DEFAULT_MODELS
         spec = folder / ENSEMBLE_FILE
@@ -105,6 +115,7 @@ def register(app: typer.Typer) -> None:
             table.add_column(col, justify="right")
         splits = ["val", *(s for s in test_splits.split(",") if s)]
         figures: dict[str, dict[str, float]] = {}
+        metrics: dict[str, Any] = {}
         for split in splits:
             if not (data / split).is_dir():
                 typer.echo(f"warning: {data / split} not found: skipped", err=True)
@@ -120,13 +131,29 @@ def register(app: typer.Typer) -> None:
                 if cascade is not None:
                     z = np.sum([ens.weights[k] * raw_log_probs(ens.members[k], paths, desc=f"{split} first",
                                                                tta=None) for k in cascade.first], axis=0)
-                    share = float(np.mean(softmax_t(z, cascade.temperature).max(axis=1) >= cascade.threshold))
+                    sure = max(cascade.threshold, ens.threshold)
+                    share = float(np.mean(softmax_t(z, cascade.temperature).max(axis=1) >= sure))
                     decided = f"{share:.3f}"
                     figures[split] = {"top1": m.top1, "named": m.accepted_share,
                                       "false": m.false_identity_rate, "decided": share}
+                    metrics[split] = m.to_dict()
+                    if out is not None and split != "val":
+                        out.mkdir(parents=True, exist_ok=True)
+                        plot_confusion(m.confusion, classes, out / f"cards_confusion_{split}.png",
+                                       f"card identity (ensemble, cascade), held-out split '{split}' "
+                                       f"(n={m.n}, top-1 {m.top1:.4f})")
                 table.add_row(split, str(m.n), label, f"{m.top1:.4f}", f"{m.accepted_share:.3f}",
                               f"{m.false_identity_rate:.2%}", decided, f"{seconds:.1f}")
         Console().print(table)
+        if out is not None:
+            result = {"temperature": ens.temperature, "threshold": ens.threshold,
+                      "members": [m.path.name for m in ens.members], "weights": ens.weights,
+                      "turn_aspect": ens.turn_aspect, "aspects_known": len(aspects or {}),
+                      "cascade": fit.cascade.to_json(), **metrics}
+            out.mkdir(parents=True, exist_ok=True)
+            (out / "cards_metrics.json").write_text(json.dumps(result, indent=1))
+            (out / "cards_report.md").write_text(cards_report(result, tuple(splits[1:])))
+            typer.echo(f"metrics written into {out}")
         if write:
             raw = json.loads(spec.read_text())
             raw["cascade"] = fit.cascade.to_json()

@@ -21,9 +21,16 @@ def cards_report(result: dict[str, Any], splits: tuple[str, ...]) -> str:
     if result.get("turn_aspect"):
         turn = (f" Quads with short/long side {result['turn_aspect']:g} or squarer read turned 90 degrees too"
                 f" ({result.get('aspects_known', 0)} crops' aspects known from their manifests).")
+    cascade = ""
+    if result.get("cascade"):
+        c = result["cascade"]
+        members = result.get("members", [])
+        first = ", ".join(members[k] if k < len(members) else f"member {k}" for k in c["first"])
+        cascade = (f" First pass: {first} alone decides the crops it reads {c['threshold']:g} sure or more "
+                   f"(its temperature {c['temperature']:.3f}); the other members read the rest.")
     lines = [
         f"{weights}Temperature {result['temperature']:.3f}, unknown-threshold {result['threshold']:.3f} "
-        f"(fitted on val).{turn}",
+        f"(fitted on val).{turn}{cascade}",
         "",
         "| split | crops | top-1 | accepted (not unknown) | false identity (accepted and wrong, of all) "
         "| accuracy when accepted | ECE | rank only (not named, rank read) | false rank (of all) |",
