@@ -192,3 +192,18 @@ def test_fit_cascade_raises_the_first_pass_until_whole_frames_name_no_more_false
     shutil.copy(frame, bare)
     res = CliRunner().invoke(app, [*args, "--frames", str(bare)])
     assert res.exit_code == 2 and "no truth frame.json" in res.output
+
+
+def test_the_shipped_reader_names_the_sample_frame_as_all_its_members_do() -> None:
+    from monitor.perception.imageio import load_image
+    from monitor.perception.pipeline import DEFAULT_MODELS, Perceiver
+
+    perceiver = Perceiver.from_models(DEFAULT_MODELS, "onnxruntime", 1)
+    reader = perceiver.classifier
+    assert isinstance(reader, CardEnsemble) and reader.cascade is not None
+    assert reader.cascade.first == (0,) and reader.cascade.threshold >= reader.threshold
+    frame = load_image(Path(__file__).parent / "data" / "perception" / "table_1080p.jpg")
+    first = sorted(str(d.identity) for d in perceiver.perceive(frame).cards if d.is_known_card)
+    reader.cascade = None
+    every = sorted(str(d.identity) for d in perceiver.perceive(frame).cards if d.is_known_card)
+    assert first == every and len(first) == 18
