@@ -150,6 +150,10 @@ def test_fit_cascade_fits_on_val_checks_held_out_and_writes(tmp_path: Path) -> N
     assert written["cascade"]["first"] == [0] and written["cascade_from"]["splits"]["test"]["decided"] == 0.8
     ens = CardEnsemble(models / "cards_ensemble.json", "onnxruntime")
     assert ens.cascade is not None and ens.cascade.threshold >= ens.threshold
+    # an unreadable crop: said which, no traceback
+    (data / "val" / "As" / "broken.png").write_bytes(b"not a png")
+    res = CliRunner().invoke(app, args)
+    assert res.exit_code == 2 and "broken.png" in res.output and "Traceback" not in res.output
     # no ensemble in the folder: said so, nothing else run
     (models / "cards_ensemble.json").unlink()
     res = CliRunner().invoke(app, args)

@@ -11,7 +11,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 if TYPE_CHECKING:
-    from monitor.perception.identity import CardClassifier, Cascade
+    from collections.abc import Mapping
+
+    from rich.table import Table
+
+    from monitor.perception.identity import CardClassifier, CardEnsemble, Cascade
 
 TIMING_CROPS = 64  # val crops each member is timed on, to weigh what skipping it saves
 
@@ -41,22 +45,13 @@ def register(app: typer.Typer) -> None:
         threshold no val crop they decide is wrong at), then read val and each held-out split with and
         without it, printing top-1, named, false identity, the share decided by the first pass and the
         reading time."""
-        import numpy as np
         from rich.console import Console
-        from rich.table import Table
 
-        from monitor.perception.calibration import softmax_t
         from monitor.perception.errors import PerceptionError
         from monitor.perception.identity import ENSEMBLE_FILE, CardEnsemble
         from monitor.perception.pipeline import DEFAULT_MODELS
         from monitor.training.cascade_fit import cost_of, fit_cascade
-        from monitor.training.evaluate_cards import (
-            card_metrics,
-            list_split,
-            load_crop_aspects,
-            plot_confusion,
-            raw_log_probs,
-        )
+        from monitor.training.evaluate_cards import list_split, load_crop_aspects, raw_log_probs
         from monitor.training.report import cards_report
 
         folder = models or DEFAULT_MODELS
@@ -81,8 +76,12 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"error: {data / 'val'} not found", err=True)
             raise typer.Exit(2)
         vpaths, vlabels = list_split(data / "val", classes)
-        member_lp = [raw_log_probs(m, vpaths, desc=f"val {m.path.name}", tta=None) for m in ens.members]
-        costs = [_cost_a_crop(m, vpaths[:TIMING_CROPS]) for m in ens.members]
+        try:
+            member_lp = [raw_log_probs(m, vpaths, desc=f"val {m.path.name}", tta=None) for m in ens.members]
+            costs = [_cost_a_crop(m, vpaths[:TIMING_CROPS]) for m in ens.members]
+        except (PerceptionError, ValueError) as exc:  # an unreadable crop
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from exc
         fit = fit_cascade(member_lp, vlabels, ens.weights, ens.threshold, costs, max_first)
         cost_text = ", ".join(f"{m.path.name} {c:.2f}" for m, c in zip(ens.members, costs, strict=True))
         typer.echo(f"each member's ms a crop (this machine, {threads} threads): {cost_text}")
@@ -110,40 +109,12 @@ def register(app: typer.Typer) -> None:
                 if fit.decided_share == 0.0 or fit.cost_share >= 1.0:
                     typer.echo("so raised, the first pass saves nothing: the ensemble stays as it is")
                     raise typer.Exit(1)
-        table = Table(title=f"reader with and without the first pass (thr {ens.threshold:.4f})")
-        for col in ("split", "n", "reader", "top-1", "named", "false", "decided", "read s"):
-            table.add_column(col, justify="right")
         splits = ["val", *(s for s in test_splits.split(",") if s)]
-        figures: dict[str, dict[str, float]] = {}
-        metrics: dict[str, Any] = {}
-        for split in splits:
-            if not (data / split).is_dir():
-                typer.echo(f"warning: {data / split} not found: skipped", err=True)
-                continue
-            paths, labels = list_split(data / split, classes)
-            for label, cascade in (("all members", None), ("cascade", fit.cascade)):
-                ens.cascade = cascade
-                t = time.perf_counter()
-                lp = raw_log_probs(ens, paths, desc=f"{split} {label}", tta=None, aspects=aspects)
-                seconds = time.perf_counter() - t
-                m = card_metrics(softmax_t(lp, ens.temperature), labels, classes, ens.threshold)
-                decided = "-"
-                if cascade is not None:
-                    z = np.sum([ens.weights[k] * raw_log_probs(ens.members[k], paths, desc=f"{split} first",
-                                                               tta=None) for k in cascade.first], axis=0)
-                    sure = max(cascade.threshold, ens.threshold)
-                    share = float(np.mean(softmax_t(z, cascade.temperature).max(axis=1) >= sure))
-                    decided = f"{share:.3f}"
-                    figures[split] = {"top1": m.top1, "named": m.accepted_share,
-                                      "false": m.false_identity_rate, "decided": share}
-                    metrics[split] = m.to_dict()
-                    if out is not None and split != "val":
-                        out.mkdir(parents=True, exist_ok=True)
-                        plot_confusion(m.confusion, classes, out / f"cards_confusion_{split}.png",
-                                       f"card identity (ensemble, cascade), held-out split '{split}' "
-                                       f"(n={m.n}, top-1 {m.top1:.4f})")
-                table.add_row(split, str(m.n), label, f"{m.top1:.4f}", f"{m.accepted_share:.3f}",
-                              f"{m.false_identity_rate:.2%}", decided, f"{seconds:.1f}")
+        try:
+            table, figures, metrics = _compare(ens, fit.cascade, data, splits, aspects, out)
+        except ValueError as exc:  # an unreadable crop
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from exc
         Console().print(table)
         if out is not None:
             result = {"temperature": ens.temperature, "threshold": ens.threshold,
@@ -165,13 +136,9 @@ def register(app: typer.Typer) -> None:
 
 def _cost_a_crop(member: CardClassifier, paths: list[Path]) -> float:
     """Milliseconds a crop for ``member`` on ``paths`` (median of three reads after a warm-up)."""
-    from monitor.perception.errors import PerceptionError
     from monitor.perception.imageio import load_image
 
-    try:
-        crops = [load_image(p) for p in paths]
-    except PerceptionError as exc:
-        raise typer.BadParameter(str(exc)) from exc
+    crops = [load_image(p) for p in paths]
     member.raw_read(crops)
     times = []
     for _ in range(3):
@@ -226,3 +193,51 @@ def _raised_on_frames(folder: Path, cascade: Cascade, frames: list[Path], thread
             return candidate
     return None
 
+
+def _compare(ens: CardEnsemble, cascade: Cascade, data: Path, splits: list[str],
+             aspects: Mapping[str, float] | None, out: Path | None,
+             ) -> tuple[Table, dict[str, dict[str, float]], dict[str, Any]]:
+    """Each split read through the runtime's path without the first pass and with it: a table of
+    both, the cascade's figures by split, and its metrics by split (with a confusion picture a
+    held-out split in ``out``)."""
+    import numpy as np
+    from rich.table import Table
+
+    from monitor.perception.calibration import softmax_t
+    from monitor.training.evaluate_cards import card_metrics, list_split, plot_confusion, raw_log_probs
+
+    classes = list(ens.classes)
+    table = Table(title=f"reader with and without the first pass (thr {ens.threshold:.4f})")
+    for col in ("split", "n", "reader", "top-1", "named", "false", "decided", "read s"):
+        table.add_column(col, justify="right")
+    figures: dict[str, dict[str, float]] = {}
+    metrics: dict[str, Any] = {}
+    for split in splits:
+        if not (data / split).is_dir():
+            typer.echo(f"warning: {data / split} not found: skipped", err=True)
+            continue
+        paths, labels = list_split(data / split, classes)
+        for label, first in (("all members", None), ("cascade", cascade)):
+            ens.cascade = first
+            t = time.perf_counter()
+            lp = raw_log_probs(ens, paths, desc=f"{split} {label}", tta=None, aspects=aspects)
+            seconds = time.perf_counter() - t
+            m = card_metrics(softmax_t(lp, ens.temperature), labels, classes, ens.threshold)
+            decided = "-"
+            if first is not None:
+                z = np.sum([ens.weights[k] * raw_log_probs(ens.members[k], paths, desc=f"{split} first",
+                                                           tta=None) for k in first.first], axis=0)
+                sure = max(first.threshold, ens.threshold)
+                share = float(np.mean(softmax_t(z, first.temperature).max(axis=1) >= sure))
+                decided = f"{share:.3f}"
+                figures[split] = {"top1": m.top1, "named": m.accepted_share, "false": m.false_identity_rate,
+                                  "decided": share}
+                metrics[split] = m.to_dict()
+                if out is not None and split != "val":
+                    out.mkdir(parents=True, exist_ok=True)
+                    plot_confusion(m.confusion, classes, out / f"cards_confusion_{split}.png",
+                                   f"card identity (ensemble, cascade), held-out split '{split}' "
+                                   f"(n={m.n}, top-1 {m.top1:.4f})")
+            table.add_row(split, str(m.n), label, f"{m.top1:.4f}", f"{m.accepted_share:.3f}",
+                          f"{m.false_identity_rate:.2%}", decided, f"{seconds:.1f}")
+    return table, figures, metrics
