@@ -103,7 +103,7 @@ def register(app: typer.Typer) -> None:
                            "stays as it is")
                 raise typer.Exit(1)
             if chosen.threshold != fit.cascade.threshold:
-                fit = cost_of(chosen, member_lp, vlabels, ens.weights, costs)
+                fit = cost_of(chosen, member_lp, ens.weights, costs)
                 typer.echo(f"raised on {len(frames)} whole frames to {chosen.threshold:.4f}: decides "
                            f"{fit.decided_share:.3f} of val, expected cost {fit.cost_share:.3f}")
                 if fit.decided_share == 0.0 or fit.cost_share >= 1.0:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from monitor.perception.calibration import fit_temperature, softmax_t
+from monitor.perception.calibration import fit_temperature, log_probs, softmax_t
 from monitor.perception.identity import Cascade
 
 FloatArray = npt.NDArray[np.float64]
@@ -29,13 +29,12 @@ class CascadeFit:
 
 
 def _summed(member_logp: Sequence[FloatArray], weights: Sequence[float], ks: Sequence[int]) -> FloatArray:
-    z = np.sum([weights[k] * member_logp[k] for k in ks], axis=0)
-    m = z.max(axis=1, keepdims=True)
-    return np.asarray(z - (m + np.log(np.exp(z - m).sum(axis=1, keepdims=True))), np.float64)
+    """The members ``ks``' log-probabilities summed as weighted, normalised again."""
+    return log_probs(np.sum([weights[k] * member_logp[k] for k in ks], axis=0), False)
 
 
-def cost_of(cascade: Cascade, member_logp: Sequence[FloatArray], labels: npt.ArrayLike,
-            weights: Sequence[float], costs: Sequence[float] | None = None) -> CascadeFit:
+def cost_of(cascade: Cascade, member_logp: Sequence[FloatArray], weights: Sequence[float],
+            costs: Sequence[float] | None = None) -> CascadeFit:
     """The share of val ``cascade`` decides, and its expected cost against every member reading every
     crop."""
     cost = list(costs) if costs is not None else [1.0] * len(member_logp)
@@ -71,7 +70,7 @@ def fit_cascade(member_logp: Sequence[FloatArray], labels: npt.ArrayLike, weight
             threshold = max(floor, float(np.nextafter(wrong.max(), 2.0)) if len(wrong) else floor)
             if threshold > 1.0:
                 continue
-            fit = cost_of(Cascade(first, temperature, threshold), member_logp, y, weights, cost)
+            fit = cost_of(Cascade(first, temperature, threshold), member_logp, weights, cost)
             saves = fit.decided_share > 0.0 and fit.cost_share < 1.0
             if saves and (best is None or fit.cost_share < best.cost_share):
                 best = fit
