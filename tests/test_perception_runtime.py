@@ -505,6 +505,7 @@ def test_a_face_up_box_the_classifier_takes_for_a_back_is_a_face_down_card() -> 
             return [self.ident for _ in crops]
 
     frame = np.full((720, 1280, 3), 90, np.uint8)
+    frame[100:171, 100:151] = 240  # the card, not felt (a box over bare felt is dropped)
     kinds = {}
     for label, top in (("unknown", "back"), ("back", "back"), ("unknown", "As"), ("As", "As")):
         p = Perceiver(one_card, Reads(Identity(label, 0.6, top)), classical="off")  # type: ignore[arg-type]
@@ -529,6 +530,7 @@ def test_a_face_in_a_box_not_shaped_like_one_card_is_not_named() -> None:
             return [Identity("9d", 0.97, "9d") for _ in crops]
 
     frame = np.full((720, 1280, 3), 90, np.uint8)
+    frame[100:189, 100:181] = 240  # the cards, not felt (a box over bare felt is dropped)
     got = {}
     for name, quad in (("card", card), ("square", square)):
         one = FixedBoxes(Box("card_face_up", 0.9, quad))

@@ -64,6 +64,13 @@ def register(app: typer.Typer) -> None:
             help="card boxes scored under the detector's threshold read, kept where surely cards (the "
                  "runtime's way for photos)",
         )] = True,
+        drop_felt: Annotated[bool, typer.Option(
+            help="card boxes over bare felt in which no face is named dropped (the runtime's way)",
+        )] = True,
+        overlap: Annotated[bool, typer.Option(
+            help="the classical finder and the chips on a second thread beside the detector and the "
+                 "card reader (the runtime's way; --no-overlap measures one thread after the other)",
+        )] = True,
     ) -> None:
         """Time detection + rectification + identity on one frame with ONNX Runtime and OpenVINO."""
         import os
@@ -92,7 +99,8 @@ def register(app: typer.Typer) -> None:
             perceiver = Perceiver.from_models(models or DEFAULT_MODELS, backend, threads,
                                               classical, snap_edges=snap_edges,  # type: ignore[arg-type]
                                               pile_tops=pile_tops, tiles=tiles, split_merged=split_merged,
-                                              second_look=second_look)
+                                              second_look=second_look, drop_felt=drop_felt,
+                                              overlap=overlap)
             for _ in range(3):  # warm-up: first runs compile kernels and fill caches
                 perceiver.perceive(frame)
             samples: dict[str, list[float]] = {}

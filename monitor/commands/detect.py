@@ -40,6 +40,9 @@ def register(app: typer.Typer) -> None:
                  "the card on top")] = True,
         second_look: Annotated[bool, typer.Option(
             help="read card boxes the detector scored under its threshold, kept where surely cards")] = True,
+        drop_felt: Annotated[bool, typer.Option(
+            help="drop card boxes over bare felt in which no face is named (the reader takes felt for a "
+                 "back)")] = True,
     ) -> None:
         """Print each card's identity, confidence and four corners; optionally draw them."""
         import cv2
@@ -56,7 +59,8 @@ def register(app: typer.Typer) -> None:
                                               classical,  # type: ignore[arg-type]
                                               use_detector=not no_detector, threshold=threshold,
                                               snap_edges=snap_edges, pile_tops=pile_tops, tiles=tiles,
-                                              split_merged=split_merged, second_look=second_look)
+                                              split_merged=split_merged, second_look=second_look,
+                                              drop_felt=drop_felt)
         except (PerceptionError, ValueError) as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from exc

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
+from functools import cache
 from pathlib import Path
-from typing import Literal
+from typing import Literal, TypeVar
 
 import cv2
 import numpy as np
@@ -36,6 +38,7 @@ from monitor.perception.classical import (
 from monitor.perception.detections import Detection, Detections, corners_from_array
 from monitor.perception.detector import Box, Detector
 from monitor.perception.edge_snap import snap_all_to_edges
+from monitor.perception.felt_boxes import without_felt
 from monitor.perception.identity import CardClassifier, CardEnsemble, load_card_reader
 from monitor.perception.identity_cache import IdentityCache
 from monitor.perception.imageio import as_image, check_frame
@@ -53,6 +56,7 @@ from monitor.perception.second_look import SECOND_LOOK_CONF, confirmed, uncovere
 from monitor.perception.tiled_detect import detect_tiled
 
 ClassicalMode = Literal["off", "refine", "full", "auto"]
+_T = TypeVar("_T")
 DEFAULT_MODELS = Path(__file__).resolve().parents[2] / "models"
 # A card is 63 x 88 mm (short side 0.72 of the long); a box much squarer than that is two cards under
 # one box, or a card and the felt: its crop is no card to name (held-out full-resolution frames: of 95
@@ -77,7 +81,8 @@ class Perceiver:
                  classical: ClassicalMode = "auto", palette: dict[int, tuple[int, int, int]] | None = None,
                  camera_tilt_deg: float | None = None, cache: IdentityCache | None = None,
                  snap_edges: bool = True, pile_tops: bool = True, tiles: bool = True,
-                 split_merged: bool = True, second_look: bool = True) -> None:
+                 split_merged: bool = True, second_look: bool = True, drop_felt: bool = True,
+                 overlap: bool = True) -> None:
         if detector is None and classical in ("off", "refine"):
             raise ValueError("with no detector the classical finder must run ('full' or 'auto')")
         self.detector = detector
@@ -110,6 +115,14 @@ class Perceiver:
         # A box holding two cards (bigger than its neighbours, or squarer than a card) searched for the
         # card on top (``merged_boxes``)
         self.split_merged = split_merged
+        # Card boxes the reader named no face in, over bare felt, dropped (``felt_boxes``): the reader
+        # takes plain felt for a back
+        self.drop_felt = drop_felt
+        # The classical finder runs on a second thread while the detector runs, and the chips are read
+        # there while the cards are: each side's heavy work (OpenCV, the runtime) frees the GIL, so on
+        # two cores a frame takes the longer side's time, not the sum (the same detections either way;
+        # docs/benchmarks.md, session 44)
+        self.overlap = overlap
 
     @classmethod
     def from_models(cls, models_dir: Path = DEFAULT_MODELS, backend: str = DEFAULT_BACKEND, threads: int = 2,
@@ -117,14 +130,18 @@ class Perceiver:
                     threshold: float | None = None, video: bool = False,
                     snap_edges: bool | None = None, pile_tops: bool | None = None,
                     tiles: bool | None = None, split_merged: bool | None = None,
-                    second_look: bool | None = None) -> Perceiver:
+                    second_look: bool | None = None, drop_felt: bool | None = None,
+                    overlap: bool | None = None) -> Perceiver:
         """Load ``detector.onnx`` and ``cards.onnx`` from ``models_dir`` (each optional). ``video``:
         frames come in order from one camera, so unchanged cards keep their readings. Each of these
         defaults to on for photos and off for video: ``snap_edges``, the detector's boxes moved onto their
         cards' edges; ``pile_tops``, each pile's top card read as a card; ``tiles``, a frame much larger
         than 1080p also detected in tiles; ``split_merged``, a box holding two cards searched for the
         card on top; ``second_look``, card boxes scored under the detector's threshold kept where the
-        reader is sure they are cards."""
+        reader is sure they are cards; ``overlap``, the classical finder and the chips run on a second
+        thread beside the detector and the card reader (video: the live chain and the review already keep
+        both cores busy with their own stages and workers). ``drop_felt`` (photos and video): card boxes
+        over bare felt in which no face is named dropped."""
         det_path = models_dir / "detector.onnx"
         detector = Detector(det_path, backend, threads) if use_detector and det_path.exists() else None
         classifier = load_card_reader(models_dir, backend, threads, threshold)
@@ -138,12 +155,15 @@ class Perceiver:
                    pile_tops=not video if pile_tops is None else pile_tops,
                    tiles=not video if tiles is None else tiles,
                    split_merged=not video if split_merged is None else split_merged,
-                   second_look=not video if second_look is None else second_look)
+                   second_look=not video if second_look is None else second_look,
+                   drop_felt=drop_felt is None or drop_felt,
+                   overlap=not video if overlap is None else overlap)
 
     def perceive(self, frame: npt.NDArray[np.uint8]) -> Detections:
         frame = check_frame(frame)
         timings: dict[str, float] = {}
-        t = time.perf_counter()
+        start = t = time.perf_counter()
+        finding = self._beside(find_card_quads, frame) if self.mode == "full" else None
         boxes: list[Box] = []
         low: list[Box] = []  # card boxes under the detector's threshold, for the second look
         if self.detector is not None:
@@ -152,24 +172,42 @@ class Perceiver:
                      else self.detector.detect(frame, floor=floor))
             boxes, low = self.detector.partition(found)
         timings["detect"] = (time.perf_counter() - t) * 1000
+        chips = self._beside(self._others, frame, boxes)
 
         t = time.perf_counter()
-        cards = self._card_candidates(frame, boxes)
+        quads: list[Quad] | None = None
+        if finding is not None:
+            quads = finding.result()
+            # a region's crop may hold no card lying free to size a split by: the frame's stands
+            self.card_area = typical_card_area(quads) or self.card_area
+        cards = self._card_candidates(frame, boxes, quads)
         timings["corners"] = (time.perf_counter() - t) * 1000
 
         t = time.perf_counter()
         items = self._identify(frame, cards)
         if self.split_merged:
             items = self._split_merged(frame, items)
-        if low:
-            items += self._second_look(frame, low, items, boxes)
+        felt = felt_colour(frame) if low or self.drop_felt else None
+        if low and felt is not None:
+            items += self._second_look(frame, low, items, boxes, felt)
+        if self.drop_felt and felt is not None:
+            items = without_felt(frame, items, felt)
         timings["identify"] = (time.perf_counter() - t) * 1000
 
         t = time.perf_counter()
-        items += self._others(frame, boxes)
-        timings["chips"] = (time.perf_counter() - t) * 1000
-        timings["total"] = sum(timings.values())
+        items += chips.result()
+        timings["chips"] = (time.perf_counter() - t) * 1000  # the wait for them, where they ran beside
+        # the frame's own time: with ``overlap`` less than the stages' sum, which hides work run beside
+        timings["total"] = (time.perf_counter() - start) * 1000
         return Detections(frame.shape[1], frame.shape[0], tuple(items), timings)
+
+    def _beside(self, fn: Callable[..., _T], *args: object) -> Future[_T]:
+        """``fn(*args)`` on the second thread with ``overlap``, else here and now (as a done future)."""
+        if self.overlap:
+            return _second_thread().submit(fn, *args)
+        done: Future[_T] = Future()
+        done.set_result(fn(*args))
+        return done
 
     def perceive_regions(self, frame: npt.NDArray[np.uint8], regions: list[Region],
                          felt: npt.NDArray[np.uint8] | None = None) -> Detections:
@@ -179,35 +217,44 @@ class Perceiver:
         frame = check_frame(frame)
         h, w = frame.shape[:2]
         timings: dict[str, float] = {}
-        t = time.perf_counter()
+        start = t = time.perf_counter()
+        finding = self._beside(self._region_quads, frame, regions, felt) if self.mode == "full" else None
         boxes: list[Box] = []
         if self.detector is not None:
             for reg in regions:
                 found = self.detector.detect(frame, reg.box)
                 boxes += [b for b in found if reg.touches(_bounds(b.corners))]
         timings["detect"] = (time.perf_counter() - t) * 1000
+        chips = self._beside(self._others, frame, boxes)
         t = time.perf_counter()
-        quads: list[Quad] = []
-        if self.mode == "full":
-            scale = work_scale(w, h)
-            for reg in regions:
-                x0, y0, x1, y1 = reg.box
-                for q in find_card_quads(frame[y0:y1, x0:x1], felt=felt, scale=scale,
-                                         card_area=self.card_area):
-                    corners = q.corners + np.array([x0, y0], dtype=np.float64)
-                    if reg.touches(_bounds(corners)):
-                        quads.append(Quad(corners, q.fill, q.area))
-        cards = self._card_candidates(frame, boxes, quads)
+        cards = self._card_candidates(frame, boxes, None if finding is None else finding.result())
         timings["corners"] = (time.perf_counter() - t) * 1000
         t = time.perf_counter()
         # the cache keeps the readings of cards it was not shown (away from the changes)
         items = self._identify(frame, cards, keep=lambda x, y: not any(r.holds(x, y) for r in regions))
+        if self.drop_felt:
+            items = without_felt(frame, items, felt_colour(frame) if felt is None else felt)
         timings["identify"] = (time.perf_counter() - t) * 1000
         t = time.perf_counter()
-        items += self._others(frame, boxes)
+        items += chips.result()
         timings["chips"] = (time.perf_counter() - t) * 1000
-        timings["total"] = sum(timings.values())
+        timings["total"] = (time.perf_counter() - start) * 1000
         return Detections(w, h, tuple(items), timings)
+
+    def _region_quads(self, frame: npt.NDArray[np.uint8], regions: list[Region],
+                      felt: npt.NDArray[np.uint8] | None) -> list[Quad]:
+        """The classical finder's quads touching each region's core, each region segmented alone with
+        the whole frame's ``felt`` colour and scale."""
+        h, w = frame.shape[:2]
+        scale = work_scale(w, h)
+        quads: list[Quad] = []
+        for reg in regions:
+            x0, y0, x1, y1 = reg.box
+            for q in find_card_quads(frame[y0:y1, x0:x1], felt=felt, scale=scale, card_area=self.card_area):
+                corners = q.corners + np.array([x0, y0], dtype=np.float64)
+                if reg.touches(_bounds(corners)):
+                    quads.append(Quad(corners, q.fill, q.area))
+        return quads
 
     def _others(self, frame: npt.NDArray[np.uint8], boxes: list[Box]) -> list[Detection]:
         """Chips (denomination from colour, height where a tilt shows it), then hands, dice, piles."""
@@ -223,9 +270,8 @@ class Perceiver:
         return items
 
     def _card_candidates(self, frame: npt.NDArray[np.uint8], boxes: list[Box],
-                         quads: list[Quad] | None = None) -> list[_Card]:
-        """Cards from the detector's boxes and the classical finder's quads (``None``: find them in
-        the whole frame)."""
+                         quads: list[Quad] | None) -> list[_Card]:
+        """Cards from the detector's boxes and the classical finder's quads (with ``mode`` "full")."""
         cards = [_Card(b.kind, b.confidence, b.corners, "detector")
                  for b in boxes if b.kind in (CARD_FACE_UP, CARD_FACE_DOWN)]
         if self.mode == "refine" and cards:
@@ -237,11 +283,7 @@ class Perceiver:
                 if refined is not c.corners and quad_iou(refined, c.corners) > 0.6:
                     c.corners, c.source = refined, "both"
         elif self.mode == "full":
-            if quads is None:
-                quads = find_card_quads(frame)
-                # a region's crop may hold no card lying free to size a split by: the frame's stands
-                self.card_area = typical_card_area(quads) or self.card_area
-            for q in quads:
+            for q in quads or []:
                 best = max(cards, key=lambda c: quad_iou(q.corners, c.corners), default=None)
                 if best is not None and quad_iou(q.corners, best.corners) > 0.5:
                     best.corners, best.source = q.corners, "both"
@@ -296,7 +338,7 @@ class Perceiver:
         return out
 
     def _second_look(self, frame: npt.NDArray[np.uint8], low: list[Box], items: list[Detection],
-                     boxes: list[Box]) -> list[Detection]:
+                     boxes: list[Box], felt: npt.NDArray[np.uint8]) -> list[Detection]:
         """The low card boxes no card or pile found covers, read; those surely cards (``second_look``)."""
         found = [np.asarray(d.corners, np.float64) for d in items if d.kind in (CARD_FACE_UP, CARD_FACE_DOWN)]
         found += [np.asarray(b.corners, np.float64) for b in boxes if b.kind == PILE]
@@ -306,7 +348,7 @@ class Perceiver:
             return []
         if self.snap_edges:
             _snapped_to_edges(frame, cards)
-        return confirmed(frame, self._identify(frame, cards), felt_colour(frame))
+        return confirmed(frame, self._identify(frame, cards), felt)
 
     def _split_merged(self, frame: npt.NDArray[np.uint8], items: list[Detection]) -> list[Detection]:
         """Each card box holding more than one card replaced by the cards read inside it, where any is
@@ -362,6 +404,12 @@ class Perceiver:
                 dropped.add(i)
                 added += [replace(mine[j], confidence=items[i].confidence) for j in kept]
         return [d for j, d in enumerate(items) if j not in dropped] + added
+
+
+@cache
+def _second_thread() -> ThreadPoolExecutor:
+    """The one worker every perceiver's work beside runs on (one is all a second core takes)."""
+    return ThreadPoolExecutor(max_workers=1, thread_name_prefix="perceive-beside")
 
 
 def card_shaped(corners: npt.ArrayLike) -> bool:
