@@ -1,0 +1,85 @@
+"""Card boxes over bare felt are dropped: the reader takes plain felt for a back (``felt_boxes``)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from monitor.perception.classical import felt_colour
+from monitor.perception.detections import Detection, corners_from_array
+from monitor.perception.detector import Box
+from monitor.perception.felt_boxes import FELT_NEAR, felt_distance, is_felt, without_felt
+from monitor.perception.identity import Identity
+from monitor.perception.labels import BACK, CARD_FACE_DOWN, CARD_FACE_UP, CHIP, UNKNOWN
+from monitor.perception.pipeline import Perceiver
+from tests.detector_support import FixedBoxes
+
+FELT_BGR = (40, 110, 30)  # green baize
+QUAD = np.array([[100.0, 100.0], [163.0, 100.0], [163.0, 188.0], [100.0, 188.0]])  # 63 x 88
+
+
+def _table(back_bgr: tuple[int, int, int] | None = None) -> np.ndarray:
+    """A 720p view of felt with a little noise, and where ``back_bgr`` is given a card of that colour at
+    ``QUAD``."""
+    rng = np.random.default_rng(3)
+    noise = rng.integers(-4, 5, (720, 1280, 3))
+    frame: np.ndarray = np.clip(np.array(FELT_BGR, np.int16) + noise, 0, 255).astype(np.uint8)
+    if back_bgr is not None:
+        frame[100:189, 100:164] = back_bgr
+    return frame
+
+
+class Reads:
+    """A card reader with one answer for every crop."""
+
+    def __init__(self, ident: Identity) -> None:
+        self.ident = ident
+
+    def classify(self, crops: list[np.ndarray], aspects: object = None) -> list[Identity]:
+        return [self.ident for _ in crops]
+
+
+def _detection(kind: str, identity: str | None) -> Detection:
+    return Detection(kind, 0.9, corners_from_array(QUAD), identity=identity)
+
+
+def test_felt_distance_is_small_over_felt_and_large_over_a_card() -> None:
+    bare, carded = _table(), _table((200, 60, 30))
+    felt = felt_colour(bare)
+    assert felt_distance(bare, QUAD, felt) < FELT_NEAR
+    assert felt_distance(carded, QUAD, felt) > 4 * FELT_NEAR
+    # a quad wholly off the frame has no inner part: nothing to call a card
+    assert felt_distance(bare, QUAD + 5000, felt) == 0.0
+
+
+def test_only_card_boxes_with_no_face_named_are_judged_felt() -> None:
+    frame = _table()
+    felt = felt_colour(frame)
+    for kind, identity in ((CARD_FACE_DOWN, BACK), (CARD_FACE_DOWN, UNKNOWN), (CARD_FACE_UP, None)):
+        assert is_felt(frame, _detection(kind, identity), felt), (kind, identity)
+    # a face named is a card whatever lies around it; a chip is no card box
+    assert not is_felt(frame, _detection(CARD_FACE_UP, "As"), felt)
+    assert not is_felt(frame, _detection(CHIP, None), felt)
+    kept = without_felt(frame, [_detection(CARD_FACE_DOWN, BACK), _detection(CARD_FACE_UP, "As")], felt)
+    assert [d.identity for d in kept] == ["As"]
+
+
+@pytest.mark.parametrize("video", [False, True])
+def test_a_box_over_bare_felt_read_as_a_back_is_dropped_and_a_real_back_kept(video: bool) -> None:
+    one = FixedBoxes(Box(CARD_FACE_DOWN, 0.9, QUAD))
+    back = Reads(Identity(BACK, 1.0, BACK, None, 1.0))
+    # a back near the felt's colour: 27 from it (held-out val: a dark red back on red felt, 30)
+    near_back = (30, 90, 30)
+    for frame, kept in ((_table(), 0), (_table((30, 30, 160)), 1), (_table(near_back), 1)):
+        p = Perceiver(one, back, classical="off", snap_edges=False, pile_tops=False,  # type: ignore[arg-type]
+                      split_merged=False, second_look=False, tiles=False)
+        cards = p.perceive(frame).cards
+        assert len(cards) == kept
+        if video:  # the live chain's way: only where the frame changed
+            from monitor.perception.change_regions import Region
+
+            region = Region((0, 0, 400, 400), ((0, 0, 400, 400),))
+            assert len(p.perceive_regions(frame, [region]).cards) == kept
+    p = Perceiver(one, back, classical="off", drop_felt=False)  # type: ignore[arg-type]
+    assert [d.identity for d in p.perceive(_table()).cards] == [BACK]
+
