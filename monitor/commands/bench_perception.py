@@ -64,8 +64,9 @@ def register(app: typer.Typer) -> None:
             help="card boxes scored under the detector's threshold read, kept where surely cards (the "
                  "runtime's way for photos)",
         )] = True,
-        drop_felt: Annotated[bool, typer.Option(
-            help="card boxes over bare felt in which no face is named dropped (the runtime's way)",
+        drop_strays: Annotated[bool, typer.Option(
+            help="card boxes in which no face is named that are no card dropped: over bare felt, or a "
+                 "blob much smaller than a card (the runtime's way)",
         )] = True,
         overlap: Annotated[bool, typer.Option(
             help="the classical finder and the chips on a second thread beside the detector and the "
@@ -99,7 +100,7 @@ def register(app: typer.Typer) -> None:
             perceiver = Perceiver.from_models(models or DEFAULT_MODELS, backend, threads,
                                               classical, snap_edges=snap_edges,  # type: ignore[arg-type]
                                               pile_tops=pile_tops, tiles=tiles, split_merged=split_merged,
-                                              second_look=second_look, drop_felt=drop_felt,
+                                              second_look=second_look, drop_strays=drop_strays,
                                               overlap=overlap)
             for _ in range(3):  # warm-up: first runs compile kernels and fill caches
                 perceiver.perceive(frame)

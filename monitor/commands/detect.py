@@ -40,9 +40,10 @@ def register(app: typer.Typer) -> None:
                  "the card on top")] = True,
         second_look: Annotated[bool, typer.Option(
             help="read card boxes the detector scored under its threshold, kept where surely cards")] = True,
-        drop_felt: Annotated[bool, typer.Option(
-            help="drop card boxes over bare felt in which no face is named (the reader takes felt for a "
-                 "back)")] = True,
+        drop_strays: Annotated[bool, typer.Option(
+            help="drop card boxes in which no face is named that are no card: over bare felt, or a blob "
+                 "much smaller than a card only the classical finder saw (the reader takes felt, dice and "
+                 "lamps for backs)")] = True,
     ) -> None:
         """Print each card's identity, confidence and four corners; optionally draw them."""
         import cv2
@@ -60,7 +61,7 @@ def register(app: typer.Typer) -> None:
                                               use_detector=not no_detector, threshold=threshold,
                                               snap_edges=snap_edges, pile_tops=pile_tops, tiles=tiles,
                                               split_merged=split_merged, second_look=second_look,
-                                              drop_felt=drop_felt)
+                                              drop_strays=drop_strays)
         except (PerceptionError, ValueError) as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from exc

@@ -38,7 +38,6 @@ from monitor.perception.classical import (
 from monitor.perception.detections import Detection, Detections, corners_from_array
 from monitor.perception.detector import Box, Detector
 from monitor.perception.edge_snap import snap_all_to_edges
-from monitor.perception.felt_boxes import without_felt
 from monitor.perception.identity import CardClassifier, CardEnsemble, load_card_reader
 from monitor.perception.identity_cache import IdentityCache
 from monitor.perception.imageio import as_image, check_frame
@@ -51,6 +50,7 @@ from monitor.perception.merged_boxes import (
     pick_readings,
     worth_reading,
 )
+from monitor.perception.not_cards import median_card_area, only_cards
 from monitor.perception.rectify import CROP_SIZE, order_card_corners, quad_aspect, rectify_card
 from monitor.perception.second_look import SECOND_LOOK_CONF, confirmed, uncovered
 from monitor.perception.tiled_detect import detect_tiled
@@ -81,7 +81,7 @@ class Perceiver:
                  classical: ClassicalMode = "auto", palette: dict[int, tuple[int, int, int]] | None = None,
                  camera_tilt_deg: float | None = None, cache: IdentityCache | None = None,
                  snap_edges: bool = True, pile_tops: bool = True, tiles: bool = True,
-                 split_merged: bool = True, second_look: bool = True, drop_felt: bool = True,
+                 split_merged: bool = True, second_look: bool = True, drop_strays: bool = True,
                  overlap: bool = True) -> None:
         if detector is None and classical in ("off", "refine"):
             raise ValueError("with no detector the classical finder must run ('full' or 'auto')")
@@ -115,9 +115,11 @@ class Perceiver:
         # A box holding two cards (bigger than its neighbours, or squarer than a card) searched for the
         # card on top (``merged_boxes``)
         self.split_merged = split_merged
-        # Card boxes the reader named no face in, over bare felt, dropped (``felt_boxes``): the reader
-        # takes plain felt for a back
-        self.drop_felt = drop_felt
+        # Card boxes the reader named no face in that are no card dropped (``not_cards``): over bare
+        # felt, or a blob only the classical finder saw much smaller than a card; the reader takes
+        # felt, dice and lamps for backs
+        self.drop_strays = drop_strays
+        self.card_box_area: float | None = None  # the median card box in the last whole frame (pixels)
         # The classical finder runs on a second thread while the detector runs, and the chips are read
         # there while the cards are: each side's heavy work (OpenCV, the runtime) frees the GIL, so on
         # two cores a frame takes the longer side's time, not the sum (the same detections either way;
@@ -130,7 +132,7 @@ class Perceiver:
                     threshold: float | None = None, video: bool = False,
                     snap_edges: bool | None = None, pile_tops: bool | None = None,
                     tiles: bool | None = None, split_merged: bool | None = None,
-                    second_look: bool | None = None, drop_felt: bool | None = None,
+                    second_look: bool | None = None, drop_strays: bool | None = None,
                     overlap: bool | None = None) -> Perceiver:
         """Load ``detector.onnx`` and ``cards.onnx`` from ``models_dir`` (each optional). ``video``:
         frames come in order from one camera, so unchanged cards keep their readings. Each of these
@@ -140,8 +142,8 @@ class Perceiver:
         card on top; ``second_look``, card boxes scored under the detector's threshold kept where the
         reader is sure they are cards; ``overlap``, the classical finder and the chips run on a second
         thread beside the detector and the card reader (video: the live chain and the review already keep
-        both cores busy with their own stages and workers). ``drop_felt`` (photos and video): card boxes
-        over bare felt in which no face is named dropped."""
+        both cores busy with their own stages and workers). ``drop_strays`` (photos and video): card boxes
+        that are no card dropped (over bare felt, or a blob much smaller than a card)."""
         det_path = models_dir / "detector.onnx"
         detector = Detector(det_path, backend, threads) if use_detector and det_path.exists() else None
         classifier = load_card_reader(models_dir, backend, threads, threshold)
@@ -156,7 +158,7 @@ class Perceiver:
                    tiles=not video if tiles is None else tiles,
                    split_merged=not video if split_merged is None else split_merged,
                    second_look=not video if second_look is None else second_look,
-                   drop_felt=drop_felt is None or drop_felt,
+                   drop_strays=drop_strays is None or drop_strays,
                    overlap=not video if overlap is None else overlap)
 
     def perceive(self, frame: npt.NDArray[np.uint8]) -> Detections:
@@ -187,11 +189,13 @@ class Perceiver:
         items = self._identify(frame, cards)
         if self.split_merged:
             items = self._split_merged(frame, items)
-        felt = felt_colour(frame) if low or self.drop_felt else None
+        felt = felt_colour(frame) if low or self.drop_strays else None
         if low and felt is not None:
             items += self._second_look(frame, low, items, boxes, felt)
-        if self.drop_felt and felt is not None:
-            items = without_felt(frame, items, felt)
+        self.card_box_area = median_card_area(
+            [b.corners for b in boxes if b.kind in (CARD_FACE_UP, CARD_FACE_DOWN)]) or self.card_box_area
+        if self.drop_strays and felt is not None:
+            items = only_cards(frame, items, felt, self.card_box_area)
         timings["identify"] = (time.perf_counter() - t) * 1000
 
         t = time.perf_counter()
@@ -232,8 +236,8 @@ class Perceiver:
         t = time.perf_counter()
         # the cache keeps the readings of cards it was not shown (away from the changes)
         items = self._identify(frame, cards, keep=lambda x, y: not any(r.holds(x, y) for r in regions))
-        if self.drop_felt:
-            items = without_felt(frame, items, felt_colour(frame) if felt is None else felt)
+        if self.drop_strays:
+            items = only_cards(frame, items, felt_colour(frame) if felt is None else felt, self.card_box_area)
         timings["identify"] = (time.perf_counter() - t) * 1000
         t = time.perf_counter()
         items += chips.result()

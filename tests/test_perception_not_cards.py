@@ -1,4 +1,5 @@
-"""Card boxes over bare felt are dropped: the reader takes plain felt for a back (``felt_boxes``)."""
+"""Card boxes that are no card are dropped (``not_cards``): over bare felt, or a blob much smaller than a
+card only the classical finder saw; the reader takes felt, dice and lamps for backs."""
 
 from __future__ import annotations
 
@@ -8,9 +9,17 @@ import pytest
 from monitor.perception.classical import felt_colour
 from monitor.perception.detections import Detection, corners_from_array
 from monitor.perception.detector import Box
-from monitor.perception.felt_boxes import FELT_NEAR, felt_distance, is_felt, without_felt
 from monitor.perception.identity import Identity
 from monitor.perception.labels import BACK, CARD_FACE_DOWN, CARD_FACE_UP, CHIP, UNKNOWN
+from monitor.perception.not_cards import (
+    BLOB_SHARE,
+    FELT_NEAR,
+    felt_distance,
+    is_felt,
+    is_small_blob,
+    median_card_area,
+    only_cards,
+)
 from monitor.perception.pipeline import Perceiver
 from tests.detector_support import FixedBoxes
 
@@ -39,8 +48,9 @@ class Reads:
         return [self.ident for _ in crops]
 
 
-def _detection(kind: str, identity: str | None) -> Detection:
-    return Detection(kind, 0.9, corners_from_array(QUAD), identity=identity)
+def _detection(kind: str, identity: str | None, quad: np.ndarray = QUAD,
+               source: str = "detector") -> Detection:
+    return Detection(kind, 0.9, corners_from_array(quad), identity=identity, source=source)
 
 
 def test_felt_distance_is_small_over_felt_and_large_over_a_card() -> None:
@@ -60,8 +70,30 @@ def test_only_card_boxes_with_no_face_named_are_judged_felt() -> None:
     # a face named is a card whatever lies around it; a chip is no card box
     assert not is_felt(frame, _detection(CARD_FACE_UP, "As"), felt)
     assert not is_felt(frame, _detection(CHIP, None), felt)
-    kept = without_felt(frame, [_detection(CARD_FACE_DOWN, BACK), _detection(CARD_FACE_UP, "As")], felt)
+    kept = only_cards(frame, [_detection(CARD_FACE_DOWN, BACK), _detection(CARD_FACE_UP, "As")], felt, None)
     assert [d.identity for d in kept] == ["As"]
+
+
+def test_a_blob_much_smaller_than_a_card_only_the_classical_finder_saw_is_no_card() -> None:
+    card = float(63 * 88)
+    die = QUAD[0] + (QUAD - QUAD[0]) * 0.5  # a quarter of the card's area
+    assert median_card_area([QUAD, QUAD + 200, die]) == pytest.approx(card)
+    assert median_card_area([]) is None
+    assert is_small_blob(_detection(CARD_FACE_DOWN, BACK, die, "contour"), card)
+    assert is_small_blob(_detection(CARD_FACE_UP, UNKNOWN, die, "contour"), card)
+    # a card's size, a face named, a box the detector found too, or no card size known: kept
+    assert not is_small_blob(_detection(CARD_FACE_DOWN, BACK, QUAD, "contour"), card)
+    assert not is_small_blob(_detection(CARD_FACE_UP, "7h", die, "contour"), card)
+    for source in ("detector", "both", "pile"):
+        assert not is_small_blob(_detection(CARD_FACE_DOWN, BACK, die, source), card)
+    assert not is_small_blob(_detection(CARD_FACE_DOWN, BACK, die, "contour"), None)
+    # the share is the bound: just over it is a card partly hidden, still kept
+    half = QUAD[0] + (QUAD - QUAD[0]) * np.sqrt(BLOB_SHARE + 0.02)
+    assert not is_small_blob(_detection(CARD_FACE_DOWN, BACK, half, "contour"), card)
+    frame = _table((30, 30, 160))
+    kept = only_cards(frame, [_detection(CARD_FACE_DOWN, BACK, die, "contour"),
+                              _detection(CARD_FACE_DOWN, BACK, QUAD, "contour")], felt_colour(frame), card)
+    assert len(kept) == 1 and kept[0].corners == corners_from_array(QUAD)
 
 
 @pytest.mark.parametrize("video", [False, True])
@@ -80,6 +112,6 @@ def test_a_box_over_bare_felt_read_as_a_back_is_dropped_and_a_real_back_kept(vid
 
             region = Region((0, 0, 400, 400), ((0, 0, 400, 400),))
             assert len(p.perceive_regions(frame, [region]).cards) == kept
-    p = Perceiver(one, back, classical="off", drop_felt=False)  # type: ignore[arg-type]
+    p = Perceiver(one, back, classical="off", drop_strays=False)  # type: ignore[arg-type]
     assert [d.identity for d in p.perceive(_table()).cards] == [BACK]
 

@@ -1,0 +1,84 @@
+"""Card boxes that are no card: over bare felt, or a blob much smaller than a card.
+
+The card reader takes plain felt, dice and lamps for a card's back, and surely (read "back" at 1.00),
+so a box it names no face in is judged by the picture (held-out photos, models/MODEL_CARD.md,
+session 44):
+
+- **Bare felt.** An empty box painted on the layout, or the felt beside a card the detector boxed
+  twice: on test, of 53 boxes read as a back over no card and 3 read as a back over a face-up card, the
+  inner part of 20 and of all 3 was the felt's own colour; no box over a card was. Unlike
+  ``second_look``'s test (most of the box far from the felt), this keeps a back whose colour is near
+  the felt's: a red back on red felt (val: real backs as near as 30) is still a card.
+- **A small blob only the classical finder saw.** The finder cuts out whatever is not felt and has a
+  card's shape: dice, the dice reader's lamps, a sleeve. Of its quads no detector box matched and no
+  face was named in, the real cards were 0.49 of the frame's card size or more (val 0.8), the others
+  mostly under 0.4 (val: 119 such, median 0.2).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from monitor.perception.detections import Detection
+from monitor.perception.labels import BACK, CARD_FACE_DOWN, CARD_FACE_UP, UNKNOWN
+
+# A quad only the classical finder found, smaller than this share of the frame's median card box, is no
+# card: half the least real card among them on val (0.8); the least on test was 0.49
+BLOB_SHARE = 0.4
+# Median L1 distance (CIE Lab, 8-bit) from the felt's colour under which a box's inner part is felt:
+# half the nearest real back on the val photos (30, a red back on red felt); the felt boxes on test
+# measured 2-12 (read over a card) and 0-15 (over none)
+FELT_NEAR = 15.0
+INSET = 0.8  # the inner part: the quad shrunk about its centre, clear of its edges and neighbours
+
+
+def felt_distance(frame: npt.NDArray[np.uint8], corners: npt.ArrayLike, felt: npt.NDArray[np.uint8],
+                  inset: float = INSET) -> float:
+    """The median L1 distance (Lab) from the felt's colour ``felt`` of a quad's inner part (``inset`` of
+    it about its centre); 0 for a quad with no pixel inside the frame."""
+    q = np.asarray(corners, np.float64).reshape(4, 2)
+    q = q.mean(axis=0) + (q - q.mean(axis=0)) * inset
+    h, w = frame.shape[:2]
+    x0, y0 = np.clip(np.floor(q.min(axis=0)).astype(int), 0, [w - 1, h - 1])
+    x1, y1 = np.clip(np.ceil(q.max(axis=0)).astype(int) + 1, 1, [w, h])
+    if x1 <= x0 or y1 <= y0:
+        return 0.0
+    inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillPoly(inside, [np.round(q - [x0, y0]).astype(np.int32)], 1)
+    if not inside.any():
+        return 0.0
+    lab = cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2LAB)[inside > 0].astype(np.int16)
+    return float(np.median(np.abs(lab - felt.astype(np.int16)).sum(axis=1)))
+
+
+def _unnamed_card(d: Detection) -> bool:
+    return d.kind in (CARD_FACE_UP, CARD_FACE_DOWN) and d.identity in (None, UNKNOWN, BACK)
+
+
+def is_felt(frame: npt.NDArray[np.uint8], d: Detection, felt: npt.NDArray[np.uint8]) -> bool:
+    """Whether a card detection is bare felt: no face named in it, and its inner part the felt's colour."""
+    return _unnamed_card(d) and felt_distance(frame, d.corners, felt) < FELT_NEAR
+
+
+def is_small_blob(d: Detection, card_area: float | None) -> bool:
+    """Whether a card detection is a blob only the classical finder saw (``source`` "contour"), no face
+    named in it, smaller than ``BLOB_SHARE`` of ``card_area`` (None: no card size known, no blob)."""
+    if card_area is None or d.source != "contour" or not _unnamed_card(d):
+        return False
+    area = abs(float(cv2.contourArea(np.asarray(d.corners, np.float32).reshape(4, 2))))
+    return area < BLOB_SHARE * card_area
+
+
+def median_card_area(boxes: list[npt.NDArray[np.float64]]) -> float | None:
+    """The median area of the detector's card boxes in a frame (None: no box)."""
+    areas = [abs(float(cv2.contourArea(np.asarray(b, np.float32).reshape(4, 2)))) for b in boxes]
+    return float(np.median(areas)) if areas else None
+
+
+def only_cards(frame: npt.NDArray[np.uint8], items: list[Detection], felt: npt.NDArray[np.uint8],
+               card_area: float | None) -> list[Detection]:
+    """``items`` less the card boxes over bare felt (:func:`is_felt`) and the small blobs
+    (:func:`is_small_blob`, against ``card_area``, the frame's median card box)."""
+    return [d for d in items if not is_small_blob(d, card_area) and not is_felt(frame, d, felt)]
