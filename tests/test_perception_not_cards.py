@@ -115,3 +115,24 @@ def test_a_box_over_bare_felt_read_as_a_back_is_dropped_and_a_real_back_kept(vid
     p = Perceiver(one, back, classical="off", drop_strays=False)  # type: ignore[arg-type]
     assert [d.identity for d in p.perceive(_table()).cards] == [BACK]
 
+
+
+def test_the_shipped_models_drop_only_boxes_over_no_card_on_the_oblique_sample() -> None:
+    """On the committed oblique frame (rendered, with its truth), the boxes dropped are spurious ones
+    (over no card): every card found and named without the rule is found and named with it."""
+    from pathlib import Path
+
+    from monitor.perception.imageio import load_image
+    from monitor.perception.pipeline import DEFAULT_MODELS
+    from monitor.perception.scoring import load_truth, score_frame
+
+    path = Path("tests/data/perception/teal_oblique_1080p.jpg")
+    frame, truth = load_image(path), load_truth(path.with_suffix(".json"))
+    scores = {}
+    for drop in (True, False):
+        p = Perceiver.from_models(DEFAULT_MODELS, "onnxruntime", 1, drop_strays=drop)
+        scores[drop] = score_frame(p.perceive(frame), truth)
+    on, off = scores[True], scores[False]
+    assert (on.unoccluded, on.found, on.identity_correct) == (off.unoccluded, off.found, off.identity_correct)
+    assert on.found == on.unoccluded and on.named_faces == off.named_faces and on.false_names == []
+    assert on.spurious < off.spurious
