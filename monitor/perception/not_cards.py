@@ -11,8 +11,9 @@ session 44):
   the felt's: a red back on red felt (val: real backs as near as 30) is still a card.
 - **A small blob only the classical finder saw.** The finder cuts out whatever is not felt and has a
   card's shape: dice, the dice reader's lamps, a sleeve. Of its quads no detector box matched and no
-  face was named in, the real cards were 0.49 of the frame's card size or more (val 0.8), the others
-  mostly under 0.4 (val: 119 such, median 0.2).
+  face was named in, the real cards were 0.49 of the frame's median named card or more (val 0.8), the
+  others mostly under 0.4 (val: 119 such, median 0.2). The runtime sizes a card by the median of the
+  detector's card boxes, which it has in every frame.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from monitor.perception.labels import BACK, CARD_FACE_DOWN, CARD_FACE_UP, UNKNOW
 BLOB_SHARE = 0.4
 # Median L1 distance (CIE Lab, 8-bit) from the felt's colour under which a box's inner part is felt:
 # half the nearest real back on the val photos (30, a red back on red felt); the felt boxes on test
-# measured 2-12 (read over a card) and 0-15 (over none)
+# measured 2-12 (the three read over a card) and 6-15 (the 20 over none that it drops)
 FELT_NEAR = 15.0
 INSET = 0.8  # the inner part: the quad shrunk about its centre, clear of its edges and neighbours
 
