@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from detector_support import FixedBoxes
 
 from monitor.perception.classical import felt_colour
 from monitor.perception.detections import Detection, corners_from_array
@@ -21,7 +22,6 @@ from monitor.perception.not_cards import (
     only_cards,
 )
 from monitor.perception.pipeline import Perceiver
-from tests.detector_support import FixedBoxes
 
 FELT_BGR = (40, 110, 30)  # green baize
 QUAD = np.array([[100.0, 100.0], [163.0, 100.0], [163.0, 188.0], [100.0, 188.0]])  # 63 x 88
