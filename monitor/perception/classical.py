@@ -236,23 +236,29 @@ def felt_colour(frame: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
     return background_lab(as_image(cv2.cvtColor(img, cv2.COLOR_BGR2LAB)))
 
 
-def card_share(frame: npt.NDArray[np.uint8], corners: npt.ArrayLike, felt: npt.NDArray[np.uint8],
-               inset: float = 0.8) -> float:
-    """The share of a quad's inner part (``inset`` of it about its centre, clear of its edges) that is
-    not felt (:func:`card_mask`): a card's face or back covers nearly all of it, an empty box painted
-    on the layout almost none."""
-    q = np.asarray(corners, np.float64)
+def inner_part(frame: npt.NDArray[np.uint8], corners: npt.ArrayLike,
+               inset: float = 0.8) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.bool_]]:
+    """A quad's inner part (``inset`` of it about its centre, clear of its edges and neighbours): the
+    frame cut to its bounds (clipped to the frame) and where in that cut the part lies."""
+    q = np.asarray(corners, np.float64).reshape(4, 2)
     q = q.mean(axis=0) + (q - q.mean(axis=0)) * inset
     h, w = frame.shape[:2]
     x0, y0 = np.clip(np.floor(q.min(axis=0)).astype(int), 0, [w - 1, h - 1])
     x1, y1 = np.clip(np.ceil(q.max(axis=0)).astype(int) + 1, 1, [w, h])
-    if x1 - x0 < 3 or y1 - y0 < 3:  # off the frame, or too small to show a card
-        return 0.0
-    mask = card_mask(frame[y0:y1, x0:x1], felt)
-    inside = np.zeros(mask.shape, np.uint8)
+    inside = np.zeros((max(0, y1 - y0), max(0, x1 - x0)), np.uint8)
     cv2.fillPoly(inside, [np.round(q - [x0, y0]).astype(np.int32)], 1)
+    return frame[y0:y1, x0:x1], inside > 0
+
+
+def card_share(frame: npt.NDArray[np.uint8], corners: npt.ArrayLike, felt: npt.NDArray[np.uint8],
+               inset: float = 0.8) -> float:
+    """The share of a quad's inner part (:func:`inner_part`) that is not felt (:func:`card_mask`): a
+    card's face or back covers nearly all of it, an empty box painted on the layout almost none."""
+    cut, inside = inner_part(frame, corners, inset)
+    if cut.shape[0] < 3 or cut.shape[1] < 3:  # off the frame, or too small to show a card
+        return 0.0
     n = int(inside.sum())
-    return float(np.count_nonzero(mask[inside > 0])) / n if n else 0.0
+    return float(np.count_nonzero(card_mask(cut, felt)[inside])) / n if n else 0.0
 
 
 def find_card_quads(frame: npt.NDArray[np.uint8], min_area_px: float = 250.0,

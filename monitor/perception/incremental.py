@@ -53,8 +53,8 @@ class IncrementalPerceiver:
         if (found is None or last is None or not self.regional or self._since_full + 1 >= self.refresh_every
                 or (last.width, last.height) != (frame.shape[1], frame.shape[0])):
             out = self.perceiver.perceive(frame)
-            if self.perceiver.mode == "full":
-                self._felt = felt_colour(frame)
+            if self.perceiver.mode == "full":  # the felt the whole frame was judged by, if it was
+                self._felt = self.perceiver.felt if self.perceiver.felt is not None else felt_colour(frame)
             self.regions.seen(None)
             self._since_full = 0
             self.full += 1

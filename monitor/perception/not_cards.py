@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from monitor.perception.classical import inner_part
 from monitor.perception.detections import Detection
 from monitor.perception.labels import BACK, CARD_FACE_DOWN, CARD_FACE_UP, UNKNOWN
 
@@ -32,25 +33,17 @@ BLOB_SHARE = 0.4
 # half the nearest real back on the val photos (30, a red back on red felt); the felt boxes on test
 # measured 2-12 (the three read over a card) and 6-15 (the 20 over none that it drops)
 FELT_NEAR = 15.0
-INSET = 0.8  # the inner part: the quad shrunk about its centre, clear of its edges and neighbours
+INSET = 0.8  # the inner part (classical.inner_part): the quad shrunk about its centre
 
 
 def felt_distance(frame: npt.NDArray[np.uint8], corners: npt.ArrayLike, felt: npt.NDArray[np.uint8],
                   inset: float = INSET) -> float:
     """The median L1 distance (Lab) from the felt's colour ``felt`` of a quad's inner part (``inset`` of
     it about its centre); 0 for a quad with no pixel inside the frame."""
-    q = np.asarray(corners, np.float64).reshape(4, 2)
-    q = q.mean(axis=0) + (q - q.mean(axis=0)) * inset
-    h, w = frame.shape[:2]
-    x0, y0 = np.clip(np.floor(q.min(axis=0)).astype(int), 0, [w - 1, h - 1])
-    x1, y1 = np.clip(np.ceil(q.max(axis=0)).astype(int) + 1, 1, [w, h])
-    if x1 <= x0 or y1 <= y0:
-        return 0.0
-    inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.fillPoly(inside, [np.round(q - [x0, y0]).astype(np.int32)], 1)
+    cut, inside = inner_part(frame, corners, inset)
     if not inside.any():
         return 0.0
-    lab = cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2LAB)[inside > 0].astype(np.int16)
+    lab = cv2.cvtColor(cut, cv2.COLOR_BGR2LAB)[inside].astype(np.int16)
     return float(np.median(np.abs(lab - felt.astype(np.int16)).sum(axis=1)))
 
 

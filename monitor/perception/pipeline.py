@@ -120,6 +120,8 @@ class Perceiver:
         # felt, dice and lamps for backs
         self.drop_strays = drop_strays
         self.card_box_area: float | None = None  # the median card box in the last whole frame (pixels)
+        # the felt's Lab colour in the last whole frame, where that frame needed it (else None)
+        self.felt: npt.NDArray[np.uint8] | None = None
         # The classical finder runs on a second thread while the detector runs, and the chips are read
         # there while the cards are: each side's heavy work (OpenCV, the runtime) frees the GIL, so on
         # two cores a frame takes the longer side's time, not the sum (the same detections either way;
@@ -189,7 +191,7 @@ class Perceiver:
         items = self._identify(frame, cards)
         if self.split_merged:
             items = self._split_merged(frame, items)
-        felt = felt_colour(frame) if low or self.drop_strays else None
+        felt = self.felt = felt_colour(frame) if low or self.drop_strays else None
         if low and felt is not None:
             items += self._second_look(frame, low, items, boxes, felt)
         self.card_box_area = median_card_area(
