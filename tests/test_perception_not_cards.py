@@ -15,8 +15,10 @@ from monitor.perception.labels import BACK, CARD_FACE_DOWN, CARD_FACE_UP, CHIP, 
 from monitor.perception.not_cards import (
     BLOB_SHARE,
     FELT_NEAR,
+    OVERSIZED_SHARE,
     felt_distance,
     is_felt,
+    is_oversized,
     is_small_blob,
     median_card_area,
     only_cards,
@@ -115,6 +117,50 @@ def test_a_box_over_bare_felt_read_as_a_back_is_dropped_and_a_real_back_kept(vid
     p = Perceiver(one, back, classical="off", drop_strays=False)  # type: ignore[arg-type]
     assert [d.identity for d in p.perceive(_table()).cards] == [BACK]
 
+
+def test_a_box_far_larger_than_a_card_named_no_face_boxes_no_card_on_photos() -> None:
+    card = float(63 * 88)
+    fan = QUAD[0] + (QUAD - QUAD[0]) * np.sqrt(OVERSIZED_SHARE + 0.3)  # a box over a fanned hand
+    spread = QUAD[0] + (QUAD - QUAD[0]) * np.sqrt(OVERSIZED_SHARE - 0.1)  # several backs, kept
+    for identity in (BACK, UNKNOWN, None):
+        assert is_oversized(_detection(CARD_FACE_DOWN, identity, fan), card)
+    assert not is_oversized(_detection(CARD_FACE_DOWN, BACK, spread), card)
+    # a face named, a pile's box, or no card size known: kept
+    assert not is_oversized(_detection(CARD_FACE_UP, "Kd", fan), card)
+    assert not is_oversized(_detection("pile", None, fan), card)
+    assert not is_oversized(_detection(CARD_FACE_DOWN, BACK, fan), None)
+    frame = _table((30, 30, 160))
+    frame[100:260, 100:270] = (30, 30, 160)  # the fan's cards: not felt
+    felt = felt_colour(frame)
+    items = [_detection(CARD_FACE_DOWN, BACK, fan), _detection(CARD_FACE_DOWN, BACK)]
+    assert len(only_cards(frame, items, felt, card)) == 2  # video's way: the chain takes it for a set hand
+    assert only_cards(frame, items, felt, card, oversized=True) == items[1:]
+
+
+def test_photos_drop_boxes_far_larger_than_a_card_and_video_keeps_them() -> None:
+    """The Perceiver sizes a card by the median of the detector's card boxes: with three cards and a box
+    over 2.5 of them read as a back, photos keep the three, video all four."""
+    fan = QUAD[0] + (QUAD - QUAD[0]) * 2.0 + np.array([0.0, 250.0])  # four cards' size
+    others = [QUAD + np.array([dx, 0.0]) for dx in (300.0, 400.0, 500.0)]
+    boxes = [Box(CARD_FACE_DOWN, 0.9, q) for q in (*others, fan)]
+    frame = _table((30, 30, 160))
+    for q in (*others, fan):  # each box over something card-coloured, not felt
+        x0, y0 = q.min(axis=0).astype(int)
+        x1, y1 = q.max(axis=0).astype(int)
+        frame[y0:y1, x0:x1] = (30, 30, 160)
+    back = Reads(Identity(BACK, 1.0, BACK, None, 1.0))
+    found = {}
+    for video in (False, True):
+        p = Perceiver(FixedBoxes(*boxes), back, classical="off", snap_edges=False,  # type: ignore[arg-type]
+                      pile_tops=False, split_merged=False, second_look=False, tiles=False,
+                      drop_oversized=not video)
+        found[video] = p.perceive(frame).cards
+    assert len(found[False]) == 3 and len(found[True]) == 4
+    assert all(abs(float(np.ptp(np.asarray(d.corners)[:, 0])) - 63) < 1 for d in found[False])
+    from monitor.perception.pipeline import DEFAULT_MODELS
+
+    assert Perceiver.from_models(DEFAULT_MODELS, "onnxruntime", 1).drop_oversized
+    assert not Perceiver.from_models(DEFAULT_MODELS, "onnxruntime", 1, video=True).drop_oversized
 
 
 def test_the_shipped_models_drop_only_boxes_over_no_card_on_the_oblique_sample() -> None:

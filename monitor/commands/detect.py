@@ -44,6 +44,9 @@ def register(app: typer.Typer) -> None:
             help="drop card boxes in which no face is named that are no card: over bare felt, or a blob "
                  "much smaller than a card only the classical finder saw (the reader takes felt, dice and "
                  "lamps for backs)")] = True,
+        drop_oversized: Annotated[bool, typer.Option(
+            help="with --drop-strays, also drop card boxes in which no face is named over 2.5 cards' "
+                 "size (they box no single card)")] = True,
     ) -> None:
         """Print each card's identity, confidence and four corners; optionally draw them."""
         import cv2
@@ -61,7 +64,7 @@ def register(app: typer.Typer) -> None:
                                               use_detector=not no_detector, threshold=threshold,
                                               snap_edges=snap_edges, pile_tops=pile_tops, tiles=tiles,
                                               split_merged=split_merged, second_look=second_look,
-                                              drop_strays=drop_strays)
+                                              drop_strays=drop_strays, drop_oversized=drop_oversized)
         except (PerceptionError, ValueError) as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from exc

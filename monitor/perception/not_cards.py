@@ -14,6 +14,11 @@ session 44):
   face was named in, the real cards were 0.49 of the frame's median named card or more (val 0.8), the
   others mostly under 0.4 (val: 119 such, median 0.2). The runtime sizes a card by the median of the
   detector's card boxes, which it has in every frame.
+- **A box far larger than a card** (photos only, session 45). A box over 2.5 cards' size overlaps any
+  one card by IoU 0.4 at most, so it boxes no single card; the two backs the val photos named over
+  face-up cards were such boxes (2.77 and 5.27 cards, over fanned hands), and so were the classical
+  finder's outlines of the whole layout (200-300 cards). Video keeps them: the chain takes a
+  detector's face-down box over a fan of backs as a set hand (``extract._uncounted_set``).
 """
 
 from __future__ import annotations
@@ -33,6 +38,9 @@ BLOB_SHARE = 0.4
 # half the nearest real back on the val photos (30, a red back on red felt); the felt boxes on test
 # measured 2-12 (the three read over a card) and 6-15 (the 20 over none that it drops)
 FELT_NEAR = 15.0
+# An unnamed card box over this many of the frame's median card box is no card (photos): above the boxes
+# over several backs on val and test (2.42 at most), below the backs named over face-up cards (2.77)
+OVERSIZED_SHARE = 2.5
 INSET = 0.8  # the inner part (classical.inner_part): the quad shrunk about its centre
 
 
@@ -61,18 +69,31 @@ def is_small_blob(d: Detection, card_area: float | None) -> bool:
     named in it, smaller than ``BLOB_SHARE`` of ``card_area`` (None: no card size known, no blob)."""
     if card_area is None or d.source != "contour" or not _unnamed_card(d):
         return False
-    area = abs(float(cv2.contourArea(np.asarray(d.corners, np.float32).reshape(4, 2))))
-    return area < BLOB_SHARE * card_area
+    return _area(d.corners) < BLOB_SHARE * card_area
+
+
+def is_oversized(d: Detection, card_area: float | None) -> bool:
+    """Whether a card detection no face is named in is larger than ``OVERSIZED_SHARE`` of
+    ``card_area`` (None: no card size known, kept)."""
+    if card_area is None or not _unnamed_card(d):
+        return False
+    return _area(d.corners) > OVERSIZED_SHARE * card_area
+
+
+def _area(corners: npt.ArrayLike) -> float:
+    return abs(float(cv2.contourArea(np.asarray(corners, np.float32).reshape(4, 2))))
 
 
 def median_card_area(boxes: list[npt.NDArray[np.float64]]) -> float | None:
     """The median area of the detector's card boxes in a frame (None: no box)."""
-    areas = [abs(float(cv2.contourArea(np.asarray(b, np.float32).reshape(4, 2)))) for b in boxes]
+    areas = [_area(b) for b in boxes]
     return float(np.median(areas)) if areas else None
 
 
 def only_cards(frame: npt.NDArray[np.uint8], items: list[Detection], felt: npt.NDArray[np.uint8],
-               card_area: float | None) -> list[Detection]:
+               card_area: float | None, oversized: bool = False) -> list[Detection]:
     """``items`` less the card boxes over bare felt (:func:`is_felt`) and the small blobs
-    (:func:`is_small_blob`, against ``card_area``, the frame's median card box)."""
-    return [d for d in items if not is_small_blob(d, card_area) and not is_felt(frame, d, felt)]
+    (:func:`is_small_blob`, against ``card_area``, the frame's median card box); with ``oversized``
+    also the boxes far larger than a card (:func:`is_oversized`)."""
+    return [d for d in items if not is_small_blob(d, card_area) and not is_felt(frame, d, felt)
+            and not (oversized and is_oversized(d, card_area))]

@@ -82,7 +82,7 @@ class Perceiver:
                  camera_tilt_deg: float | None = None, cache: IdentityCache | None = None,
                  snap_edges: bool = True, pile_tops: bool = True, tiles: bool = True,
                  split_merged: bool = True, second_look: bool = True, drop_strays: bool = True,
-                 overlap: bool = True) -> None:
+                 overlap: bool = True, drop_oversized: bool = True) -> None:
         if detector is None and classical in ("off", "refine"):
             raise ValueError("with no detector the classical finder must run ('full' or 'auto')")
         self.detector = detector
@@ -119,6 +119,9 @@ class Perceiver:
         # felt, or a blob only the classical finder saw much smaller than a card; the reader takes
         # felt, dice and lamps for backs
         self.drop_strays = drop_strays
+        # ... and, with ``drop_strays``, boxes far larger than a card named no face in (``not_cards``):
+        # photos only, since the live chain takes a face-down box over a fan of backs as a set hand
+        self.drop_oversized = drop_oversized
         self.card_box_area: float | None = None  # the median card box in the last whole frame (pixels)
         # the felt's Lab colour in the last whole frame, where that frame needed it (else None)
         self.felt: npt.NDArray[np.uint8] | None = None
@@ -135,7 +138,7 @@ class Perceiver:
                     snap_edges: bool | None = None, pile_tops: bool | None = None,
                     tiles: bool | None = None, split_merged: bool | None = None,
                     second_look: bool | None = None, drop_strays: bool | None = None,
-                    overlap: bool | None = None) -> Perceiver:
+                    overlap: bool | None = None, drop_oversized: bool | None = None) -> Perceiver:
         """Load ``detector.onnx`` and ``cards.onnx`` from ``models_dir`` (each optional). ``video``:
         frames come in order from one camera, so unchanged cards keep their readings. Each of these
         defaults to on for photos and off for video: ``snap_edges``, the detector's boxes moved onto their
@@ -145,7 +148,8 @@ class Perceiver:
         reader is sure they are cards; ``overlap``, the classical finder and the chips run on a second
         thread beside the detector and the card reader (video: the live chain and the review already keep
         both cores busy with their own stages and workers). ``drop_strays`` (photos and video): card boxes
-        that are no card dropped (over bare felt, or a blob much smaller than a card)."""
+        that are no card dropped (over bare felt, or a blob much smaller than a card), and with
+        ``drop_oversized`` (photos) boxes far larger than a card."""
         det_path = models_dir / "detector.onnx"
         detector = Detector(det_path, backend, threads) if use_detector and det_path.exists() else None
         classifier = load_card_reader(models_dir, backend, threads, threshold)
@@ -161,7 +165,8 @@ class Perceiver:
                    split_merged=not video if split_merged is None else split_merged,
                    second_look=not video if second_look is None else second_look,
                    drop_strays=drop_strays is None or drop_strays,
-                   overlap=not video if overlap is None else overlap)
+                   overlap=not video if overlap is None else overlap,
+                   drop_oversized=not video if drop_oversized is None else drop_oversized)
 
     def perceive(self, frame: npt.NDArray[np.uint8]) -> Detections:
         frame = check_frame(frame)
@@ -197,7 +202,7 @@ class Perceiver:
         self.card_box_area = median_card_area(
             [b.corners for b in boxes if b.kind in (CARD_FACE_UP, CARD_FACE_DOWN)]) or self.card_box_area
         if self.drop_strays and felt is not None:
-            items = only_cards(frame, items, felt, self.card_box_area)
+            items = only_cards(frame, items, felt, self.card_box_area, self.drop_oversized)
         timings["identify"] = (time.perf_counter() - t) * 1000
 
         t = time.perf_counter()
