@@ -87,6 +87,7 @@ def register(app: typer.Typer) -> None:
 
         from monitor.perception.errors import PerceptionError
         from monitor.perception.imageio import load_image
+        from monitor.perception.network_time import time_networks
         from monitor.perception.pipeline import DEFAULT_MODELS, Perceiver
 
         try:
@@ -104,14 +105,22 @@ def register(app: typer.Typer) -> None:
                                               overlap=overlap)
             for _ in range(3):  # warm-up: first runs compile kernels and fill caches
                 perceiver.perceive(frame)
+            timers = time_networks(perceiver)
             samples: dict[str, list[float]] = {}
             # CPU time of this process (all threads) per frame: on a shared machine it shows the work a
             # frame costs, where wall time also shows how long other jobs held the cores.
             cpu0 = time.process_time()
             for _ in tqdm(range(runs), desc=backend, unit="frame"):
+                for timer in timers:
+                    timer.reset()
                 dets = perceiver.perceive(frame)
                 for k, v in dets.timings_ms.items():
                     samples.setdefault(k, []).append(v)
+                # each network's own time in the frame, and theirs together: the floor no image work
+                # saved can go under on this CPU
+                for timer in timers:
+                    samples.setdefault(f"network {timer.path.name}", []).append(timer.ms)
+                samples.setdefault("networks alone", []).append(sum(t.ms for t in timers))
             cpu_ms = (time.process_time() - cpu0) * 1000 / runs
             results[backend] = {k: statistics.median(v) for k, v in samples.items()}
             results[backend]["cpu ms per frame (all threads)"] = cpu_ms
