@@ -63,3 +63,19 @@ def test_bench_perception_reports_each_networks_own_time_beside_the_frames(tmp_p
         nets = [row[f"network {n}.onnx"] for n in ("detector", "cards", "cards_corner", "cards_corner_2")]
         assert all(ms > 0 for ms in nets)
         assert row["networks alone"] == pytest.approx(sum(nets)) and row["networks alone"] < row["total"]
+    assert "budget 50 ms" in res.output and "networks alone" in res.output
+
+
+def test_the_cpus_vector_units_are_read_from_its_flags(tmp_path: Path) -> None:
+    from monitor.commands.bench_perception import cpu_vector_units
+
+    def units(flags: str) -> str:
+        info = tmp_path / "cpuinfo"
+        info.write_text(f"processor\t: 0\nmodel name\t: test\nflags\t\t: {flags}\n")
+        return cpu_vector_units(info)
+
+    assert units("fpu sse2 avx avx2 fma") == "AVX2"
+    assert units("avx2 avx512f avx512bw") == "AVX-512"
+    assert units("avx2 avx512f avx512_vnni") == "AVX-512 + VNNI"
+    assert units("sse2") == "no AVX2"
+    assert cpu_vector_units(tmp_path / "missing") == "unknown"
