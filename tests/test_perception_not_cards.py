@@ -16,6 +16,7 @@ from monitor.perception.not_cards import (
     BLOB_SHARE,
     FELT_NEAR,
     OVERSIZED_SHARE,
+    felt_around,
     felt_distance,
     is_felt,
     is_oversized,
@@ -74,6 +75,29 @@ def test_only_card_boxes_with_no_face_named_are_judged_felt() -> None:
     assert not is_felt(frame, _detection(CHIP, None), felt)
     kept = only_cards(frame, [_detection(CARD_FACE_DOWN, BACK), _detection(CARD_FACE_UP, "As")], felt, None)
     assert [d.identity for d in kept] == ["As"]
+
+
+def test_felt_shaded_by_the_light_is_judged_against_the_felt_around_the_box() -> None:
+    """The table's edge lies in shadow: a box over bare felt there is far from the frame's felt colour
+    but near the felt just around it, and is dropped; a back lying there is kept."""
+    frame = _table()
+    frame[:, :400] = (frame[:, :400].astype(np.int16) * 0.8).astype(np.uint8)  # the shaded edge: 31 off
+    felt = felt_colour(frame)
+    shaded = _detection(CARD_FACE_DOWN, BACK)  # at QUAD, in the shade
+    assert felt_distance(frame, QUAD, felt) > FELT_NEAR  # the frame's one colour misses it
+    around = felt_around(frame, QUAD, felt)
+    assert around is not None and felt_distance(frame, QUAD, around) < FELT_NEAR
+    assert is_felt(frame, shaded, felt)
+    with_back = frame.copy()
+    with_back[100:189, 100:164] = (20, 45, 90)  # a brown back in the shade
+    assert not is_felt(with_back, shaded, felt)
+    # a box among other cards: its ring is no felt, so only the frame's felt colour counts
+    crowded = frame.copy()
+    crowded[60:240, 60:210] = (235, 235, 235)
+    crowded[100:189, 100:164] = frame[100:189, 100:164]  # the shaded felt in the middle of a card's white
+    assert felt_around(crowded, QUAD, felt) is None
+    assert not is_felt(crowded, shaded, felt)
+    assert felt_around(frame, QUAD + 5000, felt) is None  # off the frame
 
 
 def test_a_blob_much_smaller_than_a_card_only_the_classical_finder_saw_is_no_card() -> None:
