@@ -5,18 +5,19 @@
 # round), two processes side by side. Ship only if the fault set loses nothing and the hundred stay at
 # most one false alert (issue 8).
 # Usage: scripts/gate.sh OUT [MODELS [FAULT_CACHE [CLEAN_CACHE]]]
-#   defaults: models/ and the caches of the shipped models as perceived by session 44's code (detector_v8,
+#   defaults: models/ and the caches of the shipped models as perceived by session 45's code (detector_v8,
 #   the whole-card member cards_v11_96 beside the corner members corners_v13 and corners_v15, weighted
 #   1 : 1 : 1, threshold 0.9877 from whole val frames (calibrate-reader), the whole-card member deciding
 #   alone what it reads 0.993 sure (fit-cascade), squarest quads read turned too; video's boxes not
-#   snapped; card boxes that are no card dropped), data/e2e_cache_s44s and data/e2e_random_cache_s44s
+#   snapped; card boxes that are no card dropped, felt judged also by the felt around a box),
+#   data/e2e_cache_s45 and data/e2e_random_cache_s45
 #   (`mkdir` them empty to perceive afresh, 50-57 min on an AVX2 machine). A cache is keyed by the
 #   model files it was made with (other models perceive afresh into it, ~1 min a round) but not by the
 #   code: after a change to perception itself, give new cache folders.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=$1; models=${2:-models}
-faults_cache=${3:-data/e2e_cache_s44s}; clean_cache=${4:-data/e2e_random_cache_s44s}
+faults_cache=${3:-data/e2e_cache_s45}; clean_cache=${4:-data/e2e_random_cache_s45}
 tm=.venv/bin/table-monitor
 mkdir -p "$out"
 for half in 0 1; do
