@@ -3,6 +3,7 @@ card only the classical finder saw; the reader takes felt, dice and lamps for ba
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 from detector_support import FixedBoxes
@@ -206,3 +207,23 @@ def test_the_shipped_models_drop_only_boxes_over_no_card_on_the_oblique_sample()
     assert (on.unoccluded, on.found, on.identity_correct) == (off.unoccluded, off.found, off.identity_correct)
     assert on.found == on.unoccluded and on.named_faces == off.named_faces and on.false_names == []
     assert on.spurious < off.spurious
+
+
+def test_the_felt_around_a_box_is_never_farther_from_the_frames_felt_than_the_shortcut_allows() -> None:
+    """``is_felt`` does not look around a box farther than ``FAR_FROM_FELT`` from the frame's felt: the
+    felt around any box, however the ring's pixels scatter within ``FELT_LIKE``, is nearer than that."""
+    from monitor.perception.not_cards import FAR_FROM_FELT, FELT_LIKE
+
+    rng = np.random.default_rng(7)
+    felt = np.array([120, 140, 110], np.uint8)
+    worst = 0
+    for _ in range(200):
+        frame = np.zeros((300, 300, 3), np.uint8)
+        # ring pixels spread along the three axes, each as far from the felt as allowed
+        share = rng.dirichlet((1, 1, 1), size=(300, 300))
+        lab = (felt + np.round(share * (FELT_LIKE - 1) * rng.choice([-1, 1], 3))).clip(0, 255)
+        frame[:] = cv2.cvtColor(lab.astype(np.uint8), cv2.COLOR_LAB2BGR)
+        around = felt_around(frame, QUAD, felt)
+        if around is not None:
+            worst = max(worst, int(np.abs(around.astype(int) - felt.astype(int)).sum()))
+    assert 0 < worst and worst + FELT_NEAR < FAR_FROM_FELT

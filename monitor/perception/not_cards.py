@@ -55,6 +55,11 @@ INSET = 0.8  # the inner part (classical.inner_part): the quad shrunk about its 
 RING = (1.1, 1.4)
 FELT_LIKE = 45.0
 RING_FELT = 0.5
+# The felt around a box is within 2 * FELT_LIKE of the frame's (each ring pixel is within FELT_LIKE, so
+# per-channel medians are within twice that in all), +3 for the median's truncation to 8 bits: a box
+# this far from the frame's felt cannot be within FELT_NEAR of the felt around it, which is then not
+# looked for (most boxes: the bench frame's backs measure 141-190, and each ring costs about 1 ms)
+FAR_FROM_FELT = FELT_NEAR + 2 * FELT_LIKE + 3
 
 
 def felt_distance(frame: npt.NDArray[np.uint8], corners: npt.ArrayLike, felt: npt.NDArray[np.uint8],
@@ -101,8 +106,11 @@ def is_felt(frame: npt.NDArray[np.uint8], d: Detection, felt: npt.NDArray[np.uin
     frame's felt ``felt`` or of the felt just around it (:func:`felt_around`)."""
     if not _unnamed_card(d):
         return False
-    if felt_distance(frame, d.corners, felt) < FELT_NEAR:
+    near = felt_distance(frame, d.corners, felt)
+    if near < FELT_NEAR:
         return True
+    if near >= FAR_FROM_FELT:
+        return False
     around = felt_around(frame, d.corners, felt)
     return around is not None and felt_distance(frame, d.corners, around) < FELT_NEAR
 
