@@ -164,10 +164,13 @@ def register(app: typer.Typer) -> None:
                       *(f"{counts[b + '_cards']} / {counts[b]}" for b in results), "")
         Console().print(table)
         best = min(results, key=lambda b: results[b]["total"])
-        nets = results[best]["networks alone"]
-        typer.echo(f"budget {BUDGET_MS:.0f} ms: the frame {results[best]['total']:.1f} ms ({best}); its "
-                   f"networks alone {nets:.1f} ms, {'within' if nets <= BUDGET_MS else 'over'} the budget "
-                   "on this CPU")
+        frame_ms, nets = results[best]["total"], results[best]["networks alone"]
+
+        def verdict(ms: float) -> str:
+            return "within" if ms <= BUDGET_MS else "over"
+
+        typer.echo(f"budget {BUDGET_MS:.0f} ms on this CPU ({units}): the frame {frame_ms:.1f} ms ({best}), "
+                   f"{verdict(frame_ms)}; its networks alone {nets:.1f} ms, {verdict(nets)}")
         if out is not None:
             out.write_text(json.dumps({"image": str(image), "threads": threads, "runs": runs, "load": load,
                                        "cpu": units, "median_ms": results, "cards": counts}, indent=1))
