@@ -226,4 +226,4 @@ def test_the_felt_around_a_box_is_never_farther_from_the_frames_felt_than_the_sh
         around = felt_around(frame, QUAD, felt)
         if around is not None:
             worst = max(worst, int(np.abs(around.astype(int) - felt.astype(int)).sum()))
-    assert 0 < worst and worst + FELT_NEAR < FAR_FROM_FELT
+    assert worst > 0 and worst + FELT_NEAR < FAR_FROM_FELT
