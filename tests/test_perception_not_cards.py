@@ -227,3 +227,16 @@ def test_the_felt_around_a_box_is_never_farther_from_the_frames_felt_than_the_sh
         if around is not None:
             worst = max(worst, int(np.abs(around.astype(int) - felt.astype(int)).sum()))
     assert worst > 0 and worst + FELT_NEAR < FAR_FROM_FELT
+
+
+def test_the_ring_around_a_box_is_its_margin_less_the_box() -> None:
+    from monitor.perception.classical import inner_part
+
+    frame = _table()
+    cut, ring = inner_part(frame, QUAD, 1.4, hole=1.1)
+    whole_cut, whole = inner_part(frame, QUAD, 1.4)
+    assert cut.shape == whole_cut.shape and ring.shape == whole.shape
+    assert not (ring & ~whole).any() and 0 < ring.sum() < whole.sum()
+    h, w = ring.shape
+    assert not ring[h // 2, w // 2] and whole[h // 2, w // 2]  # the box itself is the hole
+    assert ring[h // 2, 1] and ring[1, w // 2]  # its margin is the ring

@@ -236,17 +236,21 @@ def felt_colour(frame: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
     return background_lab(as_image(cv2.cvtColor(img, cv2.COLOR_BGR2LAB)))
 
 
-def inner_part(frame: npt.NDArray[np.uint8], corners: npt.ArrayLike,
-               inset: float = 0.8) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.bool_]]:
-    """A quad's inner part (``inset`` of it about its centre, clear of its edges and neighbours): the
-    frame cut to its bounds (clipped to the frame) and where in that cut the part lies."""
-    q = np.asarray(corners, np.float64).reshape(4, 2)
-    q = q.mean(axis=0) + (q - q.mean(axis=0)) * inset
+def inner_part(frame: npt.NDArray[np.uint8], corners: npt.ArrayLike, inset: float = 0.8,
+               hole: float | None = None) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.bool_]]:
+    """A quad's inner part (``inset`` of it about its centre, clear of its edges and neighbours; over 1,
+    the quad and a margin around it): the frame cut to its bounds (clipped to the frame) and where in
+    that cut the part lies. With ``hole``, the part less the quad scaled by ``hole``: a ring."""
+    q0 = np.asarray(corners, np.float64).reshape(4, 2)
+    centre = q0.mean(axis=0)
+    q = centre + (q0 - centre) * inset
     h, w = frame.shape[:2]
     x0, y0 = np.clip(np.floor(q.min(axis=0)).astype(int), 0, [w - 1, h - 1])
     x1, y1 = np.clip(np.ceil(q.max(axis=0)).astype(int) + 1, 1, [w, h])
     inside = np.zeros((max(0, y1 - y0), max(0, x1 - x0)), np.uint8)
     cv2.fillPoly(inside, [np.round(q - [x0, y0]).astype(np.int32)], 1)
+    if hole is not None:
+        cv2.fillPoly(inside, [np.round(centre + (q0 - centre) * hole - [x0, y0]).astype(np.int32)], 0)
     return frame[y0:y1, x0:x1], inside > 0
 
 

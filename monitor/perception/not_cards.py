@@ -66,11 +66,22 @@ def felt_distance(frame: npt.NDArray[np.uint8], corners: npt.ArrayLike, felt: np
                   inset: float = INSET) -> float:
     """The median L1 distance (Lab) from the felt's colour ``felt`` of a quad's inner part (``inset`` of
     it about its centre); 0 for a quad with no pixel inside the frame."""
+    return _median_distance(_inner_lab(frame, corners, inset), felt)
+
+
+def _inner_lab(frame: npt.NDArray[np.uint8], corners: npt.ArrayLike,
+               inset: float = INSET) -> npt.NDArray[np.int16]:
+    """The Lab pixels (N, 3) of a quad's inner part (none off the frame)."""
     cut, inside = inner_part(frame, corners, inset)
     if not inside.any():
+        return np.zeros((0, 3), np.int16)
+    return cv2.cvtColor(cut, cv2.COLOR_BGR2LAB)[inside].astype(np.int16)
+
+
+def _median_distance(lab: npt.NDArray[np.int16], colour: npt.NDArray[np.uint8]) -> float:
+    if not len(lab):
         return 0.0
-    lab = cv2.cvtColor(cut, cv2.COLOR_BGR2LAB)[inside].astype(np.int16)
-    return float(np.median(np.abs(lab - felt.astype(np.int16)).sum(axis=1)))
+    return float(np.median(np.abs(lab - colour.astype(np.int16)).sum(axis=1)))
 
 
 def felt_around(frame: npt.NDArray[np.uint8], corners: npt.ArrayLike,
@@ -78,18 +89,10 @@ def felt_around(frame: npt.NDArray[np.uint8], corners: npt.ArrayLike,
     """The Lab colour of the felt just around a quad (the ring ``RING``), where the ring is mostly felt
     (``RING_FELT`` of it within ``FELT_LIKE`` of the frame's ``felt``); None where it is not, or the ring
     lies off the frame."""
-    q = np.asarray(corners, np.float64).reshape(4, 2)
-    centre = q.mean(axis=0)
-    inner, outer = (centre + (q - centre) * r for r in RING)
-    h, w = frame.shape[:2]
-    x0, y0 = np.clip(np.floor(outer.min(axis=0)).astype(int), 0, [w - 1, h - 1])
-    x1, y1 = np.clip(np.ceil(outer.max(axis=0)).astype(int) + 1, 1, [w, h])
-    ring = np.zeros((max(0, y1 - y0), max(0, x1 - x0)), np.uint8)
-    cv2.fillPoly(ring, [np.round(outer - [x0, y0]).astype(np.int32)], 1)
-    cv2.fillPoly(ring, [np.round(inner - [x0, y0]).astype(np.int32)], 0)
+    cut, ring = inner_part(frame, corners, RING[1], hole=RING[0])
     if ring.sum() < 20:
         return None
-    lab = cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2LAB)[ring > 0].astype(np.int16)
+    lab = cv2.cvtColor(cut, cv2.COLOR_BGR2LAB)[ring].astype(np.int16)
     like = np.abs(lab - felt.astype(np.int16)).sum(axis=1) < FELT_LIKE
     if like.mean() < RING_FELT or like.sum() < 20:
         return None
@@ -106,13 +109,14 @@ def is_felt(frame: npt.NDArray[np.uint8], d: Detection, felt: npt.NDArray[np.uin
     frame's felt ``felt`` or of the felt just around it (:func:`felt_around`)."""
     if not _unnamed_card(d):
         return False
-    near = felt_distance(frame, d.corners, felt)
+    lab = _inner_lab(frame, d.corners)  # measured against both felts: cut and converted once
+    near = _median_distance(lab, felt)
     if near < FELT_NEAR:
         return True
     if near >= FAR_FROM_FELT:
         return False
     around = felt_around(frame, d.corners, felt)
-    return around is not None and felt_distance(frame, d.corners, around) < FELT_NEAR
+    return around is not None and _median_distance(lab, around) < FELT_NEAR
 
 
 def is_small_blob(d: Detection, card_area: float | None) -> bool:
