@@ -15,7 +15,7 @@ from monitor.render.crops import CropOptions, crop_card, export_crops, quad_turn
 from monitor.render.datasets import standard_splits
 from monitor.render.deck import CLASS_KEYS, DesignError, FolderDesign, folder_filenames, load_design
 from monitor.render.detect_export import export_detect
-from monitor.render.renderer import Renderer
+from monitor.render.renderer import LABELS, Renderer
 from monitor.render.scene import CardObj, Scene
 
 
@@ -126,6 +126,19 @@ def test_export_detect_labels(tmp_path: Path) -> None:
                 assert len(v) == 9 and 0 <= int(v[0]) <= 5
                 assert all(-1e-6 <= float(x) <= 1 + 1e-6 for x in v[1:])
         assert len(coco["annotations"]) == nlines and len(coco["images"]) == n
+        # COCO ids from 1: categories are the YOLO class + 1, annotations 1..N, images frame + 1
+        assert [c["id"] for c in coco["categories"]] == list(range(1, len(LABELS) + 1))
+        assert [c["name"] for c in coco["categories"]] == list(LABELS)
+        assert [a["id"] for a in coco["annotations"]] == list(range(1, nlines + 1))
+        assert [im["id"] for im in coco["images"]] == list(range(1, n + 1))
+        assert {a["image_id"] for a in coco["annotations"]} <= {im["id"] for im in coco["images"]}
+        yolo_classes = sorted(
+            int(line.split()[0])
+            for img in imgs
+            for line in (tmp_path / "labels" / split / f"{img.stem}.txt").read_text().split("\n")
+            if line
+        )
+        assert sorted(a["category_id"] for a in coco["annotations"]) == [c + 1 for c in yolo_classes]
         assert (tmp_path / "fullres" / split / f"{split}_000000.json").exists()
     # a second process adds frames without overwriting the first one's
     export_detect(
@@ -138,7 +151,8 @@ def test_export_detect_labels(tmp_path: Path) -> None:
     )
     assert (tmp_path / "images" / "train" / "train_000005.jpg").exists()
     assert len(list((tmp_path / "images" / "train").glob("*.jpg"))) == 3
-    assert json.loads((tmp_path / "coco_train_from5.json").read_text())["images"][0]["id"] == 5
+    from5 = json.loads((tmp_path / "coco_train_from5.json").read_text())
+    assert from5["images"][0]["id"] == 6 and from5["images"][0]["file_name"].endswith("train_000005.jpg")
     assert "names:" in (tmp_path / "obb.yaml").read_text()
     assert (tmp_path / "aabb" / "images" / "train").is_dir()
 
@@ -155,7 +169,7 @@ def test_export_detect_two_workers_make_the_same_dataset(tmp_path: Path) -> None
     for name in ("coco_train.json",):
         a = json.loads((tmp_path / "one" / name).read_text())
         b = json.loads((tmp_path / "two" / name).read_text())
-        assert a == b and [im["id"] for im in a["images"]] == list(range(n))
+        assert a == b and [im["id"] for im in a["images"]] == list(range(1, n + 1))
         assert any(im["h264_crf"] for im in a["images"]) and any(not im["h264_crf"] for im in a["images"])
     for lab in sorted((tmp_path / "one" / "labels" / "train").glob("*.txt")):
         assert lab.read_text() == (tmp_path / "two" / "labels" / "train" / lab.name).read_text()

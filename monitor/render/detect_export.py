@@ -1,19 +1,23 @@
 """Detection dataset: downscaled frames with oriented boxes (ultralytics OBB), axis-aligned boxes
 (ultralytics detect) and COCO JSON, plus optional full-resolution frames with complete ground truth.
 
-Classes (ids in this order): card_face_up, card_face_down, pile, chip, dice. Labeling rules:
+Classes (ids in this order): card_face_up, card_face_down, pile, chip, dice, hand. Labeling rules:
 
 - a card is labeled by its four image corners (its whole outline, even where something covers part
   of it) if at least ``min_visible`` of it is visible; cards of a squared pile of two or more are
   not labeled one by one: the pile is, by the minimum-area rectangle around its cards
 - a chip stack (a spread is several stacks of one) and a die: minimum-area rectangle of its outline
 - objects mostly outside the frame are dropped; partly outside ones are clipped to the frame
-- arms and hands are never labeled (they are occluders)
+- an arm is not labeled (it is an occluder); its hand is, as the ``hand`` class
 
 Layout under OUT: ``images/<split>/*.jpg`` + ``labels/<split>/*.txt`` (OBB: ``cls x1 y1 ... x4 y4``
 normalized), ``aabb/labels/<split>/*.txt`` (``cls xc yc w h``) with ``aabb/images`` linking to the same
 images, ``obb.yaml`` / ``aabb.yaml`` for ultralytics, ``coco_<split>.json``, and ``fullres/<split>/``
 (full-resolution frames, PNG, with their ground truth JSON).
+
+COCO ids start at 1, as COCO tools expect (several treat 0 as "none"): a category's id is its class
+number + 1, an image's id its frame number + 1 (``train_000000.jpg`` is image 1), and annotations are
+numbered 1, 2, ... in each file. The YOLO label files keep the 0-based class numbers ultralytics reads.
 """
 
 from __future__ import annotations
@@ -221,7 +225,7 @@ def _render_chunk(c: _Chunk) -> _ChunkResult:
         obb_lines, aabb_lines = [], []
         res.images.append(
             {
-                "id": k,
+                "id": k + 1,  # COCO ids start at 1
                 "file_name": f"images/{split}/{stem}.jpg",
                 "width": small.shape[1],
                 "height": small.shape[0],
@@ -244,8 +248,8 @@ def _render_chunk(c: _Chunk) -> _ChunkResult:
             bx1, by1 = qs.max(axis=0)
             res.annotations.append(
                 {
-                    "image_id": k,
-                    "category_id": cls,
+                    "image_id": k + 1,
+                    "category_id": cls + 1,
                     "bbox": [
                         round(float(bx0), 2),
                         round(float(by0), 2),
@@ -312,12 +316,12 @@ def export_detect(
         coco: dict[str, Any] = {
             "images": [im for r in mine for im in r.images],
             "annotations": [],
-            "categories": [{"id": i, "name": n} for i, n in enumerate(LABELS)],
+            "categories": [{"id": i + 1, "name": n} for i, n in enumerate(LABELS)],
         }
         tally: Counter[str] = Counter()
         for r in mine:
             for a in r.annotations:
-                coco["annotations"].append({"id": len(coco["annotations"]), **a})
+                coco["annotations"].append({"id": len(coco["annotations"]) + 1, **a})
             tally.update(r.tally)
         name = f"coco_{split}.json" if not start else f"coco_{split}_from{start}.json"
         (out / name).write_text(json.dumps(coco))
