@@ -1,0 +1,113 @@
+"""``table-monitor train real-crops|real-faces|real-detect``: training data cut from labelled real photos."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from monitor.commands.render import VECTOR_DECK
+from monitor.commands.train import train_app
+
+if TYPE_CHECKING:
+    from monitor.evaluation.corrections import Corrections
+
+REAL_CARDS = Path("../shared/real-cards/poker-cards-rf100")
+
+Root = Annotated[Path, typer.Option(help="YOLO photo folder (data.yaml, SPLIT/images, SPLIT/labels)")]
+Fixes = Annotated[Path | None, typer.Option(
+    help="label corrections YAML (default: the project's audit of this dataset, if any)")]
+NoFixes = Annotated[bool, typer.Option(help="use the labels as they are")]
+
+
+def _corrections(root: Path, path: Path | None, off: bool) -> Corrections | None:
+    from monitor.evaluation.corrections import Corrections, CorrectionsError, for_dataset
+
+    try:
+        return None if off else (Corrections.load(path) if path else for_dataset(root))
+    except CorrectionsError as exc:
+        raise typer.BadParameter(str(exc)) from None
+
+
+def _splits(text: str) -> tuple[str, ...]:
+    out = tuple(s.strip() for s in text.split(",") if s.strip())
+    if not out:
+        raise typer.BadParameter("--splits: name at least one split")
+    return out
+
+
+@train_app.command("real-crops")
+def real_crops_cmd(
+    out: Annotated[Path, typer.Option(help="crop set ROOT/SPLIT/CLASS/*.jpg")],
+    root: Root = REAL_CARDS,
+    splits: Annotated[str, typer.Option(help="comma list of the photo folder's splits")] = "train,valid",
+    copies: Annotated[int, typer.Option(min=1, help="crops per training card (the rest corner-jittered)")]
+    = 2,
+    corrections: Fixes = None,
+    no_corrections: NoFixes = False,
+    seed: Annotated[int, typer.Option()] = 0,
+) -> None:
+    """Each labelled card rectified as the runtime cuts a card, for `train cards` (mix with rendered
+    crops for the joker and the back, which real sets lack: `train mix`)."""
+    from monitor.evaluation.yolo_cards import DatasetError
+    from monitor.training.real_cards import export_crops
+
+    fixes = _corrections(root, corrections, no_corrections)
+    try:
+        counts = export_crops(root, out, _splits(splits), fixes, copies, seed)
+    except DatasetError as exc:
+        raise typer.BadParameter(str(exc)) from None
+    for split, c in counts.items():
+        typer.echo(f"{split}: {sum(c.values())} crops, {len(c)} cards, fewest {min(c.values(), default=0)}")
+    typer.echo(f"wrote {out} (manifest_real.csv: how each card was cut)")
+
+
+@train_app.command("real-faces")
+def real_faces_cmd(
+    out: Annotated[Path, typer.Option(help="folder for the designs real-0, real-1, ...")],
+    root: Root = REAL_CARDS,
+    designs: Annotated[int, typer.Option(min=1, help="how many designs (each a different photo per card)")]
+    = 4,
+    filler: Annotated[Path, typer.Option(help="design folder lending the joker and the back")]
+    = Path(VECTOR_DECK),
+    corrections: Fixes = None,
+    no_corrections: NoFixes = False,
+) -> None:
+    """Folder card designs of the photos' deck, faces cut from clear whole cards of the train split, for
+    `render crops|detect --designs OUT/real-0,...`: real faces in rendered table scenes."""
+    from monitor.training.real_cards import export_faces
+
+    fixes = _corrections(root, corrections, no_corrections)
+    try:
+        made = export_faces(root, out, designs, filler, fixes)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
+    typer.echo("designs: " + ",".join(str(p) for p in made))
+
+
+@train_app.command("real-detect")
+def real_detect_cmd(
+    out: Annotated[Path, typer.Option(help="ultralytics OBB dataset folder (writes OUT/real.yaml)")],
+    root: Root = REAL_CARDS,
+    splits: Annotated[str, typer.Option(help="comma list of the photo folder's splits")] = "train,valid",
+    per_frame: Annotated[int, typer.Option(min=1, max=12, help="photos laid out in each frame")] = 6,
+    passes: Annotated[int, typer.Option(min=1, help="frames made from each photo (other sizes, places)")] = 1,
+    corrections: Fixes = None,
+    no_corrections: NoFixes = False,
+    seed: Annotated[int, typer.Option()] = 0,
+) -> None:
+    """Detector frames of real photos at a table camera's scale (cards about 70 px long in 1920 x 1080)."""
+    from monitor.evaluation.yolo_cards import DatasetError
+    from monitor.training.real_cards import export_detect
+
+    fixes = _corrections(root, corrections, no_corrections)
+    try:
+        counts = export_detect(root, out, _splits(splits), fixes, per_frame, seed, passes=passes)
+    except DatasetError as exc:
+        raise typer.BadParameter(str(exc)) from None
+    typer.echo(" ".join(f"{k}={v}" for k, v in counts.items()) + f" frames -> {out / 'real.yaml'}")
+
+
+def register(app: typer.Typer) -> None:
+    """The commands join ``train`` (registered by monitor.commands.train)."""

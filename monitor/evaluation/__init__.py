@@ -1,0 +1,1 @@
+"""Measuring perception on labelled pictures from outside the renderer (real photographs)."""

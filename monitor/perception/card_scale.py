@@ -1,0 +1,218 @@
+"""Perceive a picture at the scale the models were trained for, whatever scale it was taken at.
+
+The detector learned cards about ``TRAINED_CARD_PX`` long in a 1920 x 1080 table frame (it sees that frame
+shrunk to its 512 x 288 input, where a card is about 19 px). A phone photo shows cards 200-400 px long, a
+4K table view 140 px: seen as they are, the detector boxes pips and indices as little cards, or misses
+cards it was never shown that large.
+
+So a picture is first brought to the trained scale: shrunk (or enlarged) by ``factor`` and set in a canvas
+of the trained frame's size, filled with the picture's own border colour so that the felt rules see a
+background they know. The perceiver runs on that canvas; each card found is mapped back to the picture
+and read again from the picture's own pixels (the readers rectify and shrink each card to their input,
+so the larger the source the sharper the crop).
+
+Where the scale is unknown (a photo with no table file), ``find_card_scale`` looks for it first: the
+detector runs over a few candidate scales, and the one whose card boxes come out nearest the trained
+size, surest, gives the cards' length in the picture. Live, a table file knows its pixels per millimetre:
+``factor_for_table``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from monitor.perception.detections import Detection, Detections, corners_from_array
+from monitor.perception.detector import Detector
+from monitor.perception.imageio import as_image, check_frame
+from monitor.perception.labels import BACK, CARD_FACE_DOWN, CARD_FACE_UP, UNKNOWN
+from monitor.perception.rectify import (
+    CROP_SIZE,
+    card_side_lengths,
+    order_card_corners,
+    quad_aspect,
+    rectify_card,
+)
+
+if TYPE_CHECKING:
+    from monitor.perception.identity import CardClassifier, CardEnsemble
+    from monitor.perception.pipeline import Perceiver
+
+# A card's long side in the frames the detector and readers were trained on (1080p renders of a table:
+# 88 mm at about 0.8 px/mm); the canvas a picture is set into at that scale
+TRAINED_CARD_PX = 70.0
+CANVAS_WH = (1920, 1080)
+CARD_LONG_MM = 88.0
+# Candidate card lengths (picture pixels) looked at to find an unknown scale: from a card smaller than
+# the trained one (a wide table view) to one filling most of a phone photo, a factor of two apart
+CANDIDATE_CARD_PX = (50.0, 100.0, 200.0, 400.0, 800.0)
+# A card box counts for a candidate scale when it comes out within this factor of the trained length
+SIZE_TOLERANCE = 1.6
+# Scales closer than this to 1 are not worth a resize (the trained scale within a few per cent)
+KEEP_AS_IS = 0.1
+CARDS = (CARD_FACE_UP, CARD_FACE_DOWN)
+
+
+@dataclass(frozen=True, slots=True)
+class ScaleFinding:
+    """How long the cards are in a picture, and how sure the finding is."""
+
+    card_px: float  # the cards' median long side in picture pixels
+    factor: float  # picture -> trained scale
+    support: float  # summed scores of the card boxes of trained size at the chosen candidate
+    candidates: tuple[tuple[float, float], ...]  # (candidate card px, its support), every one tried
+
+
+def factor_for_card_px(card_px: float) -> float:
+    """The resize that brings cards ``card_px`` long to the trained length."""
+    if not card_px > 0:
+        raise ValueError(f"card length must be positive, got {card_px}")
+    return TRAINED_CARD_PX / card_px
+
+
+def factor_for_table(px_per_mm: float) -> float:
+    """The resize that brings a table camera's cards (``px_per_mm`` from its table file) to the trained
+    length."""
+    if not px_per_mm > 0:
+        raise ValueError(f"pixels per millimetre must be positive, got {px_per_mm}")
+    return factor_for_card_px(CARD_LONG_MM * px_per_mm)
+
+
+def _border_colour(img: npt.NDArray[np.uint8]) -> tuple[int, int, int]:
+    edge = np.concatenate([img[0], img[-1], img[:, 0], img[:, -1]]).reshape(-1, 3)
+    med = np.median(edge, axis=0)
+    return (int(med[0]), int(med[1]), int(med[2]))
+
+
+@dataclass(frozen=True, slots=True)
+class Canvas:
+    """A picture resized by ``factor`` and set at ``offset`` in a canvas (canvas = picture * factor +
+    offset)."""
+
+    image: npt.NDArray[np.uint8]
+    factor: float
+    offset: tuple[float, float]
+
+    def to_picture(self, corners: npt.ArrayLike) -> npt.NDArray[np.float64]:
+        c = np.asarray(corners, dtype=np.float64).reshape(-1, 2)
+        out: npt.NDArray[np.float64] = (c - np.asarray(self.offset)) / self.factor
+        return out
+
+
+def to_canvas(picture: npt.NDArray[np.uint8], factor: float) -> Canvas:
+    """``picture`` resized by ``factor`` in the middle of a trained-size canvas (larger if it does not
+    fit), the rest filled with the picture's border colour."""
+    picture = check_frame(picture, "picture")
+    h, w = picture.shape[:2]
+    nw, nh = max(1, round(w * factor)), max(1, round(h * factor))
+    interp = cv2.INTER_AREA if factor < 1 else cv2.INTER_LINEAR
+    small = cv2.resize(picture, (nw, nh), interpolation=interp) if (nw, nh) != (w, h) else picture
+    cw, ch = max(CANVAS_WH[0], nw), max(CANVAS_WH[1], nh)
+    canvas = np.empty((ch, cw, 3), dtype=np.uint8)
+    canvas[:] = _border_colour(picture)
+    x0, y0 = (cw - nw) // 2, (ch - nh) // 2
+    canvas[y0:y0 + nh, x0:x0 + nw] = small
+    # the exact factors of the integer resize, one per axis, averaged (they differ by under a pixel)
+    real = (nw / w + nh / h) / 2
+    return Canvas(as_image(canvas), real, (float(x0), float(y0)))
+
+
+def _long_side(corners: npt.ArrayLike) -> float:
+    return card_side_lengths(order_card_corners(corners))[1]
+
+
+def find_card_scale(detector: Detector, picture: npt.NDArray[np.uint8],
+                    candidates: tuple[float, ...] = CANDIDATE_CARD_PX) -> ScaleFinding | None:
+    """The cards' length in ``picture`` (None: no card box at any candidate scale).
+
+    For each candidate length the picture is brought to the trained scale as if its cards were that
+    long and the detector looks; the candidate whose card boxes of about the trained size score most
+    wins, and their median length (mapped back to the picture) is the finding."""
+    tried: list[tuple[float, float]] = []
+    best: tuple[float, float, list[float]] | None = None  # (support, candidate, lengths in picture px)
+    for card_px in candidates:
+        canvas = to_canvas(picture, factor_for_card_px(card_px))
+        boxes = [b for b in detector.detect(canvas.image) if b.kind in CARDS]
+        fits = [b for b in boxes
+                if 1 / SIZE_TOLERANCE <= _long_side(b.corners) / TRAINED_CARD_PX <= SIZE_TOLERANCE]
+        support = float(sum(b.confidence for b in fits))
+        tried.append((card_px, support))
+        if fits and (best is None or support > best[0]):
+            best = (support, card_px, [_long_side(b.corners) / canvas.factor for b in fits])
+    if best is None:
+        return None
+    card_px = float(np.median(best[2]))
+    return ScaleFinding(card_px, factor_for_card_px(card_px), best[0], tuple(tried))
+
+
+def reread_at_source(reader: CardClassifier | CardEnsemble | None, picture: npt.NDArray[np.uint8],
+                     cards: list[tuple[int, npt.NDArray[np.float64]]],
+                     items: list[Detection]) -> list[Detection]:
+    """The card detections ``items[i]`` (``cards``: index and corners in the picture) read again from
+    the picture's own pixels, with the perceiver's rules for what a reading makes of a card."""
+    from monitor.perception.pipeline import CARD_SHAPE_MAX
+
+    if reader is None or not cards:
+        return items
+    crops = [rectify_card(picture, c, CROP_SIZE) for _, c in cards]
+    aspects = [quad_aspect(order_card_corners(c)) for _, c in cards]
+    out = list(items)
+    for (i, _), aspect, ident in zip(cards, aspects, reader.classify(crops, aspects), strict=True):
+        label, rank = ident.label, ident.rank
+        if label not in (BACK, UNKNOWN) and aspect > CARD_SHAPE_MAX:
+            label, rank = UNKNOWN, None
+        kind = out[i].kind
+        if label == BACK or (label == UNKNOWN and ident.top_class == BACK):
+            kind = CARD_FACE_DOWN
+        elif label != UNKNOWN:
+            kind = CARD_FACE_UP
+        out[i] = replace(out[i], kind=kind, identity=label, identity_confidence=ident.confidence, rank=rank,
+                         back_probability=ident.back_probability)
+    return out
+
+
+def perceive_at_factor(perceiver: Perceiver, picture: npt.NDArray[np.uint8], factor: float,
+                       reread: bool = True) -> Detections:
+    """Perceive ``picture`` brought to the trained scale by ``factor``; every object mapped back to the
+    picture's pixels, each card read again from the picture's own pixels where ``reread`` (and the
+    picture is the sharper: ``factor`` under 1)."""
+    picture = check_frame(picture, "picture")
+    h, w = picture.shape[:2]
+    if abs(factor - 1.0) < KEEP_AS_IS:
+        return perceiver.perceive(picture)
+    canvas = to_canvas(picture, factor)
+    seen = perceiver.perceive(canvas.image)
+    items: list[Detection] = []
+    cards: list[tuple[int, npt.NDArray[np.float64]]] = []
+    for d in seen.items:
+        c = canvas.to_picture(d.corners)
+        c[:, 0] = np.clip(c[:, 0], 0, w - 1)
+        c[:, 1] = np.clip(c[:, 1], 0, h - 1)
+        if float(np.ptp(c[:, 0])) < 1 or float(np.ptp(c[:, 1])) < 1:
+            continue  # an object on the canvas's filler only
+        if d.kind in CARDS:
+            cards.append((len(items), c))
+        items.append(replace(d, corners=corners_from_array(c)))
+    if reread and canvas.factor < 1:
+        items = reread_at_source(perceiver.classifier, picture, cards, items)
+    return Detections(w, h, tuple(items), seen.timings_ms)
+
+
+def perceive_any_scale(perceiver: Perceiver, picture: npt.NDArray[np.uint8],
+                       card_px: float | None = None) -> tuple[Detections, ScaleFinding | None]:
+    """Perceive a picture whose scale is ``card_px`` (its cards' long side in pixels), or unknown
+    (None: found first with ``find_card_scale``; a picture with no card box at any scale is perceived
+    as it is)."""
+    finding: ScaleFinding | None = None
+    if card_px is None:
+        if perceiver.detector is None:
+            return perceiver.perceive(picture), None
+        finding = find_card_scale(perceiver.detector, picture)
+        if finding is None:
+            return perceiver.perceive(picture), None
+        card_px = finding.card_px
+    return perceive_at_factor(perceiver, picture, factor_for_card_px(card_px)), finding
