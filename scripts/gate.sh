@@ -28,6 +28,6 @@ for half in 0 1; do
 done
 rounds=(data/e2e/paigow_*/)
 $tm check-rendered "${rounds[@]%/}" monitor/render/rounds/sample_recording --out "$out/faults" --models "$models" \
-  --detections-cache "$faults_cache" > "$out/faults.log" 2>&1 || true
+  --backend openvino --detections-cache "$faults_cache" > "$out/faults.log" 2>&1 || true
 wait || true
 for f in "$out"/faults.log "$out"/clean_0.log "$out"/clean_1.log; do echo "$f: $(tail -n 1 "$f")"; done

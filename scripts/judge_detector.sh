@@ -27,5 +27,5 @@ done
 tail -n 12 "$out"/score_*.txt
 rounds=(data/e2e/paigow_*/)
 $tm check-rendered "${rounds[@]%/}" monitor/render/rounds/sample_recording --out "$out/faults" --models "$models" \
-  --detections-cache "data/e2e_cache_$run" > "$out/faults.log" 2>&1 || true
+  --backend openvino --detections-cache "data/e2e_cache_$run" > "$out/faults.log" 2>&1 || true
 tail -n 30 "$out/faults.log"

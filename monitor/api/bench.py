@@ -49,8 +49,8 @@ class ChildServer:
         env = {**os.environ, "TABLE_MONITOR_TOKENS": f"sensor:sensor:{SENSOR},viewer:viewer:{VIEWER}",
                "TABLE_MONITOR_LIVE_QUEUE_SIZE": "100000"}
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "monitor.cli", "serve", "--db", f"sqlite:///{self.db}", "--port",
-             str(self.port), "--log-level", "warning"], env=env, stdout=subprocess.DEVNULL)
+            [sys.executable, "-m", "monitor.cli", "--log-level", "warning", "serve", "--db",
+             f"sqlite:///{self.db}", "--port", str(self.port)], env=env, stdout=subprocess.DEVNULL)
         async with httpx.AsyncClient() as client:
             for _ in range(600):
                 with contextlib.suppress(httpx.HTTPError):

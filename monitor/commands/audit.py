@@ -15,14 +15,23 @@ def register(app: typer.Typer) -> None:
     def verify(
         db: Annotated[str, typer.Option("--db", help="database URL", envvar="TABLE_MONITOR_DB_URL")],
     ) -> None:
-        """Recompute the hash chain; name the first broken entry. Exit 0 intact, 1 broken, 2 unusable."""
+        """Recompute the hash chain; name the first broken entry. Exit 0 intact, 1 broken, 2 unusable.
+
+        A database that does not exist is unusable (status 2): it is never created by the check.
+        """
+        from pathlib import Path
+
         from sqlalchemy.exc import SQLAlchemyError
 
         from monitor.store import audit
-        from monitor.store.db import StoreURLError, make_engine, make_sessionmaker, redacted
+        from monitor.store.db import StoreURLError, make_engine, make_sessionmaker, normalize_url, redacted
         from monitor.store.repository import verify_alert_rows
 
         try:
+            url = normalize_url(db)
+            if url.get_backend_name() == "sqlite" and not Path(str(url.database)).expanduser().is_file():
+                typer.echo(f"audit verify: {redacted(db)}: no such database", err=True)
+                raise typer.Exit(2)
             engine = make_engine(db)
             with make_sessionmaker(engine)() as session:
                 report = audit.verify_chain(session)

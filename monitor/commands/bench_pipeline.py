@@ -8,6 +8,8 @@ from typing import Annotated
 
 import typer
 
+from monitor.commands._choices import DEFAULT_BACKEND, Backend
+
 
 def register(app: typer.Typer) -> None:
     @app.command("bench-pipeline")
@@ -26,9 +28,8 @@ def register(app: typer.Typer) -> None:
             "--throughput/--no-throughput", help="measure the file as fast as the chain takes it")] = True,
         latency_run: Annotated[bool, typer.Option("--latency/--no-latency",
                                                   help="also play it as a live camera for latency")] = True,
-        # the literal is backends.LIVE_BACKEND (not imported: the CLI starts without numpy)
-        backend: Annotated[str, typer.Option(
-            help="the models' runtime: onnxruntime (the live default) or openvino")] = "onnxruntime",
+        backend: Annotated[Backend, typer.Option(help="the models' runtime (the live default)")] = (
+            DEFAULT_BACKEND),
     ) -> None:
         """Throughput (review, as fast as possible) and live latency of the chain, per perception."""
         from monitor.pipeline.bench import BenchResult, ensure_recording, latency, throughput
@@ -37,11 +38,6 @@ def register(app: typer.Typer) -> None:
             if p not in ("oracle", "models", "models-whole"):
                 typer.echo(f"unknown perception {p!r}: oracle, models or models-whole", err=True)
                 raise typer.Exit(2)
-        from monitor.perception.backends import unknown_backend
-
-        if why := unknown_backend(backend):
-            typer.echo(why, err=True)
-            raise typer.Exit(2)
         if models is not None and not models.is_dir():
             typer.echo(f"--models {models}: no such folder", err=True)
             raise typer.Exit(2)
@@ -52,10 +48,10 @@ def register(app: typer.Typer) -> None:
                 name = rec.name if len(recs) > 1 else ""
                 if throughput_run:
                     typer.echo(f"[{p}] {name} throughput (the file as fast as the chain takes it) ...")
-                    typer.echo("  " + throughput(rec, p, models, backend).line())
+                    typer.echo("  " + throughput(rec, p, models, backend.value).line())
                 if latency_run:
                     typer.echo(f"[{p}] {name} latency (played as a live camera at its frame rate) ...")
-                    r = latency(rec, p, models, backend)
+                    r = latency(rec, p, models, backend.value)
                     missed = f"; {r.missed} faults without a pushed alert" if r.missed else ""
                     typer.echo("  " + r.line() + missed)
                     pooled.add(r)

@@ -7,6 +7,8 @@ from typing import Annotated
 
 import typer
 
+from monitor.commands._choices import DEFAULT_BACKEND, Backend
+
 
 def register(app: typer.Typer) -> None:
     @app.command("bench-review")
@@ -26,9 +28,8 @@ def register(app: typer.Typer) -> None:
             "live,oracle,stride2,clips,models-whole,models,models-stride2,models-default,scale"),
         threads: Annotated[int, typer.Option(
             min=1, help="perception threads of the model runs (review's default: 1)")] = 1,
-        backend: Annotated[str, typer.Option(
-            help="the model runs' inference runtime: onnxruntime (review's default) or openvino",
-        )] = "onnxruntime",
+        backend: Annotated[Backend, typer.Option(
+            help="the model runs' inference runtime (review's default)")] = DEFAULT_BACKEND,
     ) -> None:
         """Measure review: x real time (1 process, oracle and models), Dask scaling from 1 to 2 workers."""
         import os
@@ -41,7 +42,7 @@ def register(app: typer.Typer) -> None:
 
         ensure_recording(recording)
         chosen = tuple(p.strip() for p in parts.split(",") if p.strip())
-        lines = run_bench(recording, models_seconds, files, scale_seconds, chosen, threads, backend)
+        lines = run_bench(recording, models_seconds, files, scale_seconds, chosen, threads, backend.value)
         table = Table(title=f"review of {recording} (1080p, 30 fps); load before: "
                             f"{', '.join(f'{x:.2f}' for x in os.getloadavg())}")
         for col in ("run", "files", "media s", "wall s", "x real time", "CPU s / media s", "frames out",

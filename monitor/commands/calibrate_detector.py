@@ -14,6 +14,8 @@ from typing import Annotated
 
 import typer
 
+from monitor.commands._choices import DEFAULT_BACKEND, Backend
+
 TRACKED = ("card_face_up", "card_face_down", "pile")
 
 
@@ -30,7 +32,7 @@ def register(app: typer.Typer) -> None:
         write: Annotated[bool, typer.Option(
             help="write track_conf into the candidate's detector.json")] = False,
         threads: Annotated[int, typer.Option(min=1)] = 2,
-        backend: Annotated[str, typer.Option(help="onnxruntime or openvino")] = "onnxruntime",
+        backend: Annotated[Backend, typer.Option(help="the models' inference runtime")] = DEFAULT_BACKEND,
     ) -> None:
         """Match the candidate's tracking threshold to the peer's precision on held-out frames."""
         import cv2
@@ -56,8 +58,8 @@ def register(app: typer.Typer) -> None:
         if not images:
             raise typer.BadParameter(f"no images in {data / 'images' / split}")
         try:
-            cand_det = Detector(models / "detector.onnx", backend=backend, threads=threads)
-            peer_det = Detector(peer / "detector.onnx", backend=backend, threads=threads)
+            cand_det = Detector(models / "detector.onnx", backend=backend.value, threads=threads)
+            peer_det = Detector(peer / "detector.onnx", backend=backend.value, threads=threads)
         except ModelFileError as exc:
             raise typer.BadParameter(str(exc)) from exc
         peer_t = peer_det.track_conf or ACTIVATION_CONFIDENCE

@@ -8,6 +8,8 @@ from typing import Annotated
 
 import typer
 
+from monitor.commands._choices import DEFAULT_BACKEND, Backend
+
 LOOK = 0.5  # the frames are read with this threshold, so every read a sweep may name is seen
 
 
@@ -20,7 +22,7 @@ def register(app: typer.Typer) -> None:
         budget: Annotated[float, typer.Option(min=0.0, max=0.5, help="share of named faces that may be "
                                               "false on these frames")] = 0.0,
         video: Annotated[bool, typer.Option(help="perceive as video does (none of the photo steps)")] = False,
-        backend: Annotated[str, typer.Option()] = "onnxruntime",
+        backend: Annotated[Backend, typer.Option(help="the models' inference runtime")] = DEFAULT_BACKEND,
         threads: Annotated[int, typer.Option(min=1)] = 2,
         write: Annotated[bool, typer.Option(help="write the threshold into the reader's JSON "
                                             "(cards_ensemble.json, else cards.json)")] = False,
@@ -44,7 +46,7 @@ def register(app: typer.Typer) -> None:
 
         folder = models or DEFAULT_MODELS
         try:
-            perceiver = Perceiver.from_models(folder, backend, threads, threshold=LOOK, video=video)
+            perceiver = Perceiver.from_models(folder, backend.value, threads, threshold=LOOK, video=video)
         except (PerceptionError, ValueError) as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from exc

@@ -12,6 +12,8 @@ from typing import Annotated
 
 import typer
 
+from monitor.commands._choices import DEFAULT_BACKEND, Backend
+
 
 def register(app: typer.Typer) -> None:
     @app.command("check-fans")
@@ -24,7 +26,7 @@ def register(app: typer.Typer) -> None:
         min_faces: Annotated[int, typer.Option(min=1, help="a zone picture counts from this many "
                                                            "face-up cards")] = 2,
         threads: Annotated[int, typer.Option(min=1)] = 2,
-        backend: Annotated[str, typer.Option(help="openvino or onnxruntime")] = "openvino",
+        backend: Annotated[Backend, typer.Option(help="the models' inference runtime")] = DEFAULT_BACKEND,
         out: Annotated[Path | None, typer.Option(help="write the tallies here (JSON)")] = None,
     ) -> None:
         """Read the set hands of rendered rounds with each fan reader and score them on the truth."""
@@ -44,12 +46,12 @@ def register(app: typer.Typer) -> None:
         calibration = load_table(TABLE)
         readers: dict[str, ZoneReader] = {}
         for d in dirs:
-            reader = load_fan_reader(d, backend=backend, threads=threads)
+            reader = load_fan_reader(d, backend=backend.value, threads=threads)
             if reader is None:
                 typer.echo(f"error: {d} holds no fan_reader.json", err=True)
                 raise typer.Exit(2)
             readers[str(d)] = ZoneReader(calibration, reader)
-        perceiver = Perceiver.from_models(dirs[0], backend=backend, threads=threads, video=True)
+        perceiver = Perceiver.from_models(dirs[0], backend=backend.value, threads=threads, video=True)
         scores = {name: FanScore() for name in readers}
         failed = frames = 0
         for folder in track(rounds, description="recordings"):

@@ -14,19 +14,20 @@ from typing import Annotated
 
 import typer
 
+from monitor.commands._choices import DEFAULT_BACKEND, Backend, Perception
+
 
 def register(app: typer.Typer) -> None:
     @app.command("check-rendered")
     def check_rendered(
         rounds: Annotated[list[Path], typer.Argument(help="render-round output folders (video.mp4 in each)")],
         out: Annotated[Path, typer.Option(help="where each review and the results (results.json) go")],
-        perception: Annotated[str, typer.Option(help="models (the shipped ONNX models) or oracle")] = (
-            "models"),
+        perception: Annotated[Perception, typer.Option(
+            help="models (the shipped ONNX models) or oracle")] = Perception.MODELS,
         models: Annotated[Path | None, typer.Option(help="folder with detector.onnx / cards.onnx")] = None,
         stride: Annotated[int, typer.Option(min=1, max=6, help="perceive every n-th frame at most")] = 1,
         threads: Annotated[int, typer.Option(min=1, help="perception threads")] = 2,
-        backend: Annotated[str, typer.Option(
-            help="the models' inference runtime: openvino or onnxruntime")] = "openvino",
+        backend: Annotated[Backend, typer.Option(help="the models' inference runtime")] = DEFAULT_BACKEND,
         detections_cache: Annotated[Path | None, typer.Option(
             help="recorded detections (models only): perceive each round once, replay it on later checks "
                  "(tune tracking and extraction in seconds)")] = None,
@@ -43,8 +44,9 @@ def register(app: typer.Typer) -> None:
         from monitor.review.jobs import GateSettings
         from monitor.review.session import ReviewOptions, ReviewSetupError, run_review
 
-        if perception not in ("models", "oracle"):
-            typer.echo(f"--perception {perception!r}: use models or oracle", err=True)
+        if perception == Perception.AUTO:
+            typer.echo("--perception auto: use models or oracle (a rendered round always has its truth)",
+                       err=True)
             raise typer.Exit(2)
         results = []
         failed = 0
@@ -55,9 +57,10 @@ def register(app: typer.Typer) -> None:
                 failed += 1
                 continue
             dest = out / folder.name
-            opts = ReviewOptions(videos=[video], table=TABLE, out=dest, perception=perception, models=models,
+            opts = ReviewOptions(videos=[video], table=TABLE, out=dest, perception=perception.value,
+                                 models=models,
                                  gate=GateSettings(stride=stride), clips=False, threads=threads,
-                                 backend=backend,
+                                 backend=backend.value,
                                  detections_cache=detections_cache, whole_frames=whole_frames)
             try:
                 outcome = run_review(opts)
@@ -72,7 +75,7 @@ def register(app: typer.Typer) -> None:
             except (ReviewSetupError, RenderedCheckError, OSError, ValueError, RuntimeError) as e:
                 typer.echo(f"error: {folder}: {e}", err=True)
                 failed += 1
-        table = Table(title=f"{perception} perception, every {stride} frame(s) at most")
+        table = Table(title=f"{perception.value} perception, every {stride} frame(s) at most")
         for col in ("round", "expected", "raised", "missed", "false", "max |time error| s"):
             table.add_column(col)
         for r in results:

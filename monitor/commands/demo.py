@@ -3,7 +3,7 @@
 The sample recording (rendered on first use by the rounds' ``sample-recording``) plays as a live
 camera; its dice rolls come from the simulated dice reader on a pseudo-terminal; the dealer's
 console presses (round start with the banker's seat, no more bets, misdeal, round end) are replayed
-from its log; the monitor, the store (SQLite) and the dashboard run at http://127.0.0.1:8000, where
+from its log; the monitor, the store (SQLite) and the dashboard run at http://127.0.0.1:8080, where
 the scripted faults appear as alerts, each with a snapshot, while the video plays.
 """
 
@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+
+from monitor.commands._choices import DEFAULT_PORT, Perception
 
 TABLE = Path(__file__).resolve().parents[2] / "calibration" / "default-table.yaml"
 
@@ -70,13 +72,13 @@ def register(app: typer.Typer) -> None:
     def demo(
         recording: Annotated[Path | None, typer.Option(
             help="recording folder (default: the one shipped with the package; rendered if missing)")] = None,
-        port: Annotated[int, typer.Option(help="dashboard port")] = 8000,
+        port: Annotated[int, typer.Option(help="dashboard port")] = DEFAULT_PORT,
         host: Annotated[str, typer.Option(help="interface to listen on")] = "127.0.0.1",
         data: Annotated[Path | None, typer.Option(
             help="folder for the store and snapshots (default: a new temporary folder)")] = None,
-        perception: Annotated[str, typer.Option(
+        perception: Annotated[Perception, typer.Option(
             help="oracle (the recording's ground truth, to show the chain after perception), models, "
-                 "or auto (oracle when the ground truth is there)")] = "auto",
+                 "or auto (oracle when the ground truth is there)")] = Perception.AUTO,
         once: Annotated[bool, typer.Option("--once", help="exit when the recording ends")] = False,
         duration: Annotated[float | None, typer.Option(help="exit after this many seconds")] = None,
         keep_serving: Annotated[bool, typer.Option(
@@ -91,9 +93,6 @@ def register(app: typer.Typer) -> None:
         from monitor.pipeline.perceive import PerceptionError
         from monitor.pipeline.session import SessionOptions, open_session
 
-        if perception not in ("auto", "oracle", "models"):
-            typer.echo(f"unknown perception {perception!r}: auto, oracle or models", err=True)
-            raise typer.Exit(2)
         if recording is None:
             from monitor.render.rounds.sample import sample_recording_dir
 
@@ -111,8 +110,8 @@ def register(app: typer.Typer) -> None:
             table=TABLE, camera=str(recording / "video.mp4"), db_url=f"sqlite:///{folder / 'store.db'}",
             snapshot_dir=folder / "snapshots", tokens=f"demo:viewer:{token}", host=host, port=port,
             simulate_dice=recording / "events.jsonl", console_log=recording / "events.jsonl",
-            perception=perception,  # type: ignore[arg-type]
-            truth=truth if truth.exists() and perception != "models" else None,
+            perception=perception.value,
+            truth=truth if truth.exists() and perception != Perception.MODELS else None,
             perceive_fps=perceive_fps or None,
         )
         try:

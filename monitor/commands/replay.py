@@ -20,7 +20,8 @@ def register(app: typer.Typer) -> None:
         window: Annotated[int, typer.Option(help="reorder window in events (late events beyond it are "
                                                  "reported)", min=0)] = 64,
         strict: Annotated[bool, typer.Option(help="exit with status 1 if a misdeal or integrity alert "
-                                                 "was raised")] = False,
+                                                 "was raised, a line was not a valid event, or the file "
+                                                 "held no event at all")] = False,
     ) -> None:
         """Run the procedure monitor over an event file and print the alerts and each round's hand history."""
         import json
@@ -41,6 +42,12 @@ def register(app: typer.Typer) -> None:
             typer.echo(json.dumps(doc, indent=2))
         else:
             typer.echo(format_text(result))
+        if not strict:
+            return
         serious = {"misdeal", "integrity"}
-        if strict and any(a.severity.value in serious for a in result.alerts):
+        if any(a.severity.value in serious for a in result.alerts):
+            raise typer.Exit(1)
+        if result.rejected or not result.events:
+            what = f"{result.rejected} line(s) not valid events" if result.rejected else "no events"
+            typer.echo(f"replay --strict: {events}: {what}", err=True)
             raise typer.Exit(1)

@@ -7,6 +7,8 @@ from typing import Annotated
 
 import typer
 
+from monitor.commands._choices import DEFAULT_BACKEND, Backend, Perception
+
 
 def register(app: typer.Typer) -> None:
     @app.command()
@@ -24,9 +26,9 @@ def register(app: typer.Typer) -> None:
         snapshot_dir: Annotated[Path | None, typer.Option(
             help="the dashboard's snapshot folder: alert snapshots are copied there")] = None,
         name: Annotated[str | None, typer.Option(help="session name (default: the output folder's)")] = None,
-        perception: Annotated[str, typer.Option(
+        perception: Annotated[Perception, typer.Option(
             help="auto (oracle when a rendered recording's ground truth is beside the video, else models), "
-                 "models, or oracle")] = "auto",
+                 "models, or oracle")] = Perception.AUTO,
         models: Annotated[Path | None, typer.Option(help="folder with detector.onnx / cards.onnx")] = None,
         workers: Annotated[int | None, typer.Option(
             min=1, help="fan the files out over a local Dask cluster of N worker processes")] = None,
@@ -47,9 +49,9 @@ def register(app: typer.Typer) -> None:
         threads: Annotated[int, typer.Option(
             min=1, help="perception threads (per worker: shared); one leaves a core to decode and "
                         "run the chain")] = 1,
-        backend: Annotated[str, typer.Option(
-            help="the models' inference runtime: onnxruntime or openvino (on one thread ONNX Runtime "
-                 "reviews fastest: docs/benchmarks.md, sessions 17-18)")] = "onnxruntime",
+        backend: Annotated[Backend, typer.Option(
+            help="the models' inference runtime (on one thread ONNX Runtime reviews fastest: "
+                 "docs/benchmarks.md, sessions 17-18)")] = DEFAULT_BACKEND,
         detections_cache: Annotated[Path | None, typer.Option(
             help="keep the models' detections in this folder and replay them when the same recording is "
                  "reviewed again with the same models (re-review after a rule change without the models)",
@@ -60,19 +62,16 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Review recordings: hands, alerts with snapshots and clips, an HTML report; resumable."""
         from monitor.calibration import CalibrationError
-        from monitor.perception.backends import BACKENDS
         from monitor.review.jobs import GateSettings
         from monitor.review.session import ReviewOptions, ReviewSetupError, run_review
         from monitor.store.db import DEFAULT_DB_URL, redacted
 
-        if backend not in BACKENDS:
-            raise typer.BadParameter(f"--backend must be one of {', '.join(BACKENDS)} (got {backend!r})")
         db_url = (db or DEFAULT_DB_URL) if store else None
-        opts = ReviewOptions(videos=videos, table=table, out=out, perception=perception, models=models,
+        opts = ReviewOptions(videos=videos, table=table, out=out, perception=perception.value, models=models,
                              name=name, db_url=db_url, snapshot_dir=snapshot_dir, workers=workers,
                              scheduler=scheduler,
                              gate=GateSettings(enabled=motion_gate, stride=stride, perceive_fps=perceive_fps),
-                             clips=clips, restart=restart, threads=threads, backend=backend,
+                             clips=clips, restart=restart, threads=threads, backend=backend.value,
                              detections_cache=detections_cache,
                              whole_frames=whole_frames)
         try:

@@ -8,6 +8,8 @@ from typing import Annotated
 
 import typer
 
+from monitor.commands._choices import DEFAULT_BACKEND, DEFAULT_PORT, Backend, Perception
+
 
 def register(app: typer.Typer) -> None:
     @app.command()
@@ -21,10 +23,12 @@ def register(app: typer.Typer) -> None:
         snapshot_dir: Annotated[Path, typer.Option(help="where alert snapshots are written")] = Path(
             "snapshots"),
         host: Annotated[str, typer.Option(help="interface to listen on")] = "127.0.0.1",
-        port: Annotated[int, typer.Option(help="dashboard / API port")] = 8000,
+        port: Annotated[int, typer.Option(help="dashboard / API port")] = DEFAULT_PORT,
         tokens: Annotated[str | None, typer.Option(envvar="TABLE_MONITOR_TOKENS",
                                                    help="name:role:token entries, comma-separated")] = None,
-        perception: Annotated[str, typer.Option(help="auto, models or oracle (needs --truth)")] = "auto",
+        perception: Annotated[Perception, typer.Option(
+            help="auto (oracle with --truth, else models), models, or oracle (needs --truth)",
+        )] = Perception.AUTO,
         truth: Annotated[Path | None, typer.Option(help="a rendered recording's truth (oracle)")] = None,
         models: Annotated[Path | None, typer.Option(help="folder with detector.onnx / cards.onnx")] = None,
         console_log: Annotated[Path | None, typer.Option(
@@ -40,29 +44,20 @@ def register(app: typer.Typer) -> None:
         perceive_fps: Annotated[float, typer.Option(
             min=0.0, help="a video file: perceive at most this many frames a second (15: what the "
                           "end-to-end proof covers); 0: every frame (cameras: every frame)")] = 0.0,
-        # the literal is backends.LIVE_BACKEND (not imported: the CLI starts without numpy)
-        backend: Annotated[str, typer.Option(
-            help="the models' inference runtime: onnxruntime (measured faster for the live chain, "
-                 "docs/benchmarks.md session 30) or openvino")] = "onnxruntime",
+        backend: Annotated[Backend, typer.Option(
+            help="the models' inference runtime (ONNX Runtime measured faster for the live chain, "
+                 "docs/benchmarks.md session 30)")] = DEFAULT_BACKEND,
     ) -> None:
         """Watch a table live: events to the procedure monitor, alerts stored and pushed to the dashboard."""
         from monitor.calibration import CalibrationError
         from monitor.pipeline.perceive import PerceptionError
         from monitor.pipeline.session import DEFAULT_MODELS, SessionOptions, open_session
 
-        if perception not in ("auto", "oracle", "models"):
-            typer.echo(f"unknown perception {perception!r}: auto, models or oracle", err=True)
-            raise typer.Exit(2)
-        from monitor.perception.backends import unknown_backend
-
-        if why := unknown_backend(backend):
-            typer.echo(why, err=True)
-            raise typer.Exit(2)
         opts = SessionOptions(
             table=table, camera=camera, db_url=db, snapshot_dir=snapshot_dir, tokens=tokens or "", host=host,
-            port=port, dice_port=dice, console_log=console_log, perception=perception,  # type: ignore[arg-type]
+            port=port, dice_port=dice, console_log=console_log, perception=perception.value,
             truth=truth, models=models or DEFAULT_MODELS, realtime=not review, banker_seat=banker_seat,
-            whole_frames=whole_frames, perceive_fps=perceive_fps or None, backend=backend,
+            whole_frames=whole_frames, perceive_fps=perceive_fps or None, backend=backend.value,
         )
         try:
             session = open_session(opts)

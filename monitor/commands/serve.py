@@ -7,6 +7,9 @@ from typing import Annotated
 
 import typer
 
+from monitor.api.auth import Role
+from monitor.commands._choices import DEFAULT_PORT
+
 
 def register(app: typer.Typer) -> None:
     @app.command()
@@ -14,15 +17,16 @@ def register(app: typer.Typer) -> None:
         db: Annotated[str | None, typer.Option("--db", help="database URL (sqlite:///FILE or postgresql://...)",
                                                envvar="TABLE_MONITOR_DB_URL")] = None,
         host: Annotated[str, typer.Option(help="interface to listen on")] = "127.0.0.1",
-        port: Annotated[int, typer.Option(help="TCP port")] = 8080,
+        port: Annotated[int, typer.Option(help="TCP port")] = DEFAULT_PORT,
         tokens_file: Annotated[Path | None, typer.Option(
             "--tokens-file", help="'name role sha256:HEX' lines", exists=True, dir_okay=False)] = None,
         webhooks_file: Annotated[Path | None, typer.Option(
             "--webhooks-file", help="YAML/JSON list of webhook targets", exists=True, dir_okay=False)] = None,
         snapshot_dir: Annotated[Path | None, typer.Option(help="where alert snapshot images live")] = None,
-        log_level: Annotated[str, typer.Option(help="uvicorn log level")] = "info",
     ) -> None:
         """Run the dashboard API and web page (tokens also from TABLE_MONITOR_TOKENS)."""
+        import logging
+
         import uvicorn
 
         from monitor.api.app import create_app
@@ -44,8 +48,10 @@ def register(app: typer.Typer) -> None:
         # No access log: it would carry query strings, and operators do not need every GET.
         # No per-message deflate: alerts are small, and compressing every message once per client
         # (each has its own deflate context) was the largest cost of pushing to 200 clients.
-        uvicorn.run(application, host=settings.host, port=settings.port, log_level=log_level,
-                    access_log=False, ws_max_size=1 << 20, ws_per_message_deflate=False,
+        # uvicorn's records go through the logging the root command set up (--log-level, --log-json)
+        uvicorn.run(application, host=settings.host, port=settings.port, log_config=None,
+                    log_level=logging.getLogger().getEffectiveLevel(), access_log=False,
+                    ws_max_size=1 << 20, ws_per_message_deflate=False,
                     timeout_graceful_shutdown=5)
 
     token_app = typer.Typer(help="Access tokens for the API.", no_args_is_help=True)
@@ -54,19 +60,14 @@ def register(app: typer.Typer) -> None:
     @token_app.command("new")
     def token_new(
         name: Annotated[str, typer.Option(help="who or what uses it (a person, a sensor)")],
-        role: Annotated[str, typer.Option(help="viewer, supervisor, sensor or admin")] = "viewer",
+        role: Annotated[Role, typer.Option(help="what the token may do")] = Role.VIEWER,
     ) -> None:
         """Print a new token once, and the line for the tokens file (which holds only its digest)."""
-        from monitor.api.auth import Role, file_line, new_token
+        from monitor.api.auth import file_line, new_token
 
-        try:
-            chosen = Role(role)
-        except ValueError:
-            typer.echo(f"unknown role {role!r}: one of {', '.join(r.value for r in Role)}", err=True)
-            raise typer.Exit(2) from None
         if not name or any(c.isspace() for c in name):
             typer.echo("the name must be one word", err=True)
             raise typer.Exit(2)
         token = new_token()
         typer.echo(f"token (give it to {name}; it is not stored anywhere): {token}")
-        typer.echo(f"tokens-file line: {file_line(name, chosen, token)}")
+        typer.echo(f"tokens-file line: {file_line(name, role, token)}")

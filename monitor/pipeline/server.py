@@ -40,7 +40,9 @@ class ApiServer:
             return SnapshotFeed(inner, self.ring, folder) if folder is not None else inner
 
         self.app = create_app(settings, feed_factory=feed)
+        # log_config None: its records go through the logging the command set up (monitor.logsetup)
         config = uvicorn.Config(self.app, host=settings.host, port=settings.port, log_level=log_level,
+                                log_config=None,
                                 access_log=False, ws_max_size=1 << 20, timeout_graceful_shutdown=3,
                                 # per-message deflate compressed each alert once per client: 44% of the loop
                                 ws_per_message_deflate=False)

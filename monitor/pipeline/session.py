@@ -35,7 +35,7 @@ class SessionOptions:
     snapshot_dir: Path
     tokens: str = ""  # name:role:token entries
     host: str = "127.0.0.1"
-    port: int = 8000
+    port: int = 8080  # monitor.commands._choices.DEFAULT_PORT, the API's own default
     dice_port: str | None = None
     simulate_dice: Path | None = None  # events.jsonl whose dice_reader rolls a pty simulator plays
     console_log: Path | None = None  # events.jsonl whose console events are replayed
