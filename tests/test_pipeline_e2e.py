@@ -95,6 +95,15 @@ def test_a_rendered_round_through_the_live_chain_alerts_with_a_snapshot(clip: Pa
         assert session.wait(60), "the clip did not finish playing"
         time.sleep(1.0)
         assert gc.get_freeze_count() > 0  # the warm heap left out of the collector's full passes
+        # the run's camera and dice reader in the embedded API's /health and /metrics
+        import httpx
+
+        health = httpx.get(f"{session.server.url}/health").json()
+        kinds = {s["kind"]: s for s in health["sources"]}
+        assert set(kinds) == {"camera", "dice_reader"}
+        assert kinds["camera"]["captured"] > 0 and kinds["dice_reader"]["reconnects"] == 0
+        metrics = httpx.get(f"{session.server.url}/metrics", headers={"Authorization": f"Bearer {TOKEN}"}).text
+        assert 'table_monitor_source_up{kind="dice_reader"' in metrics
     finally:
         session.close()
         stop.set()

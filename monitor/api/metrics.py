@@ -7,6 +7,8 @@ from collections import deque
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
+from monitor.sources.prometheus import SourceCollector
+
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 
 
@@ -59,6 +61,9 @@ class Metrics:
                                     "Live clients disconnected for falling behind", registry=r)
         self.webhook_results = Counter("table_monitor_webhook_attempts", "Webhook delivery attempts",
                                        ["target", "outcome"], registry=r)
+        # the cameras and dice readers of a live run in this process (run, demo): /metrics and /health
+        self.sources = SourceCollector()
+        r.register(self.sources)
 
     def render(self) -> bytes:
         return generate_latest(self.registry)

@@ -174,10 +174,29 @@ class IngestResult(BaseModel):
     alerts: list[str] = Field(description="ids of the alerts these events raised")
 
 
+class SourceHealthOut(BaseModel):
+    source: str = Field(
+        description="camera id (usb:0, a file, an RTSP URL without credentials) or serial port")
+    kind: str = Field(description="'camera' or 'dice_reader'")
+    state: str = Field(description="not_started, connecting, running, reconnecting, ended or error")
+    up: bool = Field(description="delivering (state running)")
+    fps: float | None = Field(None, description="camera: frames captured a second, over about the last 10 s")
+    captured: int | None = Field(None, description="camera: frames captured")
+    dropped: int | None = Field(None, description="camera: frames dropped for a slow consumer")
+    reconnects: int = Field(0, description="recoveries after a loss")
+    bad_lines: int | None = Field(None, description="dice reader: lines that failed their checks")
+    missing_readings: int | None = Field(None, description="dice reader: rolls lost (sequence gaps)")
+    silent_s: float | None = Field(None, description="dice reader: seconds since its last good line")
+
+
 class HealthOut(BaseModel):
-    status: str
+    status: str = Field(description="'ok'; 'degraded' when the database is unavailable (HTTP 503) or a "
+                                    "source is reconnecting or failed (HTTP 200)")
     version: str
     database: str = Field(description="'ok' or 'unavailable'")
+    sources: list[SourceHealthOut] = Field(
+        default_factory=list,
+        description="the cameras and dice readers of a live run served here (run, demo)")
 
 
 class AuditVerifyOut(BaseModel):

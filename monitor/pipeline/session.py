@@ -138,6 +138,11 @@ def open_session(opts: SessionOptions) -> Session:
             dice_port = simulator.device_path
         if dice_port is not None:
             dice = DiceReader(dice_port)
+        # the camera and dice reader in /metrics and /health
+        collector = server.services.metrics.sources
+        collector.add(source)
+        if dice is not None:
+            collector.add(dice)
         settings_x = opts.extractor or ExtractorSettings(
             round_from_vision=opts.console_log is None, banker_seat=opts.banker_seat,
             count_deal=getattr(perception, "sees_hands", True),

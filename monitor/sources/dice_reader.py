@@ -74,6 +74,8 @@ class DiceMetrics:
     missing_readings: int
     repeats: int
     reconnects: int
+    # seconds since the last well-formed line (a heartbeat or a roll); None before the first one
+    silent_s: float | None = None
 
 
 class DiceReader:
@@ -111,6 +113,7 @@ class DiceReader:
             0,
         )
         self._lost_at: float | None = None
+        self._last_line_at: float | None = None  # monotonic time of the last well-formed line
         self._fresh = True
         self._attempts = 0
         self.error: str | None = None
@@ -146,7 +149,9 @@ class DiceReader:
     def metrics(self) -> DiceMetrics:
         with self._lock:
             c = dict(self._counts)
-        return DiceMetrics(port=self.port, state=self.state, **c)
+            last = self._last_line_at
+        silent = None if last is None else max(0.0, time.monotonic() - last)
+        return DiceMetrics(port=self.port, state=self.state, silent_s=silent, **c)
 
     def __enter__(self) -> DiceReader:
         return self.start()
@@ -218,6 +223,8 @@ class DiceReader:
                 for result in results:
                     if self._handle(result, now):
                         last_good = now
+                        with self._lock:
+                            self._last_line_at = now
             if now - last_good > self.heartbeat_timeout_s:
                 return f"no heartbeat for {self.heartbeat_timeout_s:.1f} s"
         return "stopped"

@@ -1,13 +1,18 @@
-"""Source health for Prometheus: a collector that reads the sources' counters at scrape time.
+"""Source health for Prometheus and ``/health``: a collector that reads the sources' counters when asked.
 
-Register it in the API's registry (``registry.register(SourceCollector(...))``); sources can
-be added later with ``add``. Nothing is copied between scrapes, so the counters are never stale.
+The API's metrics own one (``Metrics.sources``, in the registry ``/metrics`` renders); a live run adds
+its camera and dice reader to it (``add``). Nothing is copied between scrapes, so the counters are never
+stale. ``health()`` gives the same sources as rows for ``/health``: state, frames a second, drops and
+reconnects of a camera; bad lines, lost rolls and seconds of silence of the dice reader.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
@@ -16,15 +21,84 @@ from monitor.sources.dice_reader import DiceReader
 from monitor.sources.state import SourceState
 from monitor.sources.video_source import VideoSource
 
+# states in which a source is not delivering and is not done: /health says "degraded"
+UNHEALTHY = frozenset({SourceState.RECONNECTING, SourceState.ERROR})
+FPS_WINDOW_S = 10.0  # a camera's frame rate: frames captured over about the last 10 s
+FPS_MIN_SPAN_S = 0.5  # ... measured once two samples lie at least this far apart
+
+
+@dataclass(frozen=True, slots=True)
+class SourceHealth:
+    """One source as ``/health`` shows it (camera fields None for the dice reader and the other way)."""
+
+    source: str
+    kind: str  # "camera" or "dice_reader"
+    state: SourceState
+    up: bool
+    fps: float | None = None
+    captured: int | None = None
+    dropped: int | None = None
+    reconnects: int = 0
+    bad_lines: int | None = None
+    missing_readings: int | None = None
+    silent_s: float | None = None
+
+    @property
+    def healthy(self) -> bool:
+        return self.state not in UNHEALTHY
+
+
+class _Rate:
+    """Frames a second from (time, captured) samples taken whenever the source is read."""
+
+    def __init__(self) -> None:
+        self._samples: deque[tuple[float, int]] = deque()
+
+    def sample(self, now: float, captured: int) -> float | None:
+        self._samples.append((now, captured))
+        while len(self._samples) > 2 and now - self._samples[1][0] >= FPS_WINDOW_S:
+            self._samples.popleft()
+        t0, c0 = self._samples[0]
+        return (captured - c0) / (now - t0) if now - t0 >= FPS_MIN_SPAN_S else None
+
 
 class SourceCollector(Collector):
-    def __init__(self, sources: list[VideoSource | DiceReader] | None = None) -> None:
+    def __init__(self, sources: list[VideoSource | DiceReader] | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self._sources: list[VideoSource | DiceReader] = list(sources or [])
+        self._rates: dict[int, _Rate] = {}
+        self._clock = clock
         self._lock = threading.Lock()
 
     def add(self, source: VideoSource | DiceReader) -> None:
         with self._lock:
             self._sources.append(source)
+
+    def remove(self, source: VideoSource | DiceReader) -> None:
+        with self._lock:
+            self._sources = [s for s in self._sources if s is not source]
+            self._rates.pop(id(source), None)
+
+    def health(self) -> list[SourceHealth]:
+        """Every source's state and counters now, cameras' frame rates over the last seconds."""
+        with self._lock:
+            sources = list(self._sources)
+        out: list[SourceHealth] = []
+        for src in sources:
+            if isinstance(src, VideoSource):
+                m = src.metrics()
+                with self._lock:
+                    fps = self._rates.setdefault(id(src), _Rate()).sample(self._clock(), m.captured)
+                out.append(SourceHealth(src.source_id, "camera", m.state, m.state is SourceState.RUNNING,
+                                        fps=None if fps is None else round(fps, 2), captured=m.captured,
+                                        dropped=m.dropped, reconnects=m.reconnects))
+            else:
+                d = src.metrics()
+                out.append(SourceHealth(src.port, "dice_reader", d.state, d.state is SourceState.RUNNING,
+                                        reconnects=d.reconnects, bad_lines=d.bad_lines,
+                                        missing_readings=d.missing_readings,
+                                        silent_s=None if d.silent_s is None else round(d.silent_s, 2)))
+        return out
 
     def collect(self) -> Iterator[Metric]:
         with self._lock:
@@ -39,6 +113,9 @@ class SourceCollector(Collector):
                                          labels=["source", "kind"])
         dice = CounterMetricFamily("table_monitor_dice_lines", "Dice reader lines and bytes by outcome",
                                    labels=["source", "outcome"])
+        silence = GaugeMetricFamily("table_monitor_dice_silence_seconds",
+                                    "Seconds since the dice reader's last well-formed line",
+                                    labels=["source"])
         for src in sources:
             if isinstance(src, VideoSource):
                 name, kind = src.source_id, "camera"
@@ -57,8 +134,10 @@ class SourceCollector(Collector):
                 ):
                     dice.add_metric([name, outcome], value)
                 reconnects.add_metric([name, kind], d.reconnects)
+                if d.silent_s is not None:
+                    silence.add_metric([name], d.silent_s)
                 current = d.state
             up.add_metric([name, kind], 1.0 if current is SourceState.RUNNING else 0.0)
             for s in SourceState:
                 state.add_metric([name, kind, s.value], 1.0 if s is current else 0.0)
-        yield from (up, state, frames, reconnects, dice)
+        yield from (up, state, frames, reconnects, dice, silence)

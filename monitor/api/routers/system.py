@@ -9,7 +9,7 @@ from sqlalchemy import text
 from monitor import __version__
 from monitor.api.auth import GRANTS
 from monitor.api.deps import AUTH_ERRORS, Admin, Caller, Reader, ServicesDep, SessionDep
-from monitor.api.schemas import AuditVerifyOut, HealthOut, WhoAmI
+from monitor.api.schemas import AuditVerifyOut, HealthOut, SourceHealthOut, WhoAmI
 from monitor.api.webhooks.outbox import pending_counts
 from monitor.store import audit
 from monitor.store.repository import verify_alert_rows
@@ -17,7 +17,8 @@ from monitor.store.repository import verify_alert_rows
 router = APIRouter()
 
 
-@router.get("/health", response_model=HealthOut, tags=["system"], summary="Liveness and database (open)")
+@router.get("/health", response_model=HealthOut, tags=["system"],
+            summary="Liveness, database and the live run's sources (open)")
 def health(services: ServicesDep, response: Response) -> HealthOut:
     try:
         with services.engine.connect() as conn:
@@ -26,7 +27,14 @@ def health(services: ServicesDep, response: Response) -> HealthOut:
     except Exception:  # the details (host, credentials) stay in the server log
         database = "unavailable"
         response.status_code = 503
-    return HealthOut(status="ok" if database == "ok" else "degraded", version=__version__, database=database)
+    sources = services.metrics.sources.health()
+    healthy = database == "ok" and all(s.healthy for s in sources)
+    return HealthOut(status="ok" if healthy else "degraded", version=__version__, database=database,
+                     sources=[SourceHealthOut(source=s.source, kind=s.kind, state=s.state.value, up=s.up,
+                                              fps=s.fps, captured=s.captured, dropped=s.dropped,
+                                              reconnects=s.reconnects, bad_lines=s.bad_lines,
+                                              missing_readings=s.missing_readings, silent_s=s.silent_s)
+                              for s in sources])
 
 
 @router.get("/metrics", tags=["system"], summary="Prometheus metrics", responses={
