@@ -31,6 +31,9 @@ REQUIRED = {
     ("GET", "/api/v1/me"): "any",
     ("GET", "/api/v1/audit/verify"): "admin",
     ("GET", "/api/v1/webhooks"): "admin",
+    ("GET", "/api/v1/webhooks/dead"): "admin",
+    ("POST", "/api/v1/webhooks/deliveries/{delivery_id}/retry"): "admin",
+    ("POST", "/api/v1/webhooks/dead/retry"): "admin",
 }
 OPEN = {("GET", "/health")}
 # A role that lacks each permission (the API must answer 403 to it).

@@ -151,6 +151,9 @@ class AuditEntryRow(Base):
 class OutboxStatus(StrEnum):
     PENDING = "pending"
     DELIVERED = "delivered"
+    # the target refused it for good (a 4xx other than 408 and 429): kept, not retried until an admin
+    # asks for it (POST /api/v1/webhooks/deliveries/{id}/retry)
+    DEAD = "dead"
 
 
 class OutboxRow(Base):

@@ -5,6 +5,15 @@ cannot lose them; each target has its own worker, so a target that is down only 
 itself. Failed attempts back off exponentially (with jitter) and are retried until they
 succeed; every request carries an ``Idempotency-Key`` so a retry after a lost response is
 recognised by the receiver.
+
+A refusal that no retry can change (HTTP 4xx other than 408 Request Timeout and 429 Too Many
+Requests: a wrong URL, a rejected signature, a payload the receiver will never take) is a permanent
+failure: the delivery goes to the dead-letter state (``dead``) with its error, the API lists it and
+an admin sends it again once the receiver is fixed (:func:`retry_dead`).
+
+Signed requests carry ``X-Table-Monitor-Signature: t=<unix seconds>,v1=<hex>``, the hex being
+HMAC-SHA256 of ``"<t>.<body>"`` under the target's secret; ``t`` is the time of that attempt, so a
+receiver can refuse an old (replayed) request (:func:`verify_signature`, docs/webhooks.md).
 """
 
 from __future__ import annotations
@@ -15,12 +24,13 @@ import hashlib
 import hmac
 import logging
 import random
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 import httpx
-from sqlalchemy import func, insert, select
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from monitor.api.settings import WebhookTarget
@@ -32,6 +42,9 @@ log = logging.getLogger("monitor.api.webhooks")
 
 BACKOFF_BASE_S = 1.0
 BACKOFF_CAP_S = 300.0
+SIGNATURE_HEADER = "X-Table-Monitor-Signature"
+SIGNATURE_TOLERANCE_S = 300  # what verify_signature accepts by default: five minutes either way
+RETRYABLE_4XX = frozenset({408, 429})  # the client errors a later attempt can cure
 
 
 def wants(target: WebhookTarget, severity: str) -> bool:
@@ -79,8 +92,48 @@ def backoff(attempts: int, rng: Callable[[], float] = random.random) -> timedelt
     return timedelta(seconds=base * (0.8 + 0.4 * rng()))
 
 
-def signature(secret: str, body: str) -> str:
-    return "sha256=" + hmac.new(secret.encode(), body.encode(), hashlib.sha256).hexdigest()
+def _mac(secret: str, timestamp: int, body: str) -> str:
+    return hmac.new(secret.encode(), f"{timestamp}.{body}".encode(), hashlib.sha256).hexdigest()
+
+
+def signature(secret: str, body: str, timestamp: int | None = None) -> str:
+    """The signature header's value: ``t=<unix seconds>,v1=<HMAC-SHA256 of "<t>.<body>">``."""
+    t = int(time.time()) if timestamp is None else timestamp
+    return f"t={t},v1={_mac(secret, t, body)}"
+
+
+def verify_signature(secret: str, body: str, header: str, *, tolerance_s: float = SIGNATURE_TOLERANCE_S,
+                     now: float | None = None) -> bool:
+    """A receiver's check: the header is well formed, its MAC matches, and its time is within
+    ``tolerance_s`` of ``now`` (a captured request replayed later fails)."""
+    fields: dict[str, list[str]] = {}
+    for part in header.split(","):
+        key, sep, value = part.strip().partition("=")
+        if not sep:
+            return False
+        fields.setdefault(key, []).append(value)
+    stamps = fields.get("t", [])
+    if len(stamps) != 1 or not stamps[0].isdigit():
+        return False
+    t = int(stamps[0])
+    if abs((time.time() if now is None else now) - t) > tolerance_s:
+        return False
+    expected = _mac(secret, t, body)
+    return any(hmac.compare_digest(expected, v) for v in fields.get("v1", []))
+
+
+def permanent(status_code: int) -> bool:
+    """An HTTP answer no retry can change: a 4xx other than 408 and 429."""
+    return 400 <= status_code < 500 and status_code not in RETRYABLE_4XX
+
+
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    """How one delivery attempt went."""
+
+    ok: bool
+    error: str | None = None
+    permanent: bool = False  # the receiver refused it for good: dead-letter, no retry
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,51 +172,60 @@ class DeliveryWorker:
             ).scalars().all()
             return [Due(r.id, r.idempotency_key, r.content_type, r.body, r.attempts) for r in rows]
 
-    def _record(self, due: Due, ok: bool, error: str | None) -> None:
+    def _record(self, due: Due, attempt: Attempt) -> None:
         with self._sessions() as session, session.begin():
             row = session.get(OutboxRow, due.id)
             if row is None:
                 return
             row.attempts = due.attempts + 1
-            if ok:
+            if attempt.ok:
                 row.status = OutboxStatus.DELIVERED.value
                 row.delivered_at = utcnow()
                 row.last_error = None
+            elif attempt.permanent:
+                row.status = OutboxStatus.DEAD.value
+                row.last_error = (attempt.error or "")[:500]
             else:
-                row.last_error = (error or "")[:500]
+                row.last_error = (attempt.error or "")[:500]
                 row.next_attempt_at = utcnow() + backoff(due.attempts)
 
-    async def _send(self, due: Due) -> tuple[bool, str | None]:
+    async def _send(self, due: Due) -> Attempt:
         headers = {
             "Content-Type": due.content_type,
             "Idempotency-Key": due.idempotency_key,
             "User-Agent": "table-monitor-webhook/1",
         }
         if self.target.secret is not None:
-            headers["X-Table-Monitor-Signature"] = signature(self.target.secret.get_secret_value(), due.body)
+            headers[SIGNATURE_HEADER] = signature(self.target.secret.get_secret_value(), due.body)
         try:
             response = await self._client.post(str(self.target.url), content=due.body.encode("utf-8"),
                                                headers=headers, timeout=self.target.timeout_s)
         except httpx.HTTPError as exc:
-            return False, f"{type(exc).__name__}: {exc}"
+            return Attempt(False, f"{type(exc).__name__}: {exc}")
         if 200 <= response.status_code < 300:
-            return True, None
-        return False, f"HTTP {response.status_code}"
+            return Attempt(True)
+        reason = f"HTTP {response.status_code} {response.reason_phrase}".rstrip()
+        return Attempt(False, reason, permanent=permanent(response.status_code))
 
     async def deliver_due(self) -> int:
         """One pass: send everything due now; returns how many were delivered."""
         delivered = 0
         due = await asyncio.to_thread(self._due)
         for item in due:
-            ok, error = await self._send(item)
-            await asyncio.to_thread(self._record, item, ok, error)
+            attempt = await self._send(item)
+            await asyncio.to_thread(self._record, item, attempt)
             if self._on_result is not None:
-                self._on_result(self.target.name, ok)
-            if ok:
+                self._on_result(self.target.name, attempt.ok)
+            if attempt.ok:
                 delivered += 1
+            elif attempt.permanent:
+                # the receiver answered and refused this one: the rest may still go through
+                log.error("webhook %s: %s refused for good (%s): dead-lettered until an admin retries it",
+                          self.target.name, item.idempotency_key, attempt.error,
+                          extra={"webhook_target": self.target.name, "outbox_id": item.id})
             else:
                 log.warning("webhook %s: delivery of %s failed (%s); will retry", self.target.name,
-                            item.idempotency_key, error)
+                            item.idempotency_key, attempt.error)
                 break  # the target is failing: back off instead of hammering it with the rest
         return delivered
 
@@ -180,12 +242,43 @@ class DeliveryWorker:
                 await asyncio.wait_for(self._wake.wait(), timeout=self._poll_s)
 
 
-def pending_counts(session: Session) -> dict[str, int]:
+def _counts(session: Session, status: OutboxStatus) -> dict[str, int]:
     rows = session.execute(
-        select(OutboxRow.target, func.count()).where(OutboxRow.status == OutboxStatus.PENDING.value)
+        select(OutboxRow.target, func.count()).where(OutboxRow.status == status.value)
         .group_by(OutboxRow.target)
     ).all()
     return {target: int(n) for target, n in rows}
+
+
+def pending_counts(session: Session) -> dict[str, int]:
+    return _counts(session, OutboxStatus.PENDING)
+
+
+def dead_counts(session: Session) -> dict[str, int]:
+    return _counts(session, OutboxStatus.DEAD)
+
+
+def dead_letters(session: Session, target: str | None = None, limit: int = 100) -> list[OutboxRow]:
+    """Dead-lettered deliveries, newest first."""
+    query = select(OutboxRow).where(OutboxRow.status == OutboxStatus.DEAD.value)
+    if target is not None:
+        query = query.where(OutboxRow.target == target)
+    return list(session.execute(query.order_by(OutboxRow.id.desc()).limit(limit)).scalars())
+
+
+def retry_dead(session: Session, *, delivery_id: int | None = None, target: str | None = None) -> list[int]:
+    """Put dead-lettered deliveries back in the queue, due now and with a fresh backoff: one by id, every
+    one of a target, or all; returns the ids (inside the caller's transaction)."""
+    query = select(OutboxRow.id).where(OutboxRow.status == OutboxStatus.DEAD.value)
+    if delivery_id is not None:
+        query = query.where(OutboxRow.id == delivery_id)
+    if target is not None:
+        query = query.where(OutboxRow.target == target)
+    ids = [int(i) for i in session.execute(query.order_by(OutboxRow.id)).scalars()]
+    if ids:
+        session.execute(update(OutboxRow).where(OutboxRow.id.in_(ids)).values(
+            status=OutboxStatus.PENDING.value, attempts=0, next_attempt_at=utcnow()))
+    return ids
 
 
 def oldest_pending(session: Session) -> datetime | None:
