@@ -103,3 +103,65 @@ def test_a_viewer_sees_alerts_but_cannot_act(server, page) -> None:
     page.locator("#feed .alert").first.click()
     page.wait_for_selector("#detail[open]")
     assert page.locator("#detail-actions").is_hidden()
+
+
+def test_an_admin_sees_refused_webhook_deliveries_and_retries_them(tmp_path: Path, page) -> None:
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+    from threading import Thread
+
+    from monitor.api.settings import WebhookTarget
+
+    answers = {"code": 410}  # the receiver's endpoint is gone, until it is fixed
+    received: list[str] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            self.rfile.read(int(self.headers["Content-Length"]))
+            if answers["code"] == 200:
+                received.append(self.headers["Idempotency-Key"])
+            self.send_response(answers["code"])
+            self.end_headers()
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    hook = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    Thread(target=hook.serve_forever, daemon=True).start()
+    target = WebhookTarget(name="hook", url=f"http://127.0.0.1:{hook.server_address[1]}/in")
+    app = create_app(make_settings(f"sqlite:///{tmp_path / 'web.db'}", webhooks=[target]))
+    try:
+        with ServerThread(app) as srv:
+            with httpx.Client(base_url=srv.url, timeout=30) as client:
+                client.post("/api/v1/events/batch", headers=auth("sensor"), json=faulty_round("T1"))
+            # a supervisor has no deliveries tab
+            page.goto(srv.url + "/")
+            page.fill("#token", TOKENS["supervisor"])
+            page.click("#login-button")
+            page.wait_for_selector("#conn:has-text('live')")
+            assert page.locator("[data-view='deliveries']").is_hidden()
+            page.click("#logout")
+            page.fill("#token", TOKENS["admin"])
+            page.click("#login-button")
+            page.wait_for_selector("#conn:has-text('live')")
+            page.click("[data-view='deliveries']")
+            rows = page.locator("#deliveries-rows tr.row")
+            for _ in range(60):  # the four deliveries are refused in the background: reload until shown
+                if rows.count() == 4:
+                    break
+                page.wait_for_timeout(250)
+                page.evaluate("location.hash = '#/live'")
+                page.evaluate("location.hash = '#/deliveries'")
+            expect(rows).to_have_count(4)
+            assert "HTTP 410 Gone" in rows.first.inner_text()
+            answers["code"] = 200
+            rows.first.locator("button", has_text="Retry").click()
+            expect(rows).to_have_count(3)
+            page.click("#deliveries-retry-all")
+            expect(page.locator("#deliveries-rows")).to_contain_text("No refused deliveries.")
+            for _ in range(100):  # the worker sends them within a second or so
+                if len(received) == 4:
+                    break
+                page.wait_for_timeout(100)
+            assert sorted(set(received)) == sorted(received) and len(received) == 4  # each once
+    finally:
+        hook.shutdown()

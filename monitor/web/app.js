@@ -121,6 +121,7 @@ async function signIn(token) {
   $("login").hidden = true;
   $("app").hidden = false;
   $("who").textContent = `${state.me.name} · ${state.me.role}`;
+  document.querySelector('[data-view="deliveries"]').hidden = !state.me.permissions.includes("admin");
   connect();
   await Promise.all([loadFeed(), loadTables()]);
   route();
@@ -426,16 +427,38 @@ function showHand(hh) {
   $("hand-detail").replaceChildren(h("h3", {}, `Table ${hh.table_id} · round ${hh.history.round_id || hh.round_id}`), renderValue(hh.history));
 }
 
+// ---------------------------------------------------------------- webhook deliveries (admin)
+
+async function loadDeliveries() {
+  $("deliveries-error").textContent = "";
+  const [outbox, dead] = await Promise.all([getJSON("/api/v1/webhooks"), getJSON("/api/v1/webhooks/dead")]);
+  const owed = Object.entries(outbox.pending).map(([t, n]) => `${t}: ${n}`).join(", ");
+  $("deliveries-owed").textContent = owed ? `still being retried: ${owed}` : "nothing waiting to be retried";
+  $("deliveries-retry-all").disabled = dead.length === 0;
+  $("deliveries-rows").replaceChildren(...dead.map((d) => h("tr", { class: "row", dataset: { id: String(d.id) } },
+    h("td", {}, fmtDateTime(d.created_at)), h("td", {}, d.target),
+    h("td", {}, h("a", { href: "#", onclick: (e) => { e.preventDefault(); openDetail(d.alert_id); } }, d.alert_id)),
+    h("td", {}, String(d.attempts)), h("td", {}, d.last_error || ""),
+    h("td", {}, h("button", { class: "ghost", onclick: () => retryDeliveries(`/api/v1/webhooks/deliveries/${d.id}/retry`) }, "Retry")))));
+  if (!dead.length) $("deliveries-rows").append(h("tr", {}, h("td", { colspan: "6", class: "muted" }, "No refused deliveries.")));
+}
+
+async function retryDeliveries(path) {
+  try { await api(path, { method: "POST" }); } catch (err) { $("deliveries-error").textContent = err.message; return; }
+  await loadDeliveries();
+}
+
 // ---------------------------------------------------------------- routing and wiring
 
 function route() {
   const view = (location.hash.replace("#/", "") || "live").split("?")[0];
-  for (const v of ["live", "history", "hands"]) {
+  for (const v of ["live", "history", "hands", "deliveries"]) {
     $(`view-${v}`).hidden = v !== view;
     document.querySelector(`[data-view="${v}"]`).classList.toggle("active", v === view);
   }
   if (view === "history") loadHistory().catch(() => {});
   if (view === "hands") loadHands().catch(() => {});
+  if (view === "deliveries") loadDeliveries().catch((err) => { $("deliveries-error").textContent = err.message; });
 }
 
 function wire() {
@@ -458,6 +481,7 @@ function wire() {
   $("hands-form").addEventListener("submit", (e) => { e.preventDefault(); state.handsOffset = 0; loadHands(); });
   $("hands-prev").addEventListener("click", () => { state.handsOffset = Math.max(0, state.handsOffset - PAGE); loadHands(); });
   $("hands-next").addEventListener("click", () => { state.handsOffset += PAGE; loadHands(); });
+  $("deliveries-retry-all").addEventListener("click", () => retryDeliveries("/api/v1/webhooks/dead/retry"));
   window.addEventListener("hashchange", route);
   setInterval(() => { if (state.me) { renderFeed(); renderTables(); } }, 15000); // keep "x ago" honest
 }
