@@ -157,12 +157,12 @@ def faulty_round(table: str = "T1", start: int = 0, round_id: str = "R1") -> lis
 class ServerThread:
     """A real uvicorn server on a free loopback port, in a thread."""
 
-    def __init__(self, app: object) -> None:
+    def __init__(self, app: object, port: int | None = None) -> None:
         import threading
 
         import uvicorn
 
-        self.port = _free_port()
+        self.port = port or _free_port()  # a port of its own, or the one a stopped server had
         config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning",  # type: ignore[arg-type]
                                 access_log=False, lifespan="on")
         self.server = uvicorn.Server(config)

@@ -102,7 +102,8 @@ def test_a_rendered_round_through_the_live_chain_alerts_with_a_snapshot(clip: Pa
         kinds = {s["kind"]: s for s in health["sources"]}
         assert set(kinds) == {"camera", "dice_reader"}
         assert kinds["camera"]["captured"] > 0 and kinds["dice_reader"]["reconnects"] == 0
-        metrics = httpx.get(f"{session.server.url}/metrics", headers={"Authorization": f"Bearer {TOKEN}"}).text
+        metrics = httpx.get(f"{session.server.url}/metrics",
+                            headers={"Authorization": f"Bearer {TOKEN}"}).text
         assert 'table_monitor_source_up{kind="dice_reader"' in metrics
     finally:
         session.close()
@@ -290,3 +291,28 @@ def test_a_live_chain_that_cannot_keep_up_is_a_device_alert_until_it_does(
     assert stats.frames_skipped > stats.frames_perceived / 4  # the slow stretch skipped most frames
     assert f"{stats.frames_skipped} of the camera's frames never went through" in summary
     shutil.rmtree(tmp_path / "snapshots", ignore_errors=True)
+
+
+def test_a_live_table_sends_every_stored_event_to_a_central_server(clip: Path, tmp_path: Path) -> None:
+    """``run --server``: the table judges locally and the central server gets the same events and
+    raises the same alerts."""
+    from store_api_support import TOKENS, ServerThread, make_settings
+
+    from monitor.api.app import create_app
+
+    central_db = tmp_path / "central.db"
+    with ServerThread(create_app(make_settings(f"sqlite:///{central_db}"))) as central:
+        session = open_session(options(tmp_path, str(clip / "video.mp4"), clip, server_url=central.url,
+                                       server_token=TOKENS["sensor"], spool_dir=tmp_path / "spool"))
+        try:
+            assert session.wait(60), "the clip did not finish playing"
+            time.sleep(1.0)
+        finally:
+            session.close()  # the local store flushed, then the spool sent
+        assert session.forwarder is not None and session.forwarder.spool.backlog_bytes() == 0
+    local = rows(tmp_path / "store.db", "SELECT table_id, seq, kind FROM events ORDER BY table_id, seq")
+    there = rows(central_db, "SELECT table_id, seq, kind FROM events ORDER BY table_id, seq")
+    assert local and there == local
+    assert rows(central_db, "SELECT id, code FROM alerts ORDER BY id") == rows(
+        tmp_path / "store.db", "SELECT id, code FROM alerts ORDER BY id")
+    assert session.forwarder.stats.sent == len(local) and session.forwarder.stats.duplicates == 0

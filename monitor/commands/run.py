@@ -44,11 +44,27 @@ def register(app: typer.Typer) -> None:
         perceive_fps: Annotated[float, typer.Option(
             min=0.0, help="a video file: perceive at most this many frames a second (15: what the "
                           "end-to-end proof covers); 0: every frame (cameras: every frame)")] = 0.0,
+        server: Annotated[str | None, typer.Option(
+            help="a central server (serve) to send every event to as well, e.g. http://monitor:8080; "
+                 "spooled on disk while it is away, resent when it is back")] = None,
+        token: Annotated[str | None, typer.Option(
+            envvar="TABLE_MONITOR_SERVER_TOKEN", help="a sensor token of the --server")] = None,
+        spool: Annotated[Path | None, typer.Option(
+            help="the --server spool folder (default: spool/<table id>); keep it, and the local "
+                 "database, across restarts")] = None,
         backend: Annotated[Backend, typer.Option(
             help="the models' inference runtime (ONNX Runtime measured faster for the live chain, "
                  "docs/benchmarks.md session 30)")] = DEFAULT_BACKEND,
     ) -> None:
         """Watch a table live: events to the procedure monitor, alerts stored and pushed to the dashboard."""
+        if server is not None and not token:
+            typer.echo("table-monitor run: --server needs --token (or TABLE_MONITOR_SERVER_TOKEN), a sensor "
+                       "token of that server", err=True)
+            raise typer.Exit(2)
+        if server is not None and not server.startswith(("http://", "https://")):
+            typer.echo(f"table-monitor run: --server {server!r}: expected http://HOST:PORT or https://...",
+                       err=True)
+            raise typer.Exit(2)
         from monitor.calibration import CalibrationError
         from monitor.pipeline.perceive import PerceptionError
         from monitor.pipeline.session import DEFAULT_MODELS, SessionOptions, open_session
@@ -58,6 +74,7 @@ def register(app: typer.Typer) -> None:
             port=port, dice_port=dice, console_log=console_log, perception=perception.value,
             truth=truth, models=models or DEFAULT_MODELS, realtime=not review, banker_seat=banker_seat,
             whole_frames=whole_frames, perceive_fps=perceive_fps or None, backend=backend.value,
+            server_url=server, server_token=token, spool_dir=spool,
         )
         try:
             session = open_session(opts)
@@ -66,6 +83,8 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(2) from None
         typer.echo(f"table {session.run.table_id}: dashboard and API at {session.server.url}/")
         typer.echo(f"perception: {session.perception_label}")
+        if session.forwarder is not None:
+            typer.echo(f"central server: {server} (spool {session.forwarder.spool.folder})")
         for w in session.warnings:
             typer.echo(f"WARNING: {w}")
         if not tokens:
@@ -82,3 +101,8 @@ def register(app: typer.Typer) -> None:
             session.close()
         typer.echo(f"{session.run.frames_summary()}, "
                    f"{session.sink.sent} events stored, {session.sink.alerts} alerts")
+        if session.forwarder is not None:
+            st = session.forwarder.stats
+            left = session.forwarder.spool.backlog_bytes()
+            typer.echo(f"central server: {st.sent} events sent ({st.duplicates} already there), "
+                       f"{st.alerts} alerts raised there" + (f"; {left} bytes still spooled" if left else ""))

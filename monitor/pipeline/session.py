@@ -55,6 +55,10 @@ class SessionOptions:
     source_options: Any = None  # a SourceOptions to use instead of the defaults
     backend_factory: Any = None  # tests: a capture backend in place of OpenCV
     log_level: str = "warning"
+    # a central server (serve) that every stored event also goes to, through an on-disk spool
+    server_url: str | None = None
+    server_token: str | None = None  # a sensor token of that server
+    spool_dir: Path | None = None  # default: spool/<table id>
 
 
 @dataclass
@@ -66,6 +70,7 @@ class Session:
     perception_label: str
     simulator: Any = None
     warnings: list[str] = field(default_factory=list)
+    forwarder: Any = None  # a monitor.pipeline.forward.Forwarder with --server
 
     def wait(self, duration: float | None = None) -> bool:
         """Until the camera's recording ended (or ``duration`` s); True if it ended."""
@@ -77,6 +82,8 @@ class Session:
         self.sink.close()
         # held-back events (a gap in sequence) and open rounds: flushed into the store
         self.server.call(lambda: self.server.services.pipeline.submit([]))
+        if self.forwarder is not None:
+            self.forwarder.close()
         if self.simulator is not None:
             self.simulator.stop()
         self.server.stop()
@@ -109,6 +116,7 @@ def open_session(opts: SessionOptions) -> Session:
     ring = FrameRing()
     server = ApiServer(settings, ring, log_level=opts.log_level).start()
     simulator = None
+    forwarder = None
     try:
         source_opts = opts.source_options
         if source_opts is None and opts.realtime and not _is_camera(opts.camera):
@@ -148,17 +156,28 @@ def open_session(opts: SessionOptions) -> Session:
             count_deal=getattr(perception, "sees_hands", True),
             count_face_down=getattr(perception, "counts_face_down", True))
         sink = ApiSink(server)
-        run = LiveRun(calibration, source, perception, sink, ring,
+        run_sink: Any = sink
+        if opts.server_url is not None:
+            from monitor.pipeline.forward import Forwarder, Spool, TeeSink
+
+            if not opts.server_token:
+                raise ValueError("--server needs --token (a sensor token of the central server)")
+            spool = Spool(opts.spool_dir or Path("spool") / calibration.table)
+            forwarder = Forwarder(opts.server_url, opts.server_token, spool).start()
+            run_sink = TeeSink(sink, forwarder)
+        run = LiveRun(calibration, source, perception, run_sink, ring,
                       first_seq=server.next_seq(calibration.table), settings=settings_x, dice=dice, fps=fps)
         if opts.console_log is not None:
             run.replay_console([e for e in _events(opts.console_log) if e.get("type") in CONSOLE_TYPES])
         run.start()
     except BaseException:
+        if forwarder is not None:
+            forwarder.close(drain_s=0.0)
         if simulator is not None:
             simulator.stop()
         server.stop()
         raise
-    return Session(opts, server, run, sink, perception.label, simulator, warnings)
+    return Session(opts, server, run, sink, perception.label, simulator, warnings, forwarder)
 
 
 def _is_camera(camera: str | int) -> bool:
