@@ -296,15 +296,26 @@ def test_a_live_chain_that_cannot_keep_up_is_a_device_alert_until_it_does(
 def test_a_live_table_sends_every_stored_event_to_a_central_server(clip: Path, tmp_path: Path) -> None:
     """``run --server``: the table judges locally and the central server gets the same events and
     raises the same alerts."""
+    import dataclasses
+
     from store_api_support import TOKENS, ServerThread, make_settings
 
     from monitor.api.app import create_app
+    from monitor.api.auth import Role, file_line
 
     central_db = tmp_path / "central.db"
+    page_token = "floor-page-token-" + "f" * 20  # the table's own page, from a tokens file as serve takes
+    (tmp_path / "tokens.txt").write_text(file_line("floor", Role.VIEWER, page_token) + "\n")
     with ServerThread(create_app(make_settings(f"sqlite:///{central_db}"))) as central:
-        session = open_session(options(tmp_path, str(clip / "video.mp4"), clip, server_url=central.url,
-                                       server_token=TOKENS["sensor"], spool_dir=tmp_path / "spool"))
+        opts = options(tmp_path, str(clip / "video.mp4"), clip, server_url=central.url,
+                       server_token=TOKENS["sensor"], spool_dir=tmp_path / "spool")
+        session = open_session(dataclasses.replace(opts, tokens="", tokens_file=tmp_path / "tokens.txt"))
         try:
+            import httpx
+
+            me = httpx.get(f"{session.server.url}/api/v1/me",
+                           headers={"Authorization": f"Bearer {page_token}"})
+            assert me.status_code == 200 and me.json()["name"] == "floor"
             assert session.wait(60), "the clip did not finish playing"
             time.sleep(1.0)
         finally:

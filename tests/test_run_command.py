@@ -40,3 +40,18 @@ def test_the_live_commands_default_to_the_live_backend() -> None:
         callback = next(c.callback for c in app.registered_commands if c.callback is not None
                         and (c.name or c.callback.__name__.replace("_", "-")) == command)
         assert inspect.signature(callback).parameters["backend"].default == LIVE_BACKEND
+
+
+def test_run_takes_tokens_as_serve_does_a_file_of_digests_and_no_secret_on_the_command_line(
+        tmp_path: Path) -> None:
+    runner = CliRunner()
+    help_text = " ".join(runner.invoke(app, ["run", "--help"], terminal_width=200).output.split())
+    assert "--tokens-file" in help_text and "--tokens " not in help_text  # the old form runs, unlisted
+    missing = runner.invoke(app, ["run", "--table", str(TABLE), "--camera", "0",
+                                  "--tokens-file", str(tmp_path / "nope.txt")])
+    assert missing.exit_code == 2 and "nope.txt" in " ".join(missing.output.replace("│", " ").split())
+    import inspect
+
+    serve = next(c.callback for c in app.registered_commands
+                 if c.callback is not None and c.callback.__name__ == "serve")
+    assert "tokens_file" in inspect.signature(serve).parameters

@@ -24,8 +24,11 @@ def register(app: typer.Typer) -> None:
             "snapshots"),
         host: Annotated[str, typer.Option(help="interface to listen on")] = "127.0.0.1",
         port: Annotated[int, typer.Option(help="dashboard / API port")] = DEFAULT_PORT,
-        tokens: Annotated[str | None, typer.Option(envvar="TABLE_MONITOR_TOKENS",
-                                                   help="name:role:token entries, comma-separated")] = None,
+        tokens_file: Annotated[Path | None, typer.Option(
+            "--tokens-file", help="'name role sha256:HEX' lines (as for serve; tokens also from "
+                                  "TABLE_MONITOR_TOKENS)", exists=True, dir_okay=False)] = None,
+        # name:role:token on the command line shows in `ps`: kept for old scripts, out of the help
+        tokens: Annotated[str | None, typer.Option(envvar="TABLE_MONITOR_TOKENS", hidden=True)] = None,
         perception: Annotated[Perception, typer.Option(
             help="auto (oracle with --truth, else models), models, or oracle (needs --truth)",
         )] = Perception.AUTO,
@@ -71,6 +74,7 @@ def register(app: typer.Typer) -> None:
 
         opts = SessionOptions(
             table=table, camera=camera, db_url=db, snapshot_dir=snapshot_dir, tokens=tokens or "", host=host,
+            tokens_file=tokens_file,
             port=port, dice_port=dice, console_log=console_log, perception=perception.value,
             truth=truth, models=models or DEFAULT_MODELS, realtime=not review, banker_seat=banker_seat,
             whole_frames=whole_frames, perceive_fps=perceive_fps or None, backend=backend.value,
@@ -87,9 +91,9 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"central server: {server} (spool {session.forwarder.spool.folder})")
         for w in session.warnings:
             typer.echo(f"WARNING: {w}")
-        if not tokens:
-            typer.echo("WARNING: no tokens configured (--tokens or TABLE_MONITOR_TOKENS): the API refuses "
-                       "every request but /health; make one with `table-monitor token new`")
+        if not tokens and tokens_file is None:
+            typer.echo("WARNING: no tokens configured (--tokens-file or TABLE_MONITOR_TOKENS): the API "
+                       "refuses every request but /health; make one with `table-monitor token new`")
         start = time.monotonic()
         try:
             while not session.wait(1.0):

@@ -34,6 +34,7 @@ class SessionOptions:
     db_url: str
     snapshot_dir: Path
     tokens: str = ""  # name:role:token entries
+    tokens_file: Path | None = None  # 'name role sha256:HEX' lines, as serve takes them
     host: str = "127.0.0.1"
     port: int = 8080  # monitor.commands._choices.DEFAULT_PORT, the API's own default
     dice_port: str | None = None
@@ -112,7 +113,8 @@ def open_session(opts: SessionOptions) -> Session:
                         whole_frames=opts.whole_frames, backend=opts.backend)
     warnings = list(getattr(perception, "warnings", []))
     settings = Settings(db_url=opts.db_url, host=opts.host, port=opts.port, snapshot_dir=opts.snapshot_dir,
-                        tokens=opts.tokens or None)  # type: ignore[arg-type]
+                        tokens=opts.tokens or None,  # type: ignore[arg-type]
+                        tokens_file=opts.tokens_file)
     ring = FrameRing()
     server = ApiServer(settings, ring, log_level=opts.log_level).start()
     simulator = None
