@@ -55,3 +55,30 @@ def test_run_takes_tokens_as_serve_does_a_file_of_digests_and_no_secret_on_the_c
     serve = next(c.callback for c in app.registered_commands
                  if c.callback is not None and c.callback.__name__ == "serve")
     assert "tokens_file" in inspect.signature(serve).parameters
+
+
+def test_a_models_folder_that_is_not_there_is_refused_by_run_and_review(tmp_path: Path) -> None:
+    runner = CliRunner()
+    gone = tmp_path / "no-models"
+    result = runner.invoke(app, ["run", "--table", str(TABLE), "--camera", "0", "--models", str(gone)])
+    assert result.exit_code == 2 and f"--models {gone}: no such folder" in result.output
+    result = runner.invoke(app, ["run", "--table", str(TABLE), "--camera", "0"],
+                           env={"TABLE_MONITOR_MODELS": str(gone)})
+    assert result.exit_code == 2 and "no such folder" in result.output
+    video = tmp_path / "v.mp4"
+    video.write_bytes(b"\x00" * 64)
+    result = runner.invoke(app, ["review", str(video), "--table", str(TABLE), "--out", str(tmp_path / "o"),
+                                 "--models", str(gone), "--no-store"])
+    assert result.exit_code == 2 and "no such folder" in result.output
+    assert not (tmp_path / "o").exists()
+
+
+def test_the_default_table_is_package_data() -> None:
+    from monitor.commands.demo import TABLE as PACKAGED
+
+    assert PACKAGED.parent.name == "calibration" and PACKAGED.parent.parent.name == "monitor"
+    assert PACKAGED.read_bytes() == TABLE.read_bytes()  # the source tree's file, shipped in the package
+    import tomllib
+
+    pyproject = tomllib.loads((TABLE.parents[1] / "pyproject.toml").read_text())
+    assert "**/*.yaml" in pyproject["tool"]["setuptools"]["package-data"]["monitor"]

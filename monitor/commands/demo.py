@@ -19,7 +19,8 @@ import typer
 
 from monitor.commands._choices import DEFAULT_PORT, Perception
 
-TABLE = Path(__file__).resolve().parents[2] / "calibration" / "default-table.yaml"
+# the default table, shipped in the package (a link to calibration/default-table.yaml in the source tree)
+TABLE = Path(__file__).resolve().parents[1] / "calibration" / "default-table.yaml"
 
 
 def ensure_recording(folder: Path) -> None:

@@ -29,7 +29,9 @@ def register(app: typer.Typer) -> None:
         perception: Annotated[Perception, typer.Option(
             help="auto (oracle when a rendered recording's ground truth is beside the video, else models), "
                  "models, or oracle")] = Perception.AUTO,
-        models: Annotated[Path | None, typer.Option(help="folder with detector.onnx / cards.onnx")] = None,
+        models: Annotated[Path | None, typer.Option(
+            envvar="TABLE_MONITOR_MODELS", file_okay=False,
+            help="folder with detector.onnx / cards.onnx (default: models/ of the source tree)")] = None,
         workers: Annotated[int | None, typer.Option(
             min=1, help="fan the files out over a local Dask cluster of N worker processes")] = None,
         scheduler: Annotated[str | None, typer.Option(
@@ -66,6 +68,9 @@ def register(app: typer.Typer) -> None:
         from monitor.review.session import ReviewOptions, ReviewSetupError, run_review
         from monitor.store.db import DEFAULT_DB_URL, redacted
 
+        if models is not None and not models.is_dir():
+            typer.echo(f"table-monitor review: --models {models}: no such folder", err=True)
+            raise typer.Exit(2)
         db_url = (db or DEFAULT_DB_URL) if store else None
         opts = ReviewOptions(videos=videos, table=table, out=out, perception=perception.value, models=models,
                              name=name, db_url=db_url, snapshot_dir=snapshot_dir, workers=workers,

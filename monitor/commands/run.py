@@ -33,7 +33,9 @@ def register(app: typer.Typer) -> None:
             help="auto (oracle with --truth, else models), models, or oracle (needs --truth)",
         )] = Perception.AUTO,
         truth: Annotated[Path | None, typer.Option(help="a rendered recording's truth (oracle)")] = None,
-        models: Annotated[Path | None, typer.Option(help="folder with detector.onnx / cards.onnx")] = None,
+        models: Annotated[Path | None, typer.Option(
+            envvar="TABLE_MONITOR_MODELS", file_okay=False,
+            help="folder with detector.onnx / cards.onnx (default: models/ of the source tree)")] = None,
         console_log: Annotated[Path | None, typer.Option(
             help="events.jsonl whose console events (round start, no more bets, misdeal, round end) are "
                  "replayed; without it rounds open and close as the table fills and clears")] = None,
@@ -60,6 +62,9 @@ def register(app: typer.Typer) -> None:
                  "docs/benchmarks.md session 30)")] = DEFAULT_BACKEND,
     ) -> None:
         """Watch a table live: events to the procedure monitor, alerts stored and pushed to the dashboard."""
+        if models is not None and not models.is_dir():
+            typer.echo(f"table-monitor run: --models {models}: no such folder", err=True)
+            raise typer.Exit(2)
         if server is not None and not token:
             typer.echo("table-monitor run: --server needs --token (or TABLE_MONITOR_SERVER_TOKEN), a sensor "
                        "token of that server", err=True)

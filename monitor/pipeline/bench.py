@@ -100,7 +100,7 @@ def _options(recording: Path, data: Path, perception: str, realtime: bool,
              models: Path | None = None, backend: str = LIVE_BACKEND) -> Any:
     from monitor.pipeline.session import DEFAULT_MODELS, SessionOptions
 
-    table = Path(__file__).resolve().parents[2] / "calibration" / "default-table.yaml"
+    table = Path(__file__).resolve().parents[1] / "calibration" / "default-table.yaml"  # package data
     return SessionOptions(
         table=table, camera=str(recording / "video.mp4"), db_url=f"sqlite:///{data / 'store.db'}",
         snapshot_dir=data / "snapshots", tokens=f"bench:viewer:{TOKEN}", port=0,

@@ -112,6 +112,9 @@ def open_session(opts: SessionOptions) -> Session:
     perception = choose(opts.perception, opts.truth, calibration.image_size, opts.models,
                         whole_frames=opts.whole_frames, backend=opts.backend)
     warnings = list(getattr(perception, "warnings", []))
+    if not perception.label.startswith("ORACLE") and not Path(opts.models).is_dir():
+        warnings.insert(0, f"no models folder at {opts.models}: set --models or TABLE_MONITOR_MODELS "
+                           "(an installed package ships no models)")
     settings = Settings(db_url=opts.db_url, host=opts.host, port=opts.port, snapshot_dir=opts.snapshot_dir,
                         tokens=opts.tokens or None,  # type: ignore[arg-type]
                         tokens_file=opts.tokens_file)

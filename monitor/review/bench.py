@@ -28,7 +28,7 @@ from pathlib import Path
 from monitor.review.jobs import REVIEW_BACKEND, REVIEW_THREADS
 from monitor.review.session import ReviewOptions, run_review
 
-TABLE = Path(__file__).resolve().parents[2] / "calibration" / "default-table.yaml"
+TABLE = Path(__file__).resolve().parents[1] / "calibration" / "default-table.yaml"  # package data
 
 
 @dataclass
