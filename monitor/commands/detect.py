@@ -44,6 +44,10 @@ def register(app: typer.Typer) -> None:
             help="drop card boxes in which no face is named that are no card: over bare felt, or a blob "
                  "much smaller than a card only the classical finder saw (the reader takes felt, dice and "
                  "lamps for backs)")] = True,
+        card_scale: Annotated[str, typer.Option(
+            help="the cards' length in each picture: 'find' (looked for first, then the picture perceived "
+                 "at the scale the models were trained for), 'as-is' (perceived as given), or a length in "
+                 "pixels")] = "find",
         drop_oversized: Annotated[bool, typer.Option(
             help="with --drop-strays, also drop card boxes in which no face is named over 2.5 cards' "
                  "size (they box no single card)")] = True,
@@ -52,10 +56,20 @@ def register(app: typer.Typer) -> None:
         import cv2
 
         from monitor.perception.annotate import draw
+        from monitor.perception.card_scale import perceive_any_scale
         from monitor.perception.errors import PerceptionError
         from monitor.perception.imageio import load_image
         from monitor.perception.pipeline import DEFAULT_MODELS, Perceiver
 
+        card_px: float | None = None
+        if card_scale not in ("find", "as-is"):
+            try:
+                card_px = float(card_scale)
+            except ValueError:
+                raise typer.BadParameter(
+                    f"--card-scale {card_scale!r}: find, as-is or a length in pixels") from None
+            if card_px <= 0:
+                raise typer.BadParameter(f"--card-scale {card_scale!r}: a length must be positive")
         if classical not in ("auto", "full", "refine", "off"):
             raise typer.BadParameter(f"--classical must be auto, full, refine or off (got {classical!r})")
         try:
@@ -77,7 +91,10 @@ def register(app: typer.Typer) -> None:
         for path in images:
             try:
                 frame = load_image(path)
-                dets = perceiver.perceive(frame)
+                if card_scale == "as-is":
+                    dets = perceiver.perceive(frame)
+                else:
+                    dets, _ = perceive_any_scale(perceiver, frame, card_px)
             except PerceptionError as exc:
                 failed += 1
                 typer.echo(f"error: {exc}", err=True)

@@ -109,5 +109,39 @@ def real_detect_cmd(
     typer.echo(" ".join(f"{k}={v}" for k, v in counts.items()) + f" frames -> {out / 'real.yaml'}")
 
 
+@train_app.command("audit-labels")
+def audit_labels_cmd(
+    crops: Annotated[Path, typer.Option(help="a `train real-crops --copies 1 --no-corrections` set")],
+    reader: Annotated[list[Path], typer.Option(
+        help="a card reader .onnx (with its .json), or a folder holding cards_ensemble.json; repeatable: "
+             "all must agree")],
+    out: Annotated[Path, typer.Option(help="folder for candidates.yaml and candidates.png")],
+    root: Root = REAL_CARDS,
+    min_confidence: Annotated[float, typer.Option(min=0.5, max=1.0)] = 0.9,
+    splits: Annotated[str, typer.Option(help="comma list of crop-set splits")] = "train,val,test",
+) -> None:
+    """Candidate label mistakes: crops every reader names, surely, as another card than their label.
+    Look at each on the sheet before copying it into the corrections file."""
+    from monitor.evaluation.yolo_cards import card_text, class_names
+    from monitor.perception.errors import PerceptionError
+    from monitor.perception.identity import CardClassifier, CardEnsemble
+    from monitor.training.label_audit import audit, confusion_pairs, per_split_share, write_audit
+
+    readers: list[CardClassifier | CardEnsemble] = []
+    try:
+        for r in reader:
+            readers.append(CardEnsemble(r / "cards_ensemble.json", "onnxruntime") if r.is_dir()
+                           else CardClassifier(r, "onnxruntime"))
+        found, seen = audit(crops, readers, min_confidence, _splits(splits))
+    except (PerceptionError, FileNotFoundError, ValueError) as exc:
+        raise typer.BadParameter(str(exc)) from None
+    names = {t: n for n in class_names(root) if (t := card_text(n)) is not None}
+    paths = write_audit(found, out, names)
+    for split, (bad, n) in per_split_share(found, seen).items():
+        typer.echo(f"{split}: {bad} candidates of {n} crops")
+    typer.echo("pairs: " + ", ".join(f"{a}->{b} {n}" for a, b, n in confusion_pairs(found)[:20]))
+    typer.echo(f"look at {paths['sheet']}; draft in {paths['yaml']}")
+
+
 def register(app: typer.Typer) -> None:
     """The commands join ``train`` (registered by monitor.commands.train)."""

@@ -52,6 +52,8 @@ CARD_LONG_MM = 88.0
 CANDIDATE_CARD_PX = (50.0, 100.0, 200.0, 400.0, 800.0)
 # A card box counts for a candidate scale when it comes out within this factor of the trained length
 SIZE_TOLERANCE = 1.6
+# Candidates supported this well against the best stay in the running (the longest of them wins)
+RIVAL_SHARE = 0.5
 # Scales closer than this to 1 are not worth a resize (the trained scale within a few per cent)
 KEEP_AS_IS = 0.1
 CARDS = (CARD_FACE_UP, CARD_FACE_DOWN)
@@ -130,23 +132,26 @@ def find_card_scale(detector: Detector, picture: npt.NDArray[np.uint8],
     """The cards' length in ``picture`` (None: no card box at any candidate scale).
 
     For each candidate length the picture is brought to the trained scale as if its cards were that
-    long and the detector looks; the candidate whose card boxes of about the trained size score most
-    wins, and their median length (mapped back to the picture) is the finding."""
+    long, and the detector looks; a candidate's support is the summed score of its card boxes of about
+    the trained size. A candidate shorter than the truth shows the cards too large, and the detector
+    may box their pips and indices as little cards; so of the candidates supported at least
+    ``RIVAL_SHARE`` as well as the best, the longest wins (its boxes hold the pips the shorter ones
+    boxed). The median length of its boxes, mapped back to the picture, is the finding."""
     tried: list[tuple[float, float]] = []
-    best: tuple[float, float, list[float]] | None = None  # (support, candidate, lengths in picture px)
+    fitting: dict[float, list[float]] = {}
     for card_px in candidates:
         canvas = to_canvas(picture, factor_for_card_px(card_px))
         boxes = [b for b in detector.detect(canvas.image) if b.kind in CARDS]
         fits = [b for b in boxes
                 if 1 / SIZE_TOLERANCE <= _long_side(b.corners) / TRAINED_CARD_PX <= SIZE_TOLERANCE]
-        support = float(sum(b.confidence for b in fits))
-        tried.append((card_px, support))
-        if fits and (best is None or support > best[0]):
-            best = (support, card_px, [_long_side(b.corners) / canvas.factor for b in fits])
-    if best is None:
+        tried.append((card_px, float(sum(b.confidence for b in fits))))
+        fitting[card_px] = [_long_side(b.corners) / canvas.factor for b in fits]
+    best = max(support for _, support in tried)
+    if best <= 0:
         return None
-    card_px = float(np.median(best[2]))
-    return ScaleFinding(card_px, factor_for_card_px(card_px), best[0], tuple(tried))
+    card_px, chosen = max((c, s) for c, s in tried if s >= RIVAL_SHARE * best)
+    length = float(np.median(fitting[card_px]))
+    return ScaleFinding(length, factor_for_card_px(length), chosen, tuple(tried))
 
 
 def reread_at_source(reader: CardClassifier | CardEnsemble | None, picture: npt.NDArray[np.uint8],

@@ -70,10 +70,13 @@ def _train_images(data: Path, n: int) -> list[Path]:
 
     spec = yaml.safe_load(data.read_text())
     root = Path(spec.get("path") or data.parent)
-    folder = root / spec["train"] if not Path(spec["train"]).is_absolute() else Path(spec["train"])
-    images = sorted(p for p in folder.glob("*") if p.suffix.lower() in {".jpg", ".jpeg", ".png"})[:n]
+    # ``train`` is one folder or a list of them (a mix of datasets): the images spread over them all
+    entries = spec["train"] if isinstance(spec["train"], list) else [spec["train"]]
+    folders = [Path(e) if Path(e).is_absolute() else root / e for e in entries]
+    per = [sorted(p for p in f.glob("*") if p.suffix.lower() in {".jpg", ".jpeg", ".png"}) for f in folders]
+    images = [p for k in range(n) for imgs in per if k < len(imgs) for p in [imgs[k]]][:n]
     if not images:
-        raise FileNotFoundError(f"no training images in {folder} (from {data})")
+        raise FileNotFoundError(f"no training images in {', '.join(map(str, folders))} (from {data})")
     return images
 
 

@@ -38,7 +38,12 @@ from monitor.perception.rectify import CROP_SIZE, card_side_lengths, order_card_
 
 Quad = npt.NDArray[np.float64]
 OUT_SPLITS = {"train": "train", "val": "val", "valid": "val", "test": "test"}
-FILL_IOU = 0.85  # a found outline's bounds must overlap the labelled box this much to replace it
+# A found outline replaces the labelled box where its bounds overlap the box this much (the set's boxes
+# are drawn loosely: a card cut cleanly by its edges overlaps its box by a median 0.79) and it has a
+# card's shape (63 x 88 mm, short over long 0.72, spread by the photos' stretch to a square)
+FILL_IOU = 0.65
+CARD_ASPECT = (0.55, 0.88)
+RECT_FILL = 0.86  # the card's blob fills its min-area rectangle this much (rounded corners, a few holes)
 JITTER = 0.03  # of the card's long side: how far each corner of a crop may move
 
 
@@ -74,14 +79,19 @@ def card_quad(img: npt.NDArray[np.uint8], box: tuple[float, float, float, float]
     if not contours:
         return None
     c = max(contours, key=cv2.contourArea)
-    rect = cv2.boxPoints(cv2.minAreaRect(c)).astype(np.float64) + np.array([X1, Y1], dtype=np.float64)
+    box_rect = cv2.minAreaRect(c)
+    if cv2.contourArea(c) < RECT_FILL * box_rect[1][0] * box_rect[1][1]:
+        return None  # not one clean rectangle: the card merged with the bright background or another card
+    rect = cv2.boxPoints(box_rect).astype(np.float64) + np.array([X1, Y1], dtype=np.float64)
     bounds = (
         float(rect[:, 0].min()),
         float(rect[:, 1].min()),
         float(rect[:, 0].max()),
         float(rect[:, 1].max()),
     )
-    return rect if _iou(bounds, box) >= FILL_IOU else None
+    short, long_ = card_side_lengths(order_card_corners(rect))
+    card_like = long_ > 0 and CARD_ASPECT[0] <= short / long_ <= CARD_ASPECT[1]
+    return rect if card_like and _iou(bounds, box) >= FILL_IOU else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,6 +178,20 @@ def export_crops(
 
 
 FACE_WH = (222, 310)  # a face image's size (63 x 88 mm)
+BORDER = 0.07  # of the face's width: the plain white margin every card prints around its art
+
+
+def border_whiteness(face: npt.NDArray[np.uint8]) -> float:
+    """The share of a cut face's margin that is card white (bright, unsaturated): 1 for a face cut on its
+    own edges, less where the cut took in the table or a neighbouring card's edge."""
+    hsv = cv2.cvtColor(face, cv2.COLOR_BGR2HSV)
+    h, w = face.shape[:2]
+    m = max(2, round(BORDER * w))
+    ring = np.ones((h, w), bool)
+    ring[m:h - m, m:w - m] = False
+    v, sat = hsv[..., 2][ring].astype(np.float64), hsv[..., 1][ring]
+    white = (v >= 0.8 * float(np.percentile(hsv[..., 2], 90))) & (sat < 60)
+    return float(white.mean())
 
 
 def export_faces(
@@ -189,8 +213,8 @@ def export_faces(
             face = cv2.warpPerspective(
                 img, cv2.getPerspectiveTransform(q, dst), FACE_WH, flags=cv2.INTER_AREA
             )
-            sharp = float(cv2.Laplacian(cv2.cvtColor(face, cv2.COLOR_BGR2GRAY), cv2.CV_64F).var())
-            cuts.setdefault(o.card.identity, []).append((sharp, as_image(face)))
+            face = as_image(face)
+            cuts.setdefault(o.card.identity, []).append((border_whiteness(face), face))
     from monitor.render.deck import folder_filenames
 
     missing = [k for k in _card_keys() if k not in cuts]

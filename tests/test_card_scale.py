@@ -1,0 +1,72 @@
+"""Pictures brought to the trained card scale: the canvas, its mapping back, the scale found."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from monitor.perception.card_scale import (
+    CANVAS_WH,
+    TRAINED_CARD_PX,
+    factor_for_card_px,
+    factor_for_table,
+    find_card_scale,
+    to_canvas,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+REAL = ROOT.parent / "shared" / "real-cards" / "poker-cards-rf100"
+
+
+def test_factors() -> None:
+    assert factor_for_card_px(2 * TRAINED_CARD_PX) == pytest.approx(0.5)
+    # a 4K table camera at 1.6 px/mm sees an 88 mm card 141 px long: about half again to the trained scale
+    assert factor_for_table(1.6) == pytest.approx(TRAINED_CARD_PX / (88 * 1.6))
+    with pytest.raises(ValueError, match="must be positive"):
+        factor_for_table(0.0)
+    with pytest.raises(ValueError, match="must be positive"):
+        factor_for_card_px(-3)
+
+
+def test_canvas_maps_back_to_the_picture() -> None:
+    pic = np.zeros((640, 640, 3), np.uint8)
+    pic[:] = (20, 120, 30)
+    pic[100:400, 200:420] = 255
+    c = to_canvas(pic, 0.25)
+    assert c.image.shape[:2] == (CANVAS_WH[1], CANVAS_WH[0])
+    # the filler is the picture's own border colour, not black
+    assert tuple(int(v) for v in c.image[0, 0]) == (20, 120, 30)
+    ys, xs = np.nonzero(c.image[..., 0] > 200)
+    back = c.to_picture([[xs.min(), ys.min()], [xs.max() + 1, ys.max() + 1]])
+    assert back[0] == pytest.approx([200, 100], abs=4.1)
+    assert back[1] == pytest.approx([420, 400], abs=4.1)
+
+
+def test_a_picture_larger_than_the_canvas_keeps_its_pixels() -> None:
+    c = to_canvas(np.full((3000, 4000, 3), 7, np.uint8), 1.0)
+    assert c.image.shape[:2] == (3000, 4000) and c.offset == (0.0, 0.0)
+
+
+def test_the_scale_path_on_one_photo_at_three_sizes() -> None:
+    """The cards' length found in one real photo is the same photo's cards at any of three sizes."""
+    if not REAL.is_dir():
+        pytest.skip(f"the shared real-cards set is not beside the repository ({REAL})")
+    from monitor.perception.detector import Detector
+
+    photo = sorted((REAL / "test" / "images").glob("*.jpg"))[1]
+    lines = (REAL / "test" / "labels" / f"{photo.stem}.txt").read_text().split("\n")
+    img = cv2.imread(str(photo))
+    true = float(np.median([max(float(v.split()[3]), float(v.split()[4])) for v in lines if v.strip()]))
+    true *= img.shape[0]
+    det = Detector(ROOT / "models" / "detector.onnx", "onnxruntime", 1)
+    found = []
+    for s in (1.0, 0.5, 0.25):
+        small = cv2.resize(img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+        f = find_card_scale(det, small)
+        assert f is not None, f"no cards' scale found at size {s}"
+        found.append(f.card_px / s)
+    assert max(found) / min(found) < 1.25, found
+    assert all(0.6 < f / true < 1.4 for f in found), (found, true)
