@@ -35,7 +35,7 @@ def test_eval_photos_writes_figures_json_and_a_contact_sheet(tmp_path: Path) -> 
     result = CliRunner().invoke(app, ["eval-photos", str(root), "--split", "test", "--scales", "1,0.5",
                                       "--out", str(out), "--threads", "1"])
     assert result.exit_code == 0, result.output
-    assert "| scale | photos | card boxes recall" in result.output
+    assert "| scale | photos | card box recall" in result.output
     metrics = json.loads((out / "metrics.json").read_text())
     assert set(metrics["scales"]) == {"1", "0.5"}
     labelled = sum(len((root / "test" / "labels" / f"{p.stem}.txt").read_text().split())

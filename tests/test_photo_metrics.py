@@ -32,7 +32,8 @@ def test_overlapped_cards_are_told_apart() -> None:
 
 def test_summary_figures() -> None:
     truths = [Truth((0, 0, 100, 140), "As"), Truth((30, 0, 130, 140), "Ks"), Truth((400, 0, 500, 140), "2d")]
-    found = [Found((0, 0, 100, 140), "As"), Found((30, 0, 130, 140), "Kd"), Found((600, 0, 700, 140), "unknown")]
+    found = [Found((0, 0, 100, 140), "As"), Found((30, 0, 130, 140), "Kd"),
+             Found((600, 0, 700, 140), "unknown")]
     d = summarise([match(truths, found)]).to_dict()
     assert math.isclose(d["box_recall"], 2 / 3)
     assert math.isclose(d["box_precision"], 2 / 3)
@@ -44,3 +45,17 @@ def test_summary_figures() -> None:
     assert {"truth": "Ks", "said": "Kd", "n": 1} in d["confusions"]
     assert {"truth": "2d", "said": "(missed)", "n": 1} in d["confusions"]
     assert d["per_card"]["As"]["recall"] == 1.0 and d["per_card"]["Kd"]["precision"] == 0.0
+
+
+def test_a_card_whose_both_index_corners_lie_under_others_is_counted_apart() -> None:
+    under = Truth((100, 100, 200, 240), "5h")
+    # one card over its top-left index, one over its bottom-right: both indices hidden
+    cover = [Truth((60, 60, 140, 160), "As"), Truth((160, 200, 260, 300), "Kd")]
+    s = match([under, *cover], [])
+    assert s.index_covered == (True, False, False)
+    # with one corner free its index is in view, though it is overlapped
+    s = match([under, cover[0]], [])
+    assert s.index_covered == (False, False) and s.overlapped == (True, True)
+    d = summarise([match([under, *cover], [Found(under.box, "5h")])]).to_dict()
+    assert d["groups"]["index_covered"]["named_right"] == 1 and d["groups"]["index_visible"]["cards"] == 2
+    assert d["identity_recall_index_visible"] == 0.0

@@ -7,7 +7,12 @@ right; identity precision the named found cards (a card text, not ``back`` or ``
 their match right, a named card matching no label counting as false.
 
 A labelled card is *overlapped* where another labelled box covers ``OVERLAP_SHARE`` of it or more (a fan,
-a pile): its index may be under another card, so overlapped cards are counted apart from clear ones.
+a pile). Its index may then be under another card: a card prints its index in two opposite corners, so
+where both of its box's index corners (top-left and bottom-right, ``INDEX_CORNER`` of the box each way)
+lie mostly under other labelled boxes, its index is taken as *covered* and the card is counted apart
+(the labels do not say which card lies on top, so this errs toward counting a card apart). The headline
+figures are over cards whose index is in view (``index_visible``: clear cards and overlapped cards with
+a free index corner).
 """
 
 from __future__ import annotations
@@ -21,7 +26,9 @@ BoxXYXY = tuple[float, float, float, float]
 MATCH_IOU = 0.5
 OVERLAP_SHARE = 0.15
 NOT_NAMED = ("back", "unknown", None)
-GROUPS = ("all", "clear", "overlapped")
+GROUPS = ("all", "index_visible", "index_covered", "clear", "overlapped")
+INDEX_CORNER = (0.3, 0.22)  # (width, height) shares of a box: where an upright card prints its index
+CORNER_UNDER = 0.5  # an index corner this much under other boxes is taken as covered
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +52,7 @@ class PhotoScore:
     found: tuple[Found, ...]
     pairs: tuple[int | None, ...]
     overlapped: tuple[bool, ...]
+    index_covered: tuple[bool, ...] = ()
 
     def missed(self) -> list[int]:
         """Truths no found card box matches."""
@@ -88,6 +96,27 @@ def overlapped_flags(truths: Sequence[Truth], share: float = OVERLAP_SHARE) -> t
                  for i, t in enumerate(truths))
 
 
+def _corner_boxes(b: BoxXYXY) -> tuple[BoxXYXY, BoxXYXY]:
+    w, h = (b[2] - b[0]) * INDEX_CORNER[0], (b[3] - b[1]) * INDEX_CORNER[1]
+    return ((b[0], b[1], b[0] + w, b[1] + h), (b[2] - w, b[3] - h, b[2], b[3]))
+
+
+def _under_others(corner: BoxXYXY, others: list[BoxXYXY]) -> bool:
+    """Whether ``CORNER_UNDER`` of a corner lies under the other boxes (sampled on a 6 x 6 grid)."""
+    xs = [corner[0] + (corner[2] - corner[0]) * (k + 0.5) / 6 for k in range(6)]
+    ys = [corner[1] + (corner[3] - corner[1]) * (k + 0.5) / 6 for k in range(6)]
+    under = sum(any(o[0] <= x <= o[2] and o[1] <= y <= o[3] for o in others) for x in xs for y in ys)
+    return under >= CORNER_UNDER * 36
+
+
+def index_covered_flags(truths: Sequence[Truth]) -> tuple[bool, ...]:
+    out = []
+    for i, t in enumerate(truths):
+        others = [o.box for k, o in enumerate(truths) if k != i]
+        out.append(all(_under_others(c, others) for c in _corner_boxes(t.box)))
+    return tuple(out)
+
+
 def match(truths: Sequence[Truth], found: Sequence[Found], threshold: float = MATCH_IOU) -> PhotoScore:
     pairs_iou = sorted(((iou(t.box, f.box), i, j) for i, t in enumerate(truths) for j, f in enumerate(found)),
                        reverse=True)
@@ -99,7 +128,8 @@ def match(truths: Sequence[Truth], found: Sequence[Found], threshold: float = MA
         if pairs[i] is None and j not in used:
             pairs[i] = j
             used.add(j)
-    return PhotoScore(tuple(truths), tuple(found), tuple(pairs), overlapped_flags(truths))
+    return PhotoScore(tuple(truths), tuple(found), tuple(pairs), overlapped_flags(truths),
+                      index_covered_flags(truths))
 
 
 @dataclass
@@ -163,7 +193,9 @@ class Summary:
             row = self.per_card.setdefault(t.identity, _card_row())
             row["truths"] += 1
             said = None if pair is None else s.found[pair].identity
-            for g in ("all", "overlapped" if s.overlapped[n] else "clear"):
+            covered = bool(s.index_covered) and s.index_covered[n]
+            for g in ("all", "overlapped" if s.overlapped[n] else "clear",
+                      "index_covered" if covered else "index_visible"):
                 tally = self.groups[g]
                 tally.truths += 1
                 if pair is None:
@@ -191,6 +223,8 @@ class Summary:
             "box_precision": self.box_precision,
             "identity_precision": self.identity_precision,
             "identity_recall": self.groups["all"].identity_recall,
+            "box_recall_index_visible": self.groups["index_visible"].box_recall,
+            "identity_recall_index_visible": self.groups["index_visible"].identity_recall,
             "found_boxes": self.found_boxes,
             "named": self.named,
             "named_right": self.named_right,
