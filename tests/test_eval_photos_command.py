@@ -25,7 +25,8 @@ def _tiny(tmp_path: Path, n: int) -> Path:
     shutil.copy(REAL / "data.yaml", root / "data.yaml")
     for img in sorted((REAL / "test" / "images").glob("*.jpg"))[:n]:
         shutil.copy(img, root / "test" / "images" / img.name)
-        shutil.copy(REAL / "test" / "labels" / f"{img.stem}.txt", root / "test" / "labels" / f"{img.stem}.txt")
+        label = f"{img.stem}.txt"
+        shutil.copy(REAL / "test" / "labels" / label, root / "test" / "labels" / label)
     return root
 
 

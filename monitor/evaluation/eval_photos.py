@@ -111,7 +111,8 @@ def error_tiles(run: ScaleRun) -> list[Tile]:
 
 def table(runs: Sequence[ScaleRun]) -> str:
     head = ("| scale | photos | card box recall | box precision | identity precision | "
-            "identity recall, index in view (cards) | identity recall, all | identity recall, index covered (cards) | other objects |\n"
+            "identity recall, index in view (cards) | identity recall, all | "
+            "identity recall, index covered (cards) | other objects |\n"
             "|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     rows = [head]
     for r in runs:
