@@ -70,3 +70,34 @@ def test_the_scale_path_on_one_photo_at_three_sizes() -> None:
         found.append(f.card_px / s)
     assert max(found) / min(found) < 1.25, found
     assert all(0.6 < f / true < 1.4 for f in found), (found, true)
+
+
+def test_a_1080p_table_camera_is_perceived_as_it_is_and_a_4k_one_at_half() -> None:
+    from monitor.calibration.table_file import load_table
+    from monitor.perception.card_scale import card_px_on_table, live_factor
+
+    table = load_table(ROOT / "calibration" / "default-table.yaml")
+    assert 56 < card_px_on_table(table) < 75
+    assert live_factor(table) is None  # the scale the end-to-end gate proved
+    # the same table seen by a 4K camera: every pixel coordinate doubled
+    import dataclasses
+
+    double = np.diag([0.5, 0.5, 1.0])
+    four_k = dataclasses.replace(table, homography=table.homography @ double,
+                                 image_size=(2 * table.image_size[0], 2 * table.image_size[1]))
+    assert card_px_on_table(four_k) == pytest.approx(2 * card_px_on_table(table), rel=1e-6)
+    assert live_factor(four_k) == pytest.approx(TRAINED_CARD_PX / (2 * card_px_on_table(table)), rel=1e-6)
+
+
+def test_detections_on_a_resized_frame_map_back() -> None:
+    from monitor.perception.card_scale import resized, scaled_back
+    from monitor.perception.detections import Detection, Detections
+
+    frame = np.zeros((2160, 3840, 3), np.uint8)
+    assert resized(frame, 0.5).shape == (1080, 1920, 3)
+    small = Detections(1920, 1080, (Detection("card_face_up", 0.9, ((10, 20), (50, 20), (50, 80), (10, 80)),
+                                              identity="As", identity_confidence=0.99),))
+    back = scaled_back(small, 0.5, (3840, 2160))
+    assert (back.width, back.height) == (3840, 2160)
+    assert back.items[0].corners == ((20, 40), (100, 40), (100, 160), (20, 160))
+    assert back.items[0].identity == "As"

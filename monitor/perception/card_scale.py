@@ -39,12 +39,14 @@ from monitor.perception.rectify import (
 )
 
 if TYPE_CHECKING:
+    from monitor.calibration.table_file import TableCalibration
     from monitor.perception.identity import CardClassifier, CardEnsemble
     from monitor.perception.pipeline import Perceiver
 
-# A card's long side in the frames the detector and readers were trained on (1080p renders of a table:
-# 88 mm at about 0.8 px/mm); the canvas a picture is set into at that scale
-TRAINED_CARD_PX = 70.0
+# A card's long side in the frames the detector and readers were trained on: 1080p renders of a table,
+# where the default table's camera shows an 88 mm card 63 px long at the table's centre (60-75 px over
+# the table and the oblique cameras); the canvas a picture is set into at that scale
+TRAINED_CARD_PX = 64.0
 CANVAS_WH = (1920, 1080)
 CARD_LONG_MM = 88.0
 # Candidate card lengths (picture pixels) looked at to find an unknown scale: from a card smaller than
@@ -54,8 +56,9 @@ CANDIDATE_CARD_PX = (50.0, 100.0, 200.0, 400.0, 800.0)
 SIZE_TOLERANCE = 1.6
 # Candidates supported this well against the best stay in the running (the longest of them wins)
 RIVAL_SHARE = 0.5
-# Scales closer than this to 1 are not worth a resize (the trained scale within a few per cent)
-KEEP_AS_IS = 0.1
+# Scales closer than this to 1 are not resized: a 1080p table camera's cards (56-75 px) are perceived
+# as they are, as the end-to-end gate proved them; a 4K camera's (about 130 px) are halved
+KEEP_AS_IS = 0.15
 CARDS = (CARD_FACE_UP, CARD_FACE_DOWN)
 
 
@@ -82,6 +85,41 @@ def factor_for_table(px_per_mm: float) -> float:
     if not px_per_mm > 0:
         raise ValueError(f"pixels per millimetre must be positive, got {px_per_mm}")
     return factor_for_card_px(CARD_LONG_MM * px_per_mm)
+
+
+def card_px_on_table(table: TableCalibration) -> float:
+    """The long side, in image pixels, of a card lying at the centre of a table camera's view (its table
+    file's homography)."""
+    w, h = table.image_size
+    centre = table.image_to_table(np.array([[w / 2, h / 2]], dtype=np.float64))[0]
+    card = np.array([[0, 0], [63, 0], [63, CARD_LONG_MM], [0, CARD_LONG_MM]], dtype=np.float64)
+    px = table.table_to_image(card + centre - np.array([31.5, CARD_LONG_MM / 2]))
+    return float((np.linalg.norm(px[1] - px[2]) + np.linalg.norm(px[3] - px[0])) / 2)
+
+
+def live_factor(table: TableCalibration) -> float | None:
+    """The resize that brings a table camera's frames to the trained card scale, or None where the
+    camera already shows cards at it (within ``KEEP_AS_IS``)."""
+    f = factor_for_card_px(card_px_on_table(table))
+    return None if abs(f - 1.0) < KEEP_AS_IS else f
+
+
+def scaled_back(dets: Detections, factor: float, size: tuple[int, int]) -> Detections:
+    """Detections made on a frame resized by ``factor``, in the ``size`` (w, h) frame's own pixels."""
+    w, h = size
+    items = []
+    for d in dets.items:
+        c = np.asarray(d.corners, dtype=np.float64) / factor
+        c[:, 0] = np.clip(c[:, 0], 0, w - 1)
+        c[:, 1] = np.clip(c[:, 1], 0, h - 1)
+        items.append(replace(d, corners=corners_from_array(c)))
+    return Detections(w, h, tuple(items), dets.timings_ms)
+
+
+def resized(frame: npt.NDArray[np.uint8], factor: float) -> npt.NDArray[np.uint8]:
+    h, w = frame.shape[:2]
+    size = (max(1, round(w * factor)), max(1, round(h * factor)))
+    return as_image(cv2.resize(frame, size, interpolation=cv2.INTER_AREA if factor < 1 else cv2.INTER_LINEAR))
 
 
 def _border_colour(img: npt.NDArray[np.uint8]) -> tuple[int, int, int]:

@@ -73,11 +73,14 @@ class ModelPerception:
     the full frame's size)."""
 
     def __init__(self, models_dir: Path, threads: int = 2, whole_frames: bool = False,
-                 backend: str = DEFAULT_BACKEND) -> None:
+                 backend: str = DEFAULT_BACKEND, factor: float | None = None) -> None:
         from monitor.perception.incremental import IncrementalPerceiver
         from monitor.perception.pipeline import Perceiver
 
         self.backend = backend
+        # frames resized by this before they are perceived (a camera whose cards the models never saw
+        # that large: monitor.perception.card_scale.live_factor), the detections mapped back
+        self.factor = factor
         self.perceiver = Perceiver.from_models(models_dir, backend=backend, threads=threads, video=True)
         self.incremental = None if whole_frames else IncrementalPerceiver(self.perceiver)
         if self.incremental is not None and not self.incremental.regional:
@@ -110,6 +113,8 @@ class ModelPerception:
         if not self.sees_hands:
             parts.append("the dealer's hand is not found: the deal is not counted card by card (the stub "
                          "and exposed cards are)")
+        if factor is not None:
+            parts.append(f"frames perceived at {factor:.2f}x, the scale the models were trained for")
         self.label = "models: " + ", ".join(parts) + f" ({self.mode})"
         self.warnings = [p for p in parts
                          if p.startswith("NO") or "no detector" in p or "hand is not found" in p]
@@ -125,16 +130,27 @@ class ModelPerception:
 
         # the runtimes differ in the last digits, and a box near a threshold may differ with them
         mode = "whole frames" if self.incremental is None else f"changed regions v{VERSION}"
+        if self.factor is not None:
+            mode += f", at {self.factor:.3f}x"
         return mode if self.backend == DEFAULT_BACKEND else f"{mode}, {self.backend}"
 
     def see(self, index: int, image: np.ndarray) -> tuple[Detections, tuple[str, ...] | None]:
+        if self.factor is None:
+            return self._see(image), None
+        from monitor.perception.card_scale import resized, scaled_back
+
+        return scaled_back(self._see(resized(image, self.factor)), self.factor,
+                           (image.shape[1], image.shape[0])), None
+
+    def _see(self, image: np.ndarray) -> Detections:
         if self.incremental is not None:
-            return self.incremental.perceive(image), None
-        return self.perceiver.perceive(image), None
+            return self.incremental.perceive(image)
+        return self.perceiver.perceive(image)
 
 
 def choose(choice: Choice, truth: Path | None, size: tuple[int, int], models_dir: Path,
-           threads: int = 2, whole_frames: bool = False, backend: str = DEFAULT_BACKEND) -> Perception:
+           threads: int = 2, whole_frames: bool = False, backend: str = DEFAULT_BACKEND,
+           factor: float | None = None) -> Perception:
     if choice == "oracle" or (choice == "auto" and truth is not None):
         if truth is None:
             raise PerceptionError("oracle perception needs the recording's ground truth "
@@ -142,4 +158,4 @@ def choose(choice: Choice, truth: Path | None, size: tuple[int, int], models_dir
         if not truth.exists():
             raise PerceptionError(f"ground truth file {truth} does not exist")
         return OraclePerception.load(truth, size)
-    return ModelPerception(models_dir, threads, whole_frames, backend)
+    return ModelPerception(models_dir, threads, whole_frames, backend, factor)

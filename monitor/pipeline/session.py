@@ -109,8 +109,10 @@ def open_session(opts: SessionOptions) -> Session:
     from monitor.sources.video_source import SourceOptions, VideoSource, open_source
 
     calibration = load_table(opts.table)
+    from monitor.perception.card_scale import live_factor
+
     perception = choose(opts.perception, opts.truth, calibration.image_size, opts.models,
-                        whole_frames=opts.whole_frames, backend=opts.backend)
+                        whole_frames=opts.whole_frames, backend=opts.backend, factor=live_factor(calibration))
     warnings = list(getattr(perception, "warnings", []))
     if not perception.label.startswith("ORACLE") and not Path(opts.models).is_dir():
         warnings.insert(0, f"no models folder at {opts.models}: set --models or TABLE_MONITOR_MODELS "

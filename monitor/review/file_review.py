@@ -116,9 +116,11 @@ def review_file(job: FileJob, progress: Progress | None = None,
         result.resumed_from.append(previous.next_frame)
     calibration = load_table(Path(job.table))
     models = Path(job.models) if job.models else DEFAULT_MODELS
+    from monitor.perception.card_scale import live_factor
+
     perception = choose(job.perception, Path(job.truth) if job.truth else None,  # type: ignore[arg-type]
                         calibration.image_size, models, threads=job.threads, whole_frames=job.whole_frames,
-                        backend=job.backend)
+                        backend=job.backend, factor=live_factor(calibration))
     cached: CachedPerception | None = None
     if job.detections_cache and not perception.label.startswith("ORACLE"):
         header = fingerprint(video, models, getattr(perception, "cache_mode", ""))
