@@ -12,7 +12,15 @@ from xml.etree import ElementTree as ET
 
 import pytest
 from fastapi.testclient import TestClient
-from store_api_support import _free_port, auth, db_url, faulty_round, make_settings, pg_cluster  # noqa: F401
+from store_api_support import (  # noqa: F401
+    _free_port,
+    auth,
+    db_url,
+    faulty_round,
+    make_settings,
+    pg_cluster,
+    sqlite_url,
+)
 
 from monitor.api.app import create_app
 from monitor.api.settings import WebhookTarget
@@ -247,3 +255,12 @@ def test_the_receivers_check_in_the_docs_accepts_our_signature_and_refuses_a_sta
     assert verify(b"room-key", body.encode() + b" ", fresh) is False
     stale = outbox.signature("room-key", body, timestamp=int(time.time()) - 3600)
     assert verify(b"room-key", body.encode(), stale) is False
+
+
+def test_a_retry_of_a_delivery_id_the_store_cannot_hold_is_a_validation_error(sqlite_url: str) -> None:  # noqa: F811
+    with TestClient(create_app(make_settings(sqlite_url))) as client:
+        for bad in ("0", "-3", str(2**63), "1548619442160671482440865191821312", "seven"):
+            response = client.post(f"/api/v1/webhooks/deliveries/{bad}/retry", headers=auth("admin"))
+            assert response.status_code == 422, (bad, response.status_code)
+        assert client.post("/api/v1/webhooks/deliveries/12/retry", headers=auth("admin")).status_code == 404
+        assert client.post("/api/v1/webhooks/dead/retry", headers=auth("admin")).json() == {"retried": []}

@@ -6,6 +6,7 @@ from datetime import datetime
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Response, status
+from fastapi import Path as PathParam
 from pydantic import BaseModel
 from sqlalchemy import text
 
@@ -119,7 +120,8 @@ def _retry(admin: str, session: WriteSessionDep, *, delivery_id: int | None = No
 @router.post("/api/v1/webhooks/deliveries/{delivery_id}/retry", response_model=RetriedOut, tags=["admin"],
              responses={**AUTH_ERRORS, **NOT_FOUND},
              summary="Send a dead-lettered delivery again (admin)")
-def retry_one(admin: Admin, session: WriteSessionDep, delivery_id: int) -> RetriedOut:
+def retry_one(admin: Admin, session: WriteSessionDep,
+              delivery_id: Annotated[int, PathParam(ge=1, le=2**63 - 1)]) -> RetriedOut:
     ids = _retry(admin.name, session, delivery_id=delivery_id)
     if not ids:
         raise HTTPException(status.HTTP_404_NOT_FOUND, f"no dead-lettered delivery {delivery_id}")
