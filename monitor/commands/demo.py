@@ -78,8 +78,9 @@ def register(app: typer.Typer) -> None:
         data: Annotated[Path | None, typer.Option(
             help="folder for the store and snapshots (default: a new temporary folder)")] = None,
         perception: Annotated[Perception, typer.Option(
-            help="oracle (the recording's ground truth, to show the chain after perception), models, "
-                 "or auto (oracle when the ground truth is there)")] = Perception.AUTO,
+            help="models (the trained models, as the live chain runs them: the default), oracle (the "
+                 "recording's ground truth, to show the chain after perception), or auto (oracle when the "
+                 "ground truth is there)")] = Perception.MODELS,
         once: Annotated[bool, typer.Option("--once", help="exit when the recording ends")] = False,
         duration: Annotated[float | None, typer.Option(help="exit after this many seconds")] = None,
         keep_serving: Annotated[bool, typer.Option(
