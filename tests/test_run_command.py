@@ -82,3 +82,10 @@ def test_the_default_table_is_package_data() -> None:
 
     pyproject = tomllib.loads((TABLE.parents[1] / "pyproject.toml").read_text())
     assert "**/*.yaml" in pyproject["tool"]["setuptools"]["package-data"]["monitor"]
+
+
+def test_demo_takes_its_models_folder_like_run(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["demo", "--models", str(tmp_path / "none")])
+    assert result.exit_code == 2 and "no such folder" in result.output
+    result = CliRunner().invoke(app, ["demo"], env={"TABLE_MONITOR_MODELS": str(tmp_path / "none")})
+    assert result.exit_code == 2 and "no such folder" in result.output
