@@ -5,7 +5,7 @@
 # round), two processes side by side. Ship only if the fault set loses nothing and the hundred stay at
 # most one false alert (issue 8).
 # Usage: scripts/gate.sh OUT [MODELS [FAULT_CACHE [CLEAN_CACHE]]]
-#   defaults: models/ and the caches of the shipped models as perceived by session 45's code (detector_v8,
+#   defaults: models/ and the caches of the shipped models as perceived by the current code (detector_v8,
 #   the whole-card member cards_v11_96 beside the corner members corners_v13 and corners_v15, weighted
 #   1 : 1 : 1, threshold 0.9877 from whole val frames (calibrate-reader), the whole-card member deciding
 #   alone what it reads 0.993 sure (fit-cascade), squarest quads read turned too; video's boxes not

@@ -42,7 +42,7 @@ def test_a_back_hand_that_could_be_a_flush_is_not_judged() -> None:
 
 
 def test_a_jack_read_by_rank_alone_may_be_the_joker() -> None:
-    # clean_1002 (session 27): back 3h Qc Ah Jk 2s, the jester joker read `J`: with the joker as an
+    # data/e2e_random/clean_1002: back 3h Qc Ah Jk 2s, the jester joker read `J`: with the joker as an
     # ace the back holds a pair of aces and the front's nines do not beat it: no foul
     front, back = ["9d", "9"], ["3h", "Q", "2", "A", "J"]
     colours = [None, None, "black", None, None]

@@ -21,7 +21,7 @@ from monitor.perception.scoring import load_truth, score_frame
 DATA = Path(__file__).parent / "data" / "perception"
 FRAME = DATA / "table_1080p.jpg"
 OBLIQUE = DATA / "teal_oblique_1080p.jpg"
-# Measured with the shipped detector.onnx (session 3) and cards.onnx, both finders ("auto"): table frame
+# Measured with the first shipped detector.onnx and cards.onnx, both finders ("auto"): table frame
 # recall 1.0 (classical finder alone 0.82), 12 of 19 face-up cards found named (top-1 0.63), the rest
 # honestly "unknown", no misread; oblique frame on an unseen table recall 0.91 (alone 0.27).
 RECALL_MIN = 0.95
@@ -119,7 +119,7 @@ def test_boxes_snapped_to_edges_keep_the_figures_and_come_closer(perceiver: Perc
 def test_the_shipped_reader_reads_a_card_the_rectifier_stood_on_its_side() -> None:
     # An oblique camera can foreshorten a card's long side below its width: the rectifier then takes
     # that side for the top, and the crop shows the card turned 90 degrees (1.3-1.8% of the held-out
-    # crops; models/MODEL_CARD.md, session 40). Here a rendered card's frame squashed to 0.6 of its
+    # crops; models/MODEL_CARD.md). Here a rendered card's frame squashed to 0.6 of its
     # height does it (quad 0.84 short over long): one way round none is named, both ways all are.
     import cv2
 

@@ -699,7 +699,7 @@ def test_train_ensemble_reads_crops_as_the_runtime_does_given_their_quads_aspect
     # refitted without: the setting leaves the file
     calibrate_and_evaluate_ensemble(ens, data, tmp_path / "eval", ("test",))
     assert "turn_aspect" not in json.loads(ens.read_text())
-    # a manifest without the column (before session 40), or missing: a clear error naming it
+    # a manifest without the column (written before it was added), or missing: a clear error naming it
     old = tmp_path / "old.csv"
     old.write_text("split,cls,file\ntest,2c,test/2c/a.jpg\n")
     with pytest.raises(ValueError, match=r"old\.csv, line 2: no file or quad_aspect"):

@@ -1247,7 +1247,7 @@ def test_a_hand_opened_by_its_indices_reports_the_inks_of_its_unnamed_cards() ->
     assert e.back_colours == [None, None, "red", "black", None]
     assert e.front_colours == [None, "red"]
     assert e.front_sure == [False, True] and e.back_sure is None  # no back rank read surely
-    # a sixth cut in a five-card hand, even unread, is no hand: it may be a card (session 25: leaving
+    # a sixth cut in a five-card hand, even unread, is no hand: it may be a card (leaving
     # unread cuts out let one card's two indices, unmerged, stand for a pair)
     t, _ = _set_face_down_at_seat6()
     extra = _fanned([(None, r) for r in "68274"] + [(None, None)], "seat6.back")
@@ -1294,7 +1294,7 @@ def test_the_banker_hand_set_in_two_fans_is_read_by_its_indices() -> None:
 
 
 def test_a_cut_that_read_nothing_beside_a_card_of_the_banker_setting_is_no_card_more() -> None:
-    # banker_foul (session 27): read along the row's edges, the front's ten read twice, once as
+    # data/e2e/paigow_banker_foul: read along the row's edges, the front's ten read twice, once as
     # nothing 13 mm from its read: the front of three cards would be no setting at all
     t = Table()
     cards = ["4h", "9h", "8s", "As", "4c", "Th", "Tc"]
@@ -1322,7 +1322,7 @@ def test_a_cut_that_read_nothing_beside_a_card_of_the_banker_setting_is_no_card_
 @pytest.mark.parametrize("early_set_s", [0.0, 0.4])
 def test_a_banker_setting_read_while_the_exposure_waits_is_sent_after_it_dated_when_it_lay(
         early_set_s: float) -> None:
-    # banker_foul (session 22): the exposure's report waits for seat 6's half-seen hand, and the foul
+    # data/e2e/paigow_banker_foul: the exposure's report waits for seat 6's half-seen hand, and the foul
     # setting the banker laid meanwhile was changed before it: read by index as soon as the hand is
     # turned up, each setting read is sent after the exposure, dated when it was first read. The chain
     # reads only a still picture of the banker's place, so a setting read counts at once (the default
@@ -1404,7 +1404,7 @@ def _deal_at_15_fps(t: Table, piles: list[int], deck_seen: bool = True) -> None:
 def test_trips_from_the_deck_at_15_fps_are_one_card_each_though_the_hand_is_never_long_away(
         deck_seen: bool) -> None:
     # Waiting for the hand to be over no slot for visit_gap_s merged such trips: two cards counted as
-    # one, every later card a pile early (deal_order, pile_not_seven in every round, session 17).
+    # one, every later card a pile early (deal_order, pile_not_seven in every rendered round).
     order = [1, 2, 3, 4, 5, 6, 7, 7, 6, 5, 4, 3, 2, 1, 1, 2]
     t = _trip_table()
     _deal_at_15_fps(t, order, deck_seen)
@@ -1424,7 +1424,7 @@ def _toward_deck(slot: tuple[float, float], mm: float) -> tuple[float, float]:
 def _deal_at_10_fps(t: Table, piles: list[int]) -> None:
     """The dealer seen at 10 fps: over the slot for two frames, then once on the way back, not even
     half way to the deck and a little on the dealer's side of the line (the bench recording: 404 mm
-    from the deck coming back from pile 1, session 20)."""
+    from the deck coming back from pile 1)."""
     for pile in piles:
         sx, sy = SLOTS[pile]
         _at(t, 0.1, (sx + 10.0, sy - 25.0), pile)

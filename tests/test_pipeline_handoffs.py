@@ -1,4 +1,4 @@
-"""The live run's handoffs on the way to an alert (session 14): the event sink joins what queued while
+"""The live run's handoffs on the way to an alert: the event sink joins what queued while
 an ingest call was in flight into the next call (one group commit, not one per frame), sends a lone
 batch at once, keeps order across a resend; perception hands a frame to table state before keeping
 its snapshot copy."""

@@ -471,7 +471,7 @@ def test_rule_58_banker_may_not_reset_after_first_opening() -> None:
 
 
 def test_rule_58_a_setting_read_whole_only_after_the_opening_is_no_reset() -> None:
-    # session 27: the banker's setting read by its indices in part (a joker unread), then whole once
+    # perceived video: the banker's setting read by its indices in part (a joker unread), then whole once
     # the first hand was opened: the same setting read better, not a reset; a card that moved is one
     events = clean_round(seed=2)
     i = find(events, "banker_hand_set")
@@ -804,7 +804,7 @@ def test_rule_54_inks_read_settle_a_banker_setting_read_to_its_ranks() -> None:
     events = clean_round(seed=2)
     i = find(events, "banker_hand_set")
     # a pair of tens in front over an ace-high five-card hand read to its ranks: foul once its inks
-    # show two colours (the session-25 read of the banker_foul recording, its four of clubs a king)
+    # show two colours (a read of the banker_foul recording, its four of clubs a king)
     events[i].update(front=[None, None], front_ranks=["T", "T"], back=["4h", None, None, None, None],
                      back_ranks=[None, "9", "8", "A", "K"])
     assert "banker_foul" not in codes(run(events))

@@ -189,8 +189,9 @@ def test_render_patches_takes_face_cover_and_shake_and_refuses_bad_ones(tmp_path
 
 
 def test_some_decks_print_pale_backs_and_an_engraved_ace_of_spades() -> None:
-    """Two kinds of real deck the classifier had never seen (session 33): a back printed pale on white,
-    which at 50 px a card reads as a blank face, and the big ace of spades filled with light scrolls."""
+    """Two kinds of real deck the classifier had never seen (models/MODEL_CARD.md): a back printed pale on
+    white, which at 50 px a card reads as a blank face, and the big ace of spades filled with light
+    scrolls."""
     ps = [design_params(s) for s in range(300)]
     pale = [p for p in ps if p.back_colors[0] == p.paper]
     ornate = [p for p in ps if p.ace_ornate]

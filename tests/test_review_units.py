@@ -154,7 +154,7 @@ def test_review_runs_onnx_runtime_on_one_thread_by_default_and_live_keeps_its_ow
     from monitor.review.jobs import REVIEW_BACKEND, REVIEW_THREADS, FileJob
     from monitor.review.session import ReviewOptions
 
-    # the faster runtime for throughput (docs/benchmarks.md, session 18); live stays on its own
+    # the faster runtime for throughput (`bench review`, docs/benchmarks.md); live stays on its own
     assert (REVIEW_BACKEND, REVIEW_THREADS) == ("onnxruntime", 1) and DEFAULT_BACKEND == "openvino"
     opts = ReviewOptions(videos=[Path("v.mp4")], table=TABLE, out=Path("o"))
     assert (opts.backend, opts.threads) == (REVIEW_BACKEND, REVIEW_THREADS)

@@ -20,7 +20,7 @@ CPUINFO = Path("/proc/cpuinfo")
 
 def cpu_vector_units(cpuinfo: Path = CPUINFO) -> str:
     """The CPU's widest vector instructions the runtimes use ("AVX-512 + VNNI", "AVX2", ...): the same
-    networks took 3.3 times as long on an AVX2 machine as on an AVX-512 one (sessions 32-33), so a
+    networks took 3.3 times as long on an AVX2 machine as on an AVX-512 one (`bench perception`), so a
     frame's time says little without it. "unknown" where the system does not tell."""
     try:
         text = cpuinfo.read_text()

@@ -53,7 +53,7 @@ def register(app: typer.Typer) -> None:
                         "run the chain")] = 1,
         backend: Annotated[Backend, typer.Option(
             help="the models' inference runtime (on one thread ONNX Runtime reviews fastest: "
-                 "docs/benchmarks.md, sessions 17-18)")] = DEFAULT_BACKEND,
+                 "`bench review`, docs/benchmarks.md)")] = DEFAULT_BACKEND,
         detections_cache: Annotated[Path | None, typer.Option(
             help="keep the models' detections in this folder and replay them when the same recording is "
                  "reviewed again with the same models (re-review after a rule change without the models)",

@@ -59,7 +59,7 @@ def register(app: typer.Typer) -> None:
                  "database, across restarts")] = None,
         backend: Annotated[Backend, typer.Option(
             help="the models' inference runtime (ONNX Runtime measured faster for the live chain, "
-                 "docs/benchmarks.md session 30)")] = DEFAULT_BACKEND,
+                 "`bench pipeline`, docs/benchmarks.md)")] = DEFAULT_BACKEND,
     ) -> None:
         """Watch a table live: events to the procedure monitor, alerts stored and pushed to the dashboard."""
         if models is not None and not models.is_dir():

@@ -103,7 +103,7 @@ def train_ensemble_cmd(
     card: Annotated[Path, typer.Option(help="the whole-card classifier (.onnx with its .json)")],
     corner: Annotated[list[Path], typer.Option(help=(
         "an index-corner classifier (.onnx + .json, view corner); repeatable: two corner members trained "
-        "apart disagree on different crops (session 41, models/MODEL_CARD.md)"))],
+        "apart disagree on different crops (models/MODEL_CARD.md)"))],
     data: Annotated[Path, typer.Option(help="whole-card crop set ROOT/{val,test...}/CLASS/*.jpg")],
     out: Annotated[Path, typer.Option(help="folder for the ensemble (its members are copied in)")],
     test_splits: Annotated[str, typer.Option(help="comma-separated held-out splits to evaluate")] = "test",
@@ -112,9 +112,9 @@ def train_ensemble_cmd(
         help="weight the members' log-probabilities as fits val best (--no-fit-weights: equal)")] = True,
     turn_aspect: Annotated[float, typer.Option(
         help="quads this square (short/long side) or squarer are read turned 90 degrees too; 0: never "
-             "(0.8: chosen on val crops in session 40, models/MODEL_CARD.md)")] = 0.8,
+             "(0.8: chosen on val crops, models/MODEL_CARD.md)")] = 0.8,
     max_false_rate: Annotated[float, typer.Option(min=0.0, max=0.05, help=(
-        "the unknown-threshold names at most this share of val wrongly (0.0005 since session 40: with "
+        "the unknown-threshold names at most this share of val wrongly (0.0005: with "
         "val's labels right, 0.0025 named cards wrongly on whole frames, models/MODEL_CARD.md)"))] = 0.0005,
     crop_manifest: Annotated[list[Path] | None, typer.Option(
         help="`render crops` manifests giving each crop's quad aspect, so that val and the held-out "

@@ -19,7 +19,7 @@ from monitor.perception.errors import ModelFileError
 BACKENDS = ("onnxruntime", "openvino")
 DEFAULT_BACKEND = "openvino"
 # the live chain's (run, demo, bench-pipeline): ONNX Runtime, its pool not spinning, served the stages'
-# turns better than OpenVINO on regions of changing sizes (docs/benchmarks.md, session 30)
+# turns better than OpenVINO on regions of changing sizes (`bench pipeline`, docs/benchmarks.md)
 LIVE_BACKEND = "onnxruntime"
 
 

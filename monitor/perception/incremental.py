@@ -122,7 +122,7 @@ def _steady(items: tuple[Detection, ...], before: tuple[Detection, ...]) -> tupl
     a new track in a betting spot is a touch of the spot. Hands always take the new box, and so do
     face-up cards: the fan reader cuts their index corners from the box, and a box kept from a frame
     where the hand was still being spread puts the cuts off the indices (a fanned ten read as two
-    tens, the seven beside it lost: paigow_player_foul, session 26)."""
+    tens, the seven beside it lost: data/e2e/paigow_player_foul)."""
     by_kind: dict[str, list[Detection]] = {}
     for b in before:
         by_kind.setdefault(b.kind, []).append(b)

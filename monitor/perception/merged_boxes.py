@@ -3,7 +3,7 @@
 A card lying on another card, or two cards side by side, comes out of the detector (which sees the
 frame shrunk 3.75x) as one box over both, and the classical finder has no blob of the top card alone.
 Such a box overlaps the top card by less than half, so the card is missed (the held-out test frames'
-last misses, models/MODEL_CARD.md, session 37). The box is known for one by its size: it is bigger
+last misses, models/MODEL_CARD.md). The box is known for one by its size: it is bigger
 than the cards around it, or squarer than a card.
 
 Inside it, the top card is a card-sized rectangle sharing a corner with the box (its other side is
@@ -38,11 +38,11 @@ DISTINCT_IOU = 0.3
 KNOWN_IOU = 0.5
 SAME_IOU = 0.85  # two candidates overlapping this much are one card: read once
 # A face read inside a merged box is named only this sure, over the reader's own threshold: the crop
-# may take in part of the card below (held-out whole frames, session 37: the one face misread among
+# may take in part of the card below (held-out whole frames: the one face misread among
 # the readings kept, a jack read as another suit's, was 0.950 sure; right ones 0.95-1.0)
 FACE_MIN_CONFIDENCE = 0.97
 # Never taken from a candidate: a candidate lying across both cards of the box reads as the joker, whose
-# class takes in crops of mixed faces (held-out whole frames, session 42: both jokers named from
+# class takes in crops of mixed faces (held-out whole frames: both jokers named from
 # candidates, a 2s over a 2h at 0.999 and a 9s beside an ace at 0.985, were no joker; no joker was
 # missed for it). A joker on another card is left unnamed, not misnamed, until the reader has a "not
 # one card" class.

@@ -1,8 +1,7 @@
 """Card boxes that are no card: over bare felt, or a blob much smaller than a card.
 
 The card reader takes plain felt, dice and lamps for a card's back, and surely (read "back" at 1.00),
-so a box it names no face in is judged by the picture (held-out photos, models/MODEL_CARD.md,
-session 44):
+so a box it names no face in is judged by the picture (held-out photos, models/MODEL_CARD.md):
 
 - **Bare felt.** An empty box painted on the layout, or the felt beside a card the detector boxed
   twice: on test, of 53 boxes read as a back over no card and 3 read as a back over a face-up card, the
@@ -10,7 +9,7 @@ session 44):
   ``second_look``'s test (most of the box far from the felt), this keeps a back whose colour is near
   the felt's: a red back on red felt (val: real backs as near as 30) is still a card.
   The felt's colour is taken twice: the frame's (one colour for the whole table) and, where the box
-  stands on felt, the felt's just around it (session 45): lighting shades a table's felt toward its
+  stands on felt, the felt's just around it: lighting shades a table's felt toward its
   edges by more than ``FELT_NEAR``, and the detector boxes the layout's painted boxes there too. On the
   test photos the felt around each box takes 26 of 149 unnamed boxes over no card -> 73, with no box
   over a card added; on val the nearest box over a card stays 30.
@@ -19,7 +18,7 @@ session 44):
   face was named in, the real cards were 0.49 of the frame's median named card or more (val 0.8), the
   others mostly under 0.4 (val: 119 such, median 0.2). The runtime sizes a card by the median of the
   detector's card boxes, which it has in every frame.
-- **A box far larger than a card** (photos only, session 45). A box over 2.5 cards' size overlaps any
+- **A box far larger than a card** (photos only). A box over 2.5 cards' size overlaps any
   one card by IoU 0.4 at most, so it boxes no single card; the two backs the val photos named over
   face-up cards were such boxes (2.77 and 5.27 cards, over fanned hands), and so were the classical
   finder's outlines of the whole layout (200-300 cards). Video keeps them: the chain takes a

@@ -104,7 +104,7 @@ class Perceiver:
         # A pile's top card is a card in full view: read where no other card box covers the pile
         # (held-out oblique frames: the detector boxes the top of a pile, or a single card lying in a
         # hand's box, as a pile; recall of unoccluded cards 0.810 -> 0.976 by this alone,
-        # models/MODEL_CARD.md, session 33)
+        # models/MODEL_CARD.md)
         self.pile_tops = pile_tops
         # A 4K frame whose cards the detector saw small also detected in tiles, which show them twice as
         # large (``tiled_detect``)
@@ -128,7 +128,7 @@ class Perceiver:
         # The classical finder runs on a second thread while the detector runs, and the chips are read
         # there while the cards are: each side's heavy work (OpenCV, the runtime) frees the GIL, so on
         # two cores a frame takes the longer side's time, not the sum (the same detections either way;
-        # docs/benchmarks.md, session 44)
+        # `bench perception`, docs/benchmarks.md)
         self.overlap = overlap
 
     @classmethod
@@ -155,7 +155,7 @@ class Perceiver:
         classifier = load_card_reader(models_dir, backend, threads, threshold)
         # Not on video yet: the live chain's fan reader cuts fanned cards' indices along the detector's
         # boxes, and boxes snapped onto the edges of the cards under them lost two faults and raised
-        # five false alerts on the gate's rounds (session 32)
+        # five false alerts on the gate's rounds (scripts/gate.sh)
         # The pile tops and the tiles are off on video too: the chain follows piles as piles and was
         # proven (the gate) on what the detector finds in a whole 1080p frame.
         return cls(detector, classifier, classical, cache=IdentityCache() if video else None,

@@ -2,7 +2,7 @@
 
 The threshold is fitted on held-out crops of single cards (``train ensemble``: 0.05% false on val). On
 whole frames a box may hold two cards, and its crop then reads as a third card: surely enough to be
-named, and wrong (held-out frames, models/MODEL_CARD.md session 42: every false face was such a box,
+named, and wrong (held-out frames, models/MODEL_CARD.md: every false face was such a box,
 read 0.979-0.987 sure against a fitted 0.979). Crops of single cards cannot show that, so the threshold
 is raised, never lowered, until the faces named on rendered whole frames are false no more often than
 a budget allows. Pure: the caller perceives the frames.

@@ -1,7 +1,7 @@
 """A second look at the card boxes the detector scored under its threshold (photos only).
 
 The detector scores some whole cards low: a pale back on a pile, among face-up cards, beside an arm
-(held-out frames, models/MODEL_CARD.md session 42: of the six unoccluded cards no box found on the test
+(held-out frames, models/MODEL_CARD.md: of the six unoccluded cards no box found on the test
 frames, three had a box scored 0.25-0.35 on them). Its threshold cannot simply come down: at 0.25
 it finds them and adds 45 spurious boxes, most on the empty boxes painted on the layout, which the card
 reader calls a back. So a low box no found card or pile covers is read, and kept only where the reader

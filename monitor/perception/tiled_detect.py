@@ -2,7 +2,7 @@
 
 The detector sees a frame shrunk to its input (512 px wide): a 4K frame 7.5x, where a card of a camera
 that takes in the whole table is ~20 px long and cards beside chips or an arm go unseen (held-out 4K
-frames: recall of unoccluded cards 0.935 test, 0.905 val; models/MODEL_CARD.md, session 33). Tiles a
+frames: recall of unoccluded cards 0.935 test, 0.905 val; models/MODEL_CARD.md). Tiles a
 little over half the frame each way show the cards twice as large, from pixels the frame has. The whole
 frame still runs: it sees what no tile holds whole (an arm, a pile across a seam). For photos only: on
 video the chain was proven on whole 1080p frames.

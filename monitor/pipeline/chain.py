@@ -37,8 +37,8 @@ RECOUNT_S = 0.5
 # The stub's picture must lie still this long (after the spot watcher's three still looks) before
 # its count is believed: while dealing, the dealer's hand rests the deck in the stub zone between
 # cards for 0.1-0.35 s at a time; a spread lies still 0.8 s or more before the dealer reaches for a
-# replacement card (rule 51). A deck left there longer is "squared, not spread". 0.4 s (was 0.5: the
-# stub's alert came ~0.5 s after the spread, session 29; the gate's 130 clean rounds held at 0.4).
+# replacement card (rule 51). A deck left there longer is "squared, not spread". 0.4 s (at 0.5 the
+# stub's alert came ~0.5 s after the spread, `bench pipeline`; the gate's 130 clean rounds held at 0.4).
 SPREAD_STILL_S = 0.4
 # A seat's hand area is read as soon as its picture held for two still looks, and once more at the
 # third (what the spots' watcher waits for): a hand turned up may lie still only 0.2 s before it is
@@ -58,7 +58,7 @@ BACKGROUND_ZONES = frozenset({"banker"})
 # all if that step reads the same picture at its second look (the newer boxes): on two cores the first
 # look's read (~80 ms for a seat's two areas) held the next frame's perception back, and where it read
 # too little (data/e2e/paigow_player_foul: 3 of 7 cards at frame 647, 7 at 648) the alert came a whole
-# read later (session 30: player_foul live 468-533 ms). A hand swept after one still look is still read,
+# read later (played live: player_foul 468-533 ms). A hand swept after one still look is still read,
 # a frame late. A review reads in the step (the same events for the same frames).
 
 # a seat area's read put off to the next step: (read key, the frame, its detections)
@@ -277,7 +277,7 @@ class TableChain:
             return detections
         k = image.shape[1] / self.chip_finder.size[0]  # the spots' pixels on a frame of another size
         # a spot read with no chip keeps the detector's chips, unless their ring is the felt (a painted
-        # seat numeral the detector boxed: a phantom bet, session 20)
+        # seat numeral the detector boxed: a phantom bet in clean_1095)
         empty = {name: self.chip_finder.spots[name].polygon * k for name, chips in self._spot_now.items()
                  if not chips}
 

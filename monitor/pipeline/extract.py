@@ -151,7 +151,7 @@ class ExtractorSettings:
     # The banker's setting read by index before its exposure is reported: held this long to count. 0:
     # the chain reads only a still picture of the banker's place (three still looks), and live the
     # foul setting of data/e2e/paigow_banker_foul lay still 0.33 s with its read a frame late, so the
-    # 0.4 s hold lost it whenever the exposure waited (session 30; the gate held at 0)
+    # 0.4 s hold lost it whenever the exposure waited (the fault set played live; the gate passes at 0)
     early_set_s: float = 0.0
     banker_seat: int | None = None  # for rounds opened by vision
 
@@ -776,7 +776,7 @@ class EventExtractor:
         """Where cards are wanted read by their indices (the chain reads only these): pile slots where
         a face lies unread, the hand areas of seats whose hand is set and not yet seen opened, the
         banker's place once the banker's hand is exposed. Reading every still hand area cost the
-        review a tenth of its speed (session 21)."""
+        review a tenth of its speed (`bench review`)."""
         d = self.deal
         zones = ({f"pile{pile}" for pile, _, _ in d.unread_pending.values()}
                  | {f"pile{e.pile}" for e in d.dealt_out if e.track is not None}

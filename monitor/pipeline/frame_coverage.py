@@ -1,7 +1,7 @@
 """Is the live chain keeping up with its camera? A live source hands perception the newest frame and
 drops the ones it had no time for, so a starved chain (a slow machine, another process on its cores)
 still runs, only on fewer frames: a card dealt between two perceived frames is never counted, and the
-deal is miscounted (session 22: the demo beside a render perceived 2,708 of 3,433 frames and raised
+deal is miscounted (the demo run beside a render perceived 2,708 of 3,433 frames and raised
 three false alerts). The camera's own frame numbers show every frame that never got through.
 
 >>> watch = FrameCoverage(window_s=1.0, lost_below=0.8, back_above=0.95)

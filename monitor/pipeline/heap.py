@@ -2,8 +2,8 @@
 
 A full (oldest generation) collection walks every object the process holds: the models' sessions,
 the modules, the API, what earlier runs left. On this machine it took 50-290 ms, and one landing
-during a deal held the live chain back a frame: a stub alert 655 ms instead of 366 (session 31,
-``bench-pipeline`` over the fault recordings, traced with ``gc.callbacks``). So a live run, once warm,
+during a deal held the live chain back a frame: a stub alert 655 ms instead of 366
+(``bench-pipeline`` over the fault recordings, traced with ``gc.callbacks``). So a live run, once warm,
 collects what is garbage and freezes the rest (``gc.freeze``): later passes walk only what it made
 since. The last run to stop thaws it, so what those runs held can be collected again.
 """

@@ -44,7 +44,7 @@ class SessionOptions:
     truth: Path | None = None
     models: Path = DEFAULT_MODELS
     whole_frames: bool = False  # perceive every frame whole, not only where it changed
-    # the models' runtime (session 30, same sitting: the bench recording 72.2 vs 62.9 frames/s as fast
+    # the models' runtime (both measured in one run: the bench recording 72.2 vs 62.9 frames/s as fast
     # as it goes, 29.5 vs 29.2 live; player_foul 389-390 vs 416-418 ms, ONNX Runtime vs OpenVINO)
     backend: str = LIVE_BACKEND
     realtime: bool = True  # a file played as a live camera (newest frame wins)

@@ -50,7 +50,7 @@ class PatchOptions:
     jpeg_p: float = 0.85
     quality: int = 90
     # Off by default so that a seed of earlier datasets still gives the same crops. What the held-out
-    # crops still misread (session 38) is mostly a card half covered by a neighbour's face, its pips
+    # crops still misread (models/MODEL_CARD.md) is mostly a card half covered by a neighbour's face, its pips
     # inside the crop, and a card smeared by a moving hand or camera.
     face_cover_p: float = 0.0  # of the occluding cards, the share that are real faces, not blank
     shake_p: float = 0.08  # chance of a motion smear
@@ -252,7 +252,7 @@ def render_patch(
 # (lying one over the other, or side by side), a card-sized box lying across two cards (a merged box's
 # candidate), an empty box painted on the layout, felt under a chip stack or a hand. The card reader
 # names the first kinds as a third card or the joker, and the painted box as a back (held-out whole
-# frames, models/MODEL_CARD.md session 42): crops for a reader class that says "not one card".
+# frames, models/MODEL_CARD.md): crops for a reader class that says "not one card".
 NOT_ONE_CARD_KINDS = ("overlap", "across", "side_by_side", "painted_box", "bare")
 NOT_ONE_CARD_P = (0.35, 0.25, 0.15, 0.15, 0.1)
 

@@ -112,7 +112,7 @@ def looks_like_a_club(mask: NDArray[np.uint8]) -> bool:
 def suit_glyph(font: Path, suit: str) -> str:
     """The character that draws ``suit`` (s, h, d, c) in ``font``: its codepoint, but spade and club
     swapped where the font draws them swapped (FreeSerifBold does: its U+2660 is a club, its U+2663
-    a spade; decks drawn with it were labelled with the wrong black suit until session 40)."""
+    a spade; decks drawn with it were once labelled with the wrong black suit)."""
     if suit not in ("s", "c"):
         return SUIT_CODEPOINTS[suit]
     spade_is_club = looks_like_a_club(glyph_mask(SUIT_CODEPOINTS["s"], str(font), 64))

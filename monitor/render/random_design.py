@@ -469,7 +469,7 @@ def design_params(seed: int) -> DesignParams:
 
 
 # Backs printed pale on white (PALE_BACK_SHARE of decks): at 50 px a card wide their pattern fades
-# and the back reads as a blank face; the held-out deck's back is one (models/MODEL_CARD.md, session 33).
+# and the back reads as a blank face; the held-out deck's back is one (models/MODEL_CARD.md).
 PALE_BACK_SHARE = 0.15
 ORNATE_ACE_SHARE = 0.35  # of all decks: a big ace of spades with scrollwork inside
 

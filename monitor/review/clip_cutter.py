@@ -2,7 +2,7 @@
 
 A review keeps about one core and a half busy on two cores (one perception thread, the decoder and
 the chain), and a clip costs about a CPU-second (5 s of 1080p decoded, scaled, encoded). Cut at the
-end, five clips added a quarter to a 58 s review (docs/benchmarks.md, session 19); cut on a worker
+end, five clips added a quarter to a 58 s review (`bench review`, docs/benchmarks.md); cut on a worker
 thread as soon as the video has passed each clip's end, they use the core the review leaves.
 
 The worker only runs ffmpeg; the alerts are touched on the review's own thread (:meth:`advance`,

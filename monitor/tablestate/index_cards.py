@@ -28,7 +28,7 @@ SIZE_TOLERANCE = 0.3  # a card implied by an index this far from 63 x 88 mm is n
 # A card's two indices: their cards' centres this close (an index's corner a few pixels off moves the
 # centre it implies ~3x as far) and facing opposite ways within HEADING_DEG; one index found twice:
 # the same way, within SAME_INDEX_MM (a fan steps 12 mm or more).
-SAME_CARD_MM = 14.0  # 25 took a fan's neighbour (22 mm on) for the card's far index (session 21)
+SAME_CARD_MM = 14.0  # 25 took a fan's neighbour (22 mm on) for the card's far index (the fault recordings)
 # ... and up to this far where both read the same rank, no name or ink against it: one card's two
 # indices lie 6.7 / 17.4 / 21.9 mm apart (median / p90 / p95, the fault recordings), two cards'
 # opposite indices as close as 3 mm but seldom of one rank

@@ -2,7 +2,7 @@
 
 A set hand turned up shows each card's index and little else, ~8 px tall at 1080p: the generic fan
 classifier, trained on generated decks, reads under half of an unseen deck's fanned cards even to
-their rank (models/MODEL_CARD.md, sessions 22-23), and the fouls and the duplicate card need whole
+their rank (models/MODEL_CARD.md), and the fouls and the duplicate card need whole
 hands. A room deals one deck design; rendered in its fans (``render indices`` with that design) and
 cut as the runtime cuts them (``train fan-crops``), it fine-tunes the shipped fan classifier (its ONNX
 rebuilt, ``onnx_init``); the name and rank thresholds are fitted on its val windows and measured on

@@ -73,7 +73,7 @@ def load_crop_aspects(manifests: Sequence[Path]) -> dict[str, float]:
                         aspects[Path(row["file"]).name] = float(row["quad_aspect"])
                     except (KeyError, TypeError, ValueError) as exc:
                         raise ValueError(f"crop manifest {path}, line {line}: no file or quad_aspect "
-                                         f"({exc!r}; manifests before session 40 have none)") from exc
+                                         f"({exc!r}; manifests written before the column have none)") from exc
         except OSError as exc:
             raise ValueError(f"crop manifest {path}: {exc!r}") from exc
     return aspects

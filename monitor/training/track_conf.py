@@ -2,9 +2,9 @@
 
 Each detector scores boxes its own way: ``detector_v8`` (trained 15 epochs from the shipped one, with
 a ``hand`` class) boxes a face-down pile at a seat 0.37 where the shipped detector said 0.48, below
-the tracker's 0.4, so a delivery went unseen (session 19). Rather than a number tuned on the fault
-scripts, the candidate's threshold is the lowest score at which its boxes are at least as precise
-as the peer's (the shipped detector) at the peer's threshold, measured on held-out frames.
+the tracker's 0.4, so a delivery went unseen (a pile_to_wrong_seat of the fault set). Rather than a
+number tuned on the fault scripts, the candidate's threshold is the lowest score at which its boxes are
+at least as precise as the peer's (the shipped detector) at the peer's threshold, measured on held-out frames.
 
 Pure functions; ``table-monitor calibrate-detector`` runs the models and writes the result.
 """
