@@ -9,6 +9,7 @@ from fastapi.testclient import TestClient
 from store_api_support import TOKENS, auth, db_url, event, faulty_round, make_settings, pg_cluster  # noqa: F401
 
 from monitor.api.app import create_app
+from monitor.api.schemas import CitationOut
 
 CODES = {"bet_changed_after_close", "ace_or_joker_exposed", "stub_not_four", "dice_out_of_range"}
 
@@ -39,10 +40,15 @@ def test_a_faulty_round_is_stored_with_its_alerts_history_and_table_state(client
     assert {a["status"] for a in page["items"]} == {"new"}
     stub = next(a for a in page["items"] if a["code"] == "stub_not_four")
     assert stub["rule"] == "seed 000 rule 55" and stub["severity"] == "misdeal"
+    assert stub["citation"]["text"] == "Livermore Casino Pai Gow Poker, rule 55"
+    assert stub["citation"]["href"] == "/rules/livermore#rule-55"
+    assert stub["citation"]["rules"][0]["title"] == "Four cards in the stub"
     assert stub["media"]["trigger"] == 22.0 and stub["bookmark"]["trigger"] is not None
     detail = client.get(f"/api/v1/alerts/{stub['id']}", headers=auth("viewer")).json()
     assert [e["type"] for e in detail["alert"]["evidence"]][-1] == "stub_counted"
     assert "four cards remaining" in detail["alert"]["rule"]["text"]
+    assert detail["alert"]["rule"]["cited"] == "Livermore Casino Pai Gow Poker, rule 55"
+    assert detail["alert"]["rule"]["book"] == "livermore" and detail["citation"] == stub["citation"]
     assert [a["action"] for a in detail["audit"]] == ["alert.raised"]
     tables = client.get("/api/v1/tables", headers=auth("viewer")).json()
     assert tables[0]["id"] == "T1" and tables[0]["open_alerts"] == 4
@@ -173,3 +179,29 @@ def test_metrics_count_alerts_events_and_latency(client: TestClient) -> None:
     assert "table_monitor_events_ingested_total 9.0" in text
     assert "table_monitor_event_to_push_seconds_count 4.0" in text
     assert "table_monitor_events_per_second" in text
+
+
+def test_an_alerts_citation_opens_the_products_reference(client: TestClient) -> None:
+    _ingest(client, faulty_round("T3"))
+    bet = next(a for a in _alerts(client)["items"] if a["code"] == "bet_changed_after_close")
+    citation = bet["citation"]
+    assert citation["text"] == "Livermore Casino Pai Gow Poker, rule 32"
+    assert [r["number"] for r in citation["rules"]] == ["32"]
+    rule = client.get("/api/v1/rules/livermore/32", headers=auth("viewer"))
+    assert rule.status_code == 200 and rule.json() == citation["rules"][0]
+    assert "no more bets" in rule.json()["checks"]
+    assert client.get("/api/v1/rules/livermore/48a", headers=auth("viewer")).json()["number"] == "48"
+    assert client.get("/api/v1/rules/livermore/99", headers=auth("viewer")).status_code == 404
+    assert client.get("/api/v1/rules/atlantis", headers=auth("viewer")).status_code == 404
+    books = client.get("/api/v1/rules", headers=auth("viewer")).json()
+    assert [b["id"] for b in books][:3] == ["livermore", "napa", "lucky_chances"]
+    page = client.get(citation["href"].split("#")[0])  # the reference page is documentation, served open
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert 'id="rule-32"' in page.text and "Livermore Casino Pai Gow Poker" in page.text
+    assert client.get("/rules").status_code == 200 and client.get("/rules/atlantis").status_code == 404
+
+
+def test_an_alert_stored_with_a_seed_citation_reads_with_its_rulebook() -> None:
+    old = CitationOut.parse("seed 001 misdeal 4")
+    assert old is not None and old.text == "Napa Valley Casino Pai Gow Poker, misdeal 4"
+    assert CitationOut.parse("seed 000 rule 99") is None and CitationOut.parse(None) is None

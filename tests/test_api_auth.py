@@ -34,6 +34,9 @@ REQUIRED = {
     ("GET", "/api/v1/webhooks/dead"): "admin",
     ("POST", "/api/v1/webhooks/deliveries/{delivery_id}/retry"): "admin",
     ("POST", "/api/v1/webhooks/dead/retry"): "admin",
+    ("GET", "/api/v1/rules"): "read",
+    ("GET", "/api/v1/rules/{book_id}"): "read",
+    ("GET", "/api/v1/rules/{book_id}/{number}"): "read",
 }
 OPEN = {("GET", "/health")}
 # A role that lacks each permission (the API must answer 403 to it).

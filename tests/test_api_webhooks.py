@@ -107,6 +107,11 @@ def test_milestone_events_retried_until_delivered_and_a_dead_target_delays_nothi
                                    ("m:StartTime", "m:EventHeader/m:Timestamp", "m:EndTime"))
             assert begin is not None and trigger is not None and end is not None and begin <= trigger <= end
             assert root.findtext("m:EventHeader/m:CustomTag", namespaces=NS) in ids
+            # The VMS shows the rule by its rulebook's name.
+            descriptions = [ET.fromstring(b).findtext("m:Description", namespaces=NS) or "" for _, b in
+                            vms.requests]
+            stub_rule = "Livermore Casino Pai Gow Poker, rule 55 | stub_not_four"
+            assert any(d.startswith(stub_rule) for d in descriptions), descriptions
             # The dead target still owes all four, and keeps them.
             # (the receiver can hold the fourth request a moment before the outbox marks it delivered)
             def pending() -> dict[str, int]:
@@ -134,6 +139,9 @@ def test_the_outbox_survives_a_restart(db_url: str) -> None:  # noqa: F811
         bodies = [json.loads(body) for _, body in receiver.requests]
         assert sorted(b["alert_id"] for b in bodies) == sorted(ids)
         assert {b["kind"] for b in bodies} == {"table-monitor.alert"}
+        stub = next(b for b in bodies if b["code"] == "stub_not_four")
+        assert stub["rule"] == "seed 000 rule 55"
+        assert stub["citation"] == "Livermore Casino Pai Gow Poker, rule 55"
         assert all(b["bookmark"]["begin"] <= b["bookmark"]["trigger"] <= b["bookmark"]["end"] for b in bodies)
     finally:
         receiver.close()

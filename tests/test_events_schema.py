@@ -158,7 +158,8 @@ def test_alert_ids_are_stable_and_alerts_serialise() -> None:
     assert again == a
     assert again.id == alert_id("T1", "r1", "stub_not_four")
     assert a.severity is Severity.MISDEAL
-    assert a.one_line == "[misdeal] seed 000 rule 55: stub has 5 cards, not 4: no action, redeal all hands"
+    assert a.one_line == ("[misdeal] Livermore Casino Pai Gow Poker, rule 55: stub has 5 cards, not 4: no "
+                          "action, redeal all hands")
 
 
 def test_catalog_entries_render_and_cite_a_seed_or_the_monitor() -> None:

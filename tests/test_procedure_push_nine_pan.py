@@ -65,7 +65,7 @@ def test_push_nine_pot_paid_to_the_lower_rank() -> None:
     assert a.severity is Severity.INTEGRITY
     assert a.rule.seed == SEED_004 and a.rule.rule == "Push-Nine"
     assert f"paid seat {points} $20; the rules give seat {straight} $20" in a.message
-    assert "K Q J straight (seed 004 Push-9 rank 15)" in a.message
+    assert "K Q J straight (Push-Nine rank 15)" in a.message
     assert a.details["expected"] == {straight: 2000}
 
 

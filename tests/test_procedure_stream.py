@@ -162,7 +162,7 @@ def test_replay_command_prints_alerts_and_history(tmp_path: Path) -> None:
     runner = CliRunner()
     out = runner.invoke(app, ["replay", str(path)])
     assert out.exit_code == 0, out.output
-    assert "seed 000 rule 55: stub has 3 cards, not 4" in out.output
+    assert "Livermore Casino Pai Gow Poker, rule 55: stub has 3 cards, not 4" in out.output
     assert "HAND HISTORIES" in out.output and "banker: seat" in out.output
     js = runner.invoke(app, ["replay", str(path), "--json"])
     doc = json.loads(js.output)

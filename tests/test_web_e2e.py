@@ -57,13 +57,17 @@ def test_log_in_see_a_live_alert_acknowledge_it_and_find_it_in_history(server, p
         assert response.status_code == 200
     stub = page.locator("#feed .alert.sev-misdeal", has_text="stub has 5 cards")
     stub.wait_for()
-    assert "Table T7" in stub.inner_text() and "seed 000 rule 55" in stub.inner_text()
+    assert "Table T7" in stub.inner_text() and "Livermore Casino Pai Gow Poker, rule 55" in stub.inner_text()
     page.wait_for_selector("[data-table='T7'] .phase:has-text('dealt')")
 
     # Acknowledge it from its detail, with a comment.
     stub.click()
     page.wait_for_selector("#detail[open]")
     assert "four cards remaining" in page.locator("#detail-rule").inner_text()
+    # The citation links to the product's own reference for the rule.
+    cited = page.locator("#detail-rule a", has_text="Livermore Casino Pai Gow Poker, rule 55")
+    assert cited.get_attribute("href") == "/rules/livermore#rule-55"
+    assert "Four cards in the stub" in page.locator("#detail-rule").inner_text()
     assert "stub_counted" in page.locator("#detail-evidence").inner_text()
     page.fill("#detail-comment", "floor called, redealing")
     page.click("#ack-button")

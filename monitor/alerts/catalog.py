@@ -1,13 +1,18 @@
 """The alert catalog: every fault the monitor can name, with its house rule, severity and message.
 
-Rule numbers without a file are the Livermore / Lucky Chances numbered rules (seed 000, same
-numbers in seed 002); Napa's misdeal list is seed 001; the poker games are seed 004.
+Each rule is cited from its rule document (``seed``: ``../shared/seeds/``) and, by the product's
+references (``monitor/rules/references/``), in a person's words: the Livermore / Lucky Chances numbered
+rules (seed 000, same numbers in seed 002), Napa's misdeal and foul lists (seed 001), the poker games
+(seed 004), the monitor's own rules (no seed). A table whose rulebook shares Livermore's numbers has
+them cited in its own name (:func:`for_rulebook`).
 A message template is one line for the floor; its ``{fields}`` are filled from the facts.
 
 >>> CATALOG["stub_not_four"].render(n=5)
 'stub has 5 cards, not 4: no action, redeal all hands'
->>> CATALOG["stub_not_four"].rule.citation
-'seed 000 rule 55'
+>>> CATALOG["stub_not_four"].rule.cited
+'Livermore Casino Pai Gow Poker, rule 55'
+>>> for_rulebook(CATALOG["stub_not_four"].rule, "lucky_chances").cited
+'Lucky Chances Casino Pai Gow Poker, rule 55'
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from typing import Any, Final
 from pydantic import BaseModel, ConfigDict
 
 from monitor.alerts.model import RuleRef, Severity
+from monitor.rules.references import book_of_seed, cite, rulebook
 
 LIVERMORE: Final = "000_3987c5033707fbb2.txt"
 NAPA: Final = "001_d82de19dc84e911a.txt"
@@ -53,8 +59,22 @@ def _template_fields(template: str) -> frozenset[str]:
     return frozenset(f for _, f, _, _ in string.Formatter().parse(template) if f)
 
 
+def for_rulebook(ref: RuleRef, book_id: str | None) -> RuleRef:
+    """``ref`` cited in the table's rulebook ``book_id`` where that rulebook shares ``ref``'s numbered rules
+    (Lucky Chances for Livermore's); otherwise ``ref`` as it is."""
+    if book_id is None or book_id == ref.book:
+        return ref
+    book = rulebook(book_id)
+    if book.same_rules_as != ref.book:
+        return ref
+    cited = cite(book.id, ref.rule).text
+    return ref.model_copy(update={"seed": book.source, "book": book.id, "cited": cited})
+
+
 def _r(seed: str, rule: str, text: str) -> RuleRef:
-    return RuleRef(seed=seed, rule=rule, text=text)
+    """A catalog rule; one the references do not hold fails here, at import (CitationError)."""
+    book = book_of_seed(seed, rule)
+    return RuleRef(seed=seed, rule=rule, text=text, book=book, cited=cite(book, rule).text)
 
 
 _ENTRIES: tuple[CatalogEntry, ...] = (
@@ -255,9 +275,8 @@ _ENTRIES: tuple[CatalogEntry, ...] = (
     ),
     CatalogEntry(
         code="board_count_wrong",
-        rule=_r(OTHER_GAMES, "order of play", "Three cards on the flop, then one on the turn, then one on "
-                "the "
-                "river, each after burning one card."),
+        rule=_r(OTHER_GAMES, "order of play 3-5", "Three cards on the flop, then one on the turn, then one "
+                "on the river, each after burning one card."),
         severity=Severity.PROCEDURE,
         template="{street} turned {count} card(s); the {street} is {expected}",
     ),

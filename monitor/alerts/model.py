@@ -1,6 +1,7 @@
 """The alert: what the monitor tells the floor, surveillance and investigators.
 
-An alert names the broken house rule (seed file and rule number, with its text), says in
+An alert names the broken house rule (the room's rulebook and rule number: "Livermore Casino Pai Gow
+Poker, rule 55", with the product's reference for it in ``monitor/rules/references/``), says in
 one line what happened, carries the events behind it and the media time range to bookmark.
 Its ``id`` is derived from what the alert is about (table, round, code, and a key such as
 the seat or card), never from when it was sent, so a resend or a replay of the same events
@@ -13,9 +14,10 @@ import hashlib
 from enum import StrEnum
 from typing import Annotated, Any, Final
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from monitor.events.schema import Event, Game
+from monitor.rules.references import Citation, CitationError, book_of_seed, cite
 
 ALERT_SCHEMA_VERSION: Final = 1
 
@@ -32,22 +34,48 @@ class Severity(StrEnum):
 
 
 class RuleRef(BaseModel):
-    """A house rule: the seed file it comes from, its number there, and its text."""
+    """A house rule: its rule document and number there, its text, and its rulebook by name."""
 
+    # ``seed`` and ``rule`` are how the catalog keys it (the rule document and its number there); ``book``
+    # and ``cited`` name it as a person reads it ("Livermore Casino Pai Gow Poker, rule 55"). An alert
+    # stored before ``book`` and ``cited`` existed gets them filled in when it is read.
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     seed: str = Field(description="seed file, e.g. 000_3987c5033707fbb2.txt; '' for monitor rules")
     rule: str = Field(description="rule number in that file, e.g. '55', '48a', 'misdeal 4'")
     text: str = Field(description="the rule, quoted or closely paraphrased")
+    book: str = Field(default="", description="rulebook id in monitor/rules/references, e.g. 'livermore'")
+    cited: str = Field(default="", description="rulebook and rule: 'Livermore Casino Pai Gow Poker, rule 55'")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _name_the_rulebook(cls, data: Any) -> Any:
+        if isinstance(data, dict) and not (data.get("book") and data.get("cited")):
+            seed, rule = str(data.get("seed", "")), str(data.get("rule", ""))
+            try:
+                book = data.get("book") or book_of_seed(seed, rule)
+                data = {**data, "book": book, "cited": data.get("cited") or cite(book, rule).text}
+            except CitationError:
+                pass  # a stored alert citing a rule the references lack keeps its seed citation
+        return data
 
     @property
     def citation(self) -> str:
-        """'seed 000 rule 55' style reference."""
+        """'seed 000 rule 55': the catalog's key for the rule (the store's ``rule`` column)."""
         if not self.seed:
             return f"monitor: {self.rule}"
         if self.rule[:1].isdigit():
             return f"seed {self.seed[:3]} rule {self.rule}"
         return f"seed {self.seed[:3]} {self.rule}"
+
+    @property
+    def display(self) -> str:
+        """'Livermore Casino Pai Gow Poker, rule 55' (the seed citation where no reference holds it)."""
+        return self.cited or self.citation
+
+    def reference(self) -> Citation:
+        """The product's reference entries for this rule; :class:`CitationError` if it has none."""
+        return cite(self.book or book_of_seed(self.seed, self.rule), self.rule)
 
 
 class MediaRange(BaseModel):
@@ -86,8 +114,8 @@ class Alert(BaseModel):
 
     @property
     def one_line(self) -> str:
-        """'[misdeal] seed 000 rule 55: stub has 5 cards ...' for logs and the CLI."""
-        return f"[{self.severity.value}] {self.rule.citation}: {self.message}"
+        """'[misdeal] Livermore Casino Pai Gow Poker, rule 55: stub has 5 cards ...' for logs and the CLI."""
+        return f"[{self.severity.value}] {self.rule.display}: {self.message}"
 
 
 def alert_id(table_id: str, round_id: str | None, code: str, key: str = "") -> str:

@@ -25,7 +25,7 @@ from monitor.api.hub import LiveHub
 from monitor.api.ingest import IngestPipeline
 from monitor.api.metrics import Metrics
 from monitor.api.middleware import GuardMiddleware
-from monitor.api.routers import alerts, ingest, live, system, tables
+from monitor.api.routers import alerts, ingest, live, rules, system, tables
 from monitor.api.services import Services
 from monitor.api.settings import Settings
 from monitor.api.webhooks.outbox import DeliveryWorker
@@ -121,10 +121,11 @@ def create_app(settings: Settings | None = None,
                       {"name": "live", "description": "Live push"},
                       {"name": "system", "description": "Health, metrics, identity"},
                       {"name": "admin", "description": "Audit and webhook state"},
+                      {"name": "rules", "description": "The rulebooks alerts cite, what each rule checks"},
                   ])
     app.state.services = services
     errors.install(app)
-    for router in (alerts.router, tables.router, ingest.router, live.router, system.router):
+    for router in (alerts.router, tables.router, ingest.router, live.router, system.router, rules.router):
         app.include_router(router)
     if settings.cors_origins:
         app.add_middleware(CORSMiddleware, allow_origins=settings.cors_origins, allow_credentials=False,

@@ -8,6 +8,7 @@ from typing import Annotated, Any, Generic, TypeVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from monitor.alerts.model import Alert, Severity
+from monitor.rules.references import CitationError, Rulebook, RuleEntry, anchor, parse_legacy
 from monitor.store.models import AlertRow, AlertStatus, HandHistoryRow, RoundRow, TableRow
 
 T = TypeVar("T")
@@ -44,6 +45,56 @@ class WallTimes(BaseModel):
     end: datetime | None
 
 
+class RuleOut(BaseModel):
+    """One rule of a rulebook as the product's references give it."""
+
+    number: str = Field(description="the room's number ('32') or section ('misdeal 3', 'deal')")
+    title: str
+    checks: str = Field(description="what the monitor checks against it")
+    href: str = Field(description="the rule on the product's reference page")
+
+    @classmethod
+    def of(cls, book: Rulebook, entry: RuleEntry) -> RuleOut:
+        return cls(number=entry.number, title=entry.title, checks=entry.checks,
+                   href=f"/rules/{book.id}#{anchor(entry.number)}")
+
+
+class RulebookOut(BaseModel):
+    id: str
+    name: str = Field(description="room and game, e.g. 'Livermore Casino Pai Gow Poker'")
+    room: str
+    game: str
+    href: str
+    rules: list[RuleOut]
+
+    @classmethod
+    def of(cls, book: Rulebook) -> RulebookOut:
+        return cls(id=book.id, name=book.name, room=book.room, game=book.game, href=f"/rules/{book.id}",
+                   rules=[RuleOut.of(book, r) for r in book.rules])
+
+
+class CitationOut(BaseModel):
+    """An alert's rule as a person reads it, with the product's reference entries it opens."""
+
+    text: str = Field(description="'Livermore Casino Pai Gow Poker, rule 55'")
+    book: str = Field(description="rulebook id, e.g. 'livermore'")
+    book_name: str
+    href: str = Field(description="the first rule cited on the product's reference page")
+    rules: list[RuleOut]
+
+    @classmethod
+    def parse(cls, rule: str | None) -> CitationOut | None:
+        """From the stored citation ('seed 000 rule 55'); None where no reference holds it."""
+        if not rule:
+            return None
+        try:
+            c = parse_legacy(rule)
+        except CitationError:
+            return None
+        return cls(text=c.text, book=c.book.id, book_name=c.book.name, href=c.href,
+                   rules=[RuleOut.of(c.book, e) for e in c.entries])
+
+
 class AlertSummary(BaseModel):
     model_config = ConfigDict(from_attributes=True)
 
@@ -52,7 +103,9 @@ class AlertSummary(BaseModel):
     game: str | None
     round_id: str | None
     code: str
-    rule: str | None = Field(description="citation, e.g. 'seed 000 rule 55'")
+    rule: str | None = Field(description="the rule's key, e.g. 'seed 000 rule 55' (rule document and number)")
+    citation: CitationOut | None = Field(
+        default=None, description="the rule by rulebook name and number, with the product's reference for it")
     severity: Severity
     message: str
     status: AlertStatus
@@ -71,7 +124,8 @@ class AlertSummary(BaseModel):
     def of(cls, row: AlertRow) -> AlertSummary:
         return cls(
             id=row.id, table_id=row.table_id, game=row.game, round_id=row.round_id, code=row.code,
-            rule=row.rule, severity=Severity(row.severity), message=row.message,
+            rule=row.rule, citation=CitationOut.parse(row.rule), severity=Severity(row.severity),
+            message=row.message,
             status=AlertStatus(row.status), raised_at=row.raised_at,
             media=MediaTimes(begin=row.media_begin, trigger=row.media_trigger, end=row.media_end),
             bookmark=WallTimes(begin=row.wall_begin, trigger=row.wall_trigger, end=row.wall_end),

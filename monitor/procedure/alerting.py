@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from monitor.alerts.catalog import CATALOG
+from monitor.alerts.catalog import CATALOG, for_rulebook
 from monitor.alerts.model import Alert, MediaRange, alert_id
 from monitor.events.schema import EventBase, Game
 
@@ -26,8 +26,11 @@ def money(cents: int) -> str:
 class AlertSink:
     """Collects the alerts of one table, once each."""
 
-    def __init__(self, table_id: str, on_alert: AlertCallback | None = None) -> None:
+    def __init__(self, table_id: str, on_alert: AlertCallback | None = None, *,
+                 rulebook: str | None = None) -> None:
+        """``rulebook``: the table's (its profile's ``rulebook``); rules it shares are cited in its name."""
         self.table_id = table_id
+        self.rulebook = rulebook
         self.alerts: list[Alert] = []
         self._ids: set[str] = set()
         self._on_alert = on_alert
@@ -69,8 +72,8 @@ class AlertSink:
             table_id=self.table_id,
             game=game,
             round_id=round_id,
-            rule=entry.rule,
-            related_rules=list(entry.related),
+            rule=for_rulebook(entry.rule, self.rulebook),
+            related_rules=[for_rulebook(r, self.rulebook) for r in entry.related],
             severity=entry.severity,
             message=entry.render(**(facts or {})),
             evidence_seqs=sorted({e.seq for e in evidence}),

@@ -80,8 +80,8 @@ class Monitor:
         if t is None:
             rules = self._rules_for(self.profiles.get(table_id, self.profile))
             profile = rules.profile
-            t = self.tables[table_id] = TableMonitor(table_id, profile, AlertSink(table_id, self._emit),
-                                                     self._history, rules)
+            sink = AlertSink(table_id, self._emit, rulebook=profile.rulebook)
+            t = self.tables[table_id] = TableMonitor(table_id, profile, sink, self._history, rules)
             self._reorder[table_id] = Reorderer(self.window, self.memory, on_gap=t.data_gap)
             self._lanes[table_id] = (t, self._reorder[table_id])
         return t

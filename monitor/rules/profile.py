@@ -13,6 +13,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from monitor.rules.errors import ProfileError
+from monitor.rules.references import rulebooks
 
 
 class JokerMode(StrEnum):
@@ -77,6 +78,9 @@ class PaiGowProfile(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     name: str = "livermore"
+    # The room's rulebook alerts cite (monitor/rules/references/<rulebook>.yaml): "Livermore Casino Pai Gow
+    # Poker, rule 55". A rulebook that shares Livermore's numbers (Lucky Chances) is cited in its own name.
+    rulebook: str = "livermore"
     joker_mode: JokerMode = JokerMode.BUG
     joker_in_flush: JokerInFlush = JokerInFlush.HIGHEST_UNMATCHED
     five_aces: FiveAces = FiveAces.ABOVE_ROYAL
@@ -109,6 +113,9 @@ class PaiGowProfile(BaseModel):
 
     @model_validator(mode="after")
     def _consistent(self) -> PaiGowProfile:
+        if self.rulebook not in rulebooks():
+            raise ProfileError(f"profile {self.name!r}: no rulebook {self.rulebook!r} "
+                               f"(known: {', '.join(sorted(rulebooks()))})")
         if self.table_min > self.table_max:
             raise ProfileError(
                 f"profile {self.name!r}: table_min {self.table_min} exceeds table_max {self.table_max}"
@@ -138,11 +145,12 @@ class PaiGowProfile(BaseModel):
 
 DEFAULT_PROFILE = PaiGowProfile()
 LIVERMORE = DEFAULT_PROFILE
-LUCKY_CHANCES = PaiGowProfile(name="lucky_chances", five_aces=FiveAces.TIES_ROYAL)
-NAPA = PaiGowProfile(name="napa", joker_in_flush=JokerInFlush.ACE)
+LUCKY_CHANCES = PaiGowProfile(name="lucky_chances", rulebook="lucky_chances", five_aces=FiveAces.TIES_ROYAL)
+NAPA = PaiGowProfile(name="napa", rulebook="napa", joker_in_flush=JokerInFlush.ACE)
 NEVADA_WHEEL = PaiGowProfile(name="nevada_wheel", wheel=Wheel.SECOND_HIGHEST)
 S_AND_K = PaiGowProfile(
     name="s_and_k",
+    rulebook="s_and_k",
     joker_mode=JokerMode.BUG,
     banker_rotation=Direction.COUNTERCLOCKWISE,
     banker_volunteer_when_all_refuse=True,

@@ -38,6 +38,12 @@ function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+// An alert's rule as a person reads it: "Livermore Casino Pai Gow Poker, rule 55" (the stored key where the
+// product's references do not hold it).
+function citedText(a, fallback = a.code) {
+  return a.citation ? a.citation.text : (a.rule || fallback);
+}
+
 class ApiError extends Error {
   constructor(status, message) { super(message); this.status = status; }
 }
@@ -223,7 +229,7 @@ function alertCard(a, fresh) {
     h("time", { class: "alert-time", datetime: a.raised_at, title: fmtDateTime(a.raised_at) }, `${fmtTime(a.raised_at)} · ${ago(a.raised_at)}`)),
   h("div", { class: "alert-msg" }, a.message),
   h("div", { class: "alert-meta" },
-    h("span", {}, a.rule || a.code),
+    h("span", { class: "alert-rule" }, citedText(a)),
     a.round_id ? h("span", {}, `round ${a.round_id.split("/").slice(1).join("/")}`) : null,
     a.acknowledged_by ? h("span", {}, `ack ${a.acknowledged_by}`) : null,
     ...actions));
@@ -329,7 +335,13 @@ async function openDetail(id) {
     ...(d.acknowledged_by ? fact("Acknowledged", `${d.acknowledged_by}, ${fmtDateTime(d.acknowledged_at)}${d.acknowledge_comment ? ` — ${d.acknowledge_comment}` : ""}`) : []),
     ...(d.resolved_by ? fact("Resolved", `${d.resolved_by}, ${fmtDateTime(d.resolved_at)} — ${d.resolve_comment}`) : []));
   const rule = d.alert.rule;
-  $("detail-rule").replaceChildren(h("strong", {}, d.rule || rule.rule), " ", rule.text);
+  const c = d.citation;
+  // The citation opens the product's own reference for the rule (/rules/<rulebook>#rule-<n>).
+  const link = (href, text) => h("a", { href, target: "_blank", rel: "noopener" }, text);
+  $("detail-rule").replaceChildren(
+    h("strong", {}, c ? link(c.href, c.text) : citedText(d)), " ", rule.text,
+    ...(c ? c.rules.map((r) => h("div", { class: "rule-ref" },
+      link(r.href, `Rule ${r.number}: ${r.title}`), ` — what the monitor checks: ${r.checks}`)) : []));
   const fig = $("detail-snapshot");
   fig.hidden = true;
   if (d.has_snapshot) {
@@ -377,7 +389,7 @@ async function loadHistory() {
   const page = await getJSON(`/api/v1/alerts?${q}`);
   $("history-rows").replaceChildren(...page.items.map((a) => h("tr", { class: `row sev-${a.severity}`, dataset: { id: a.id }, onclick: () => openDetail(a.id) },
     h("td", {}, fmtDateTime(a.raised_at)), h("td", {}, h("span", { class: `sev sev-${a.severity}` }, a.severity)),
-    h("td", {}, a.table_id), h("td", {}, a.message), h("td", {}, a.rule || ""), h("td", {}, a.status),
+    h("td", {}, a.table_id), h("td", {}, a.message), h("td", {}, citedText(a, "")), h("td", {}, a.status),
     h("td", {}, a.resolved_by || a.acknowledged_by || ""))));
   if (!page.items.length) $("history-rows").append(h("tr", {}, h("td", { colspan: "7", class: "muted" }, "No alerts match.")));
   pager("history", page);

@@ -15,6 +15,7 @@ from typing import Any
 from xml.etree import ElementTree as ET
 
 from monitor.api.settings import WebhookTarget
+from monitor.rules.references import CitationError, parse_legacy
 from monitor.store.models import AlertRow
 
 MILESTONE_NS = "urn:milestone-systems"
@@ -27,6 +28,14 @@ def _iso(value: datetime | None) -> str | None:
         "+00:00", "Z")
 
 
+def cited(row: AlertRow) -> str | None:
+    """The alert's rule as a person reads it ('Livermore Casino Pai Gow Poker, rule 55'), else its key."""
+    try:
+        return parse_legacy(row.rule).text if row.rule else None
+    except CitationError:
+        return row.rule
+
+
 def json_body(row: AlertRow) -> dict[str, Any]:
     """The generic JSON payload: the alert's facts, its bookmark times and the full alert."""
     return {
@@ -37,6 +46,7 @@ def json_body(row: AlertRow) -> dict[str, Any]:
         "round_id": row.round_id,
         "code": row.code,
         "rule": row.rule,
+        "citation": cited(row),
         "severity": row.severity,
         "message": row.message,
         "raised_at": _iso(row.raised_at),
@@ -72,7 +82,7 @@ def milestone_body(row: AlertRow, target: WebhookTarget) -> str:
     source = ET.SubElement(header, q("Source"))
     camera = target.camera_by_table.get(row.table_id, target.default_camera or row.table_id)
     ET.SubElement(source, q("Name")).text = camera
-    description = f"{row.rule or ''} | {row.code} | round {row.round_id or '-'} | alert {row.id}"
+    description = f"{cited(row) or ''} | {row.code} | round {row.round_id or '-'} | alert {row.id}"
     ET.SubElement(root, q("Description")).text = description
     ET.SubElement(root, q("StartTime")).text = _iso(row.wall_begin or trigger)
     ET.SubElement(root, q("EndTime")).text = _iso(row.wall_end or trigger)

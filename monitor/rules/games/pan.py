@@ -135,7 +135,7 @@ def check_hand(player: str, hand: PanHand, profile: GameProfile = DEFAULT_GAME_P
         fouls.append(
             f"{player} has {hand.total} cards in all ({len(hand.held)} held, {hand.melded} melded): "
             f"a hand must total {rules.hand_size} unless {rules.winning_meld} are melded to go out "
-            "(seed 004 Pan, foul hands)"
+            "(Pan foul hands)"
         )
     return HandCheck(player, melds, won, tuple(fouls), invalid)
 
@@ -176,7 +176,7 @@ def check_turn(
     violations: list[str] = []
     if source is DrawSource.PRIOR_HAND_DISCARD:
         violations.append(
-            f"{player} took {drawn}, a card discarded from the prior player's hand (seed 004 Pan rule 4)"
+            f"{player} took {drawn}, a card discarded from the prior player's hand (Pan rule 4)"
         )
     went_in = (*before.cards(), drawn)
     came_out = (*after.cards(), *((discarded,) if discarded is not None else ()))
@@ -188,10 +188,10 @@ def check_turn(
         violations.append(f"{player}'s cards do not add up over the turn: missing {gone}, extra {more}")
     kept = Counter(after.held)[drawn] - Counter(before.held)[drawn]
     if kept > 0:
-        fouls.append(f"{player} drew {drawn} and placed it in his hand (seed 004 Pan, foul hands)")
+        fouls.append(f"{player} drew {drawn} and placed it in his hand (Pan foul hands)")
     new_melds = Counter(c for m in after.melds for c in m) - Counter(c for m in before.melds for c in m)
     if drawn not in new_melds and discarded != drawn and kept <= 0:
-        violations.append(f"{player} did not use the drawn {drawn} and must discard it (seed 004 Pan rule 4)")
+        violations.append(f"{player} did not use the drawn {drawn} and must discard it (Pan rule 4)")
     for m in after.melds:
         mc = check_meld(m, profile)
         if not mc.valid:

@@ -8,7 +8,7 @@ cardroom practice the default follows. Amounts are integers in the table's small
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -135,6 +135,8 @@ class GameProfile(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     name: str = "seed004"
+    # The rulebook the table's alerts cite (monitor/rules/references/<rulebook>.yaml).
+    rulebook: Literal["poker_games"] = "poker_games"
     poker: PokerRules = Field(default_factory=PokerRules)
     push_nine: PushNineRules = Field(default_factory=PushNineRules)
     pan: PanRules = Field(default_factory=PanRules)

@@ -81,7 +81,7 @@ class PushNineHand:
         return 37 - self.row
 
     def __str__(self) -> str:
-        return f"{format_cards(self.cards)}: {self.name} (seed 004 Push-9 rank {self.row})"
+        return f"{format_cards(self.cards)}: {self.name} (Push-Nine rank {self.row})"
 
 
 def _row(cards: Sequence[Card]) -> int:

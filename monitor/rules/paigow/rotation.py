@@ -90,11 +90,11 @@ class BankerRotation:
     def why_not_eligible(self, seat: int) -> str | None:
         check_seat(seat, self.profile)
         if seat not in self.wagered_last_hand:
-            return f"seat {seat} had no wager on the previous hand (seed 000 rule 40)"
+            return f"seat {seat} had no wager on the previous hand (rule 40)"
         n = self.wagers_in_round(seat)
         need = self.wagers_needed
         if n < need:
-            return f"seat {seat} wagered {n} time(s) this round, needs {need} (seed 000 rule 3d)"
+            return f"seat {seat} wagered {n} time(s) this round, needs {need} (rule 3d)"
         return None
 
     # -- transitions ---------------------------------------------------------------------------------
@@ -110,12 +110,12 @@ class BankerRotation:
         if self.phase is not Phase.BANKING or self.banker is None:
             raise RotationError(
                 f"no hand can be played while the game is {self.phase.value}: "
-                "the game is not played without a banker (seed 004 S&K)"
+                "the game is not played without a banker (S & K Cardroom Pai Gow Poker, rotation)"
             )
         if self.hands_banked >= self.profile.banker_max_consecutive:
             raise RotationError(
                 f"banker at seat {self.banker} has banked {self.hands_banked} consecutive hands, the most "
-                f"allowed ({self.profile.banker_max_consecutive}, seed 000 rule 3a); the bank must pass"
+                f"allowed ({self.profile.banker_max_consecutive}, rule 3a); the bank must pass"
             )
         n = self.profile.seats
         seats: set[int] = set()
@@ -139,7 +139,7 @@ class BankerRotation:
         if self.hands_banked >= self.profile.banker_max_consecutive:
             raise RotationError(
                 f"banker at seat {self.banker} cannot bank a hand number {self.hands_banked + 1} in a row "
-                f"(at most {self.profile.banker_max_consecutive}, seed 000 rule 3a)"
+                f"(at most {self.profile.banker_max_consecutive}, rule 3a)"
             )
         return self
 
@@ -178,7 +178,7 @@ class BankerRotation:
         if not self.profile.banker_volunteer_when_all_refuse:
             raise RotationError(
                 f"seat {seat} cannot volunteer: profile {self.profile.name!r} has no volunteer banker "
-                "(seed 004 S&K rule off); open a new game instead"
+                "(S & K Cardroom Pai Gow Poker, rotation: off); open a new game instead"
             )
         return self._take_bank(seat, keep_history=True)
 
