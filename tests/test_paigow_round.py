@@ -36,7 +36,8 @@ def test_sample_round_is_judged_and_settled_consistently() -> None:
 def test_demo_command_prints_the_round() -> None:
     res = CliRunner().invoke(app, ["sample-round"], env={"COLUMNS": "200"})
     assert res.exit_code == 0, res.output
-    for text in ("The deal", "FOUL", "seed 000 rule 50a", "Settlement in action order", "money conserved"):
+    for text in ("The deal (Livermore Casino Pai Gow Poker,", "FOUL - rule 50a",
+                 "Settlement in action order", "money conserved"):
         assert text in res.output
 
 

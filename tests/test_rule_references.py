@@ -216,3 +216,14 @@ def test_the_event_docs_cite_every_alert_by_rulebook_with_a_link() -> None:
         for ref in (entry.rule, *entry.related):
             link = f"[{ref.cited}](rules.md#{doc_anchor(ref.book, ref.reference().entries[0].number)})"
             assert link in row, (entry.code, link)
+
+
+def test_every_link_into_the_rule_reference_lands_on_a_rule() -> None:
+    reference = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    anchors = set(re.findall(r'<a id="([^"]+)"></a>', reference))
+    links = []
+    for path in [*(ROOT / "docs").glob("*.md"), ROOT / "README.md"]:
+        for target in re.findall(r"\]\((?:docs/)?rules\.md#([^)]+)\)", path.read_text(encoding="utf-8")):
+            links.append((path.name, target))
+    assert len(links) > 40  # the catalog table alone links every alert's rule
+    assert [(name, t) for name, t in links if t not in anchors] == []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from functools import lru_cache
 from typing import Annotated, Any, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -85,14 +86,18 @@ class CitationOut(BaseModel):
     @classmethod
     def parse(cls, rule: str | None) -> CitationOut | None:
         """From the stored citation ('seed 000 rule 55'); None where no reference holds it."""
-        if not rule:
-            return None
-        try:
-            c = parse_legacy(rule)
-        except CitationError:
-            return None
-        return cls(text=c.text, book=c.book.id, book_name=c.book.name, href=c.href,
-                   rules=[RuleOut.of(c.book, e) for e in c.entries])
+        return _citation(rule) if rule else None
+
+
+@lru_cache(maxsize=256)
+def _citation(rule: str) -> CitationOut | None:
+    # One answer per stored citation: every alert pushed or listed carries it (read only, never changed).
+    try:
+        c = parse_legacy(rule)
+    except CitationError:
+        return None
+    return CitationOut(text=c.text, book=c.book.id, book_name=c.book.name, href=c.href,
+                       rules=[RuleOut.of(c.book, e) for e in c.entries])
 
 
 class AlertSummary(BaseModel):

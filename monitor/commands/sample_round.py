@@ -26,6 +26,7 @@ def render_round(rnd: Round) -> None:
 
     from monitor.rules.cards import format_cards
     from monitor.rules.hands import evaluate_five, evaluate_two
+    from monitor.rules.references import cite, parse_legacy
 
     con = Console()
     p = rnd.profile
@@ -41,7 +42,8 @@ def render_round(rnd: Round) -> None:
         title="table-monitor sample-round",
     ))
 
-    deal = Table(title="The deal (seed 000 rules 6-9, 55)", show_lines=False)
+    # The rulebook of the table's profile, named once; the rows cite its rule numbers.
+    deal = Table(title=f"The deal ({cite(p.rulebook, '6-9, 55').text})", show_lines=False)
     deal.add_column("pile", justify="right")
     deal.add_column("cards")
     deal.add_column("to seat", justify="right")
@@ -86,7 +88,8 @@ def render_round(rnd: Round) -> None:
             result = f"[bold]{res.outcome.value}[/]{detail}"
         else:
             hw = res.house_way_setting
-            result = f"[red]FOUL[/] - {res.foul.rule}: {res.foul.message}; loses (rule 49)"
+            foul_rule = parse_legacy(res.foul.rule).label
+            result = f"[red]FOUL[/] - {foul_rule}: {res.foul.message}; loses (rule 49)"
             if hw is not None:
                 result += (
                     f"\nbackline settled on house way {format_cards(hw.front)} / {format_cards(hw.back)}: "
