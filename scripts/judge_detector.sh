@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Judge a trained detector run against the shipped one, the way docs/status.md's ship criterion asks:
+# Judge a trained detector run against the shipped one, the way the gate's ship criterion
+# (scripts/gate.sh) asks:
 #   1. export it (train detector --evaluate-only: ONNX + test-split metrics in runs/detector/RUN/export);
 #   2. a models folder runs/m_RUN = models/ with the run's detector in place of the shipped one;
 #   3. `detect --score` on the held-out full-resolution frames (data/detect_v4/fullres/test), the run
