@@ -19,7 +19,9 @@ def register(app: typer.Typer) -> None:
         as_json: Annotated[bool, typer.Option("--json", help="print JSON instead of text")] = False,
         annotate: Annotated[Path | None, typer.Option(
             help="write annotated image(s): a file for one image, else a directory")] = None,
-        models: Annotated[Path | None, typer.Option(help="folder with detector.onnx / cards.onnx")] = None,
+        models: Annotated[Path | None, typer.Option(
+            help="folder with detector.onnx / cards.onnx (default: models/photos, trained on real photos "
+                 "and renders, where shipped; else models/)")] = None,
         backend: Annotated[str, typer.Option(help="onnxruntime or openvino")] = "openvino",
         classical: Annotated[str, typer.Option(help="auto, full, refine or off")] = "auto",
         no_detector: Annotated[bool, typer.Option(help="classical card finder only")] = False,
@@ -59,7 +61,7 @@ def register(app: typer.Typer) -> None:
         from monitor.perception.card_scale import perceive_any_scale
         from monitor.perception.errors import PerceptionError
         from monitor.perception.imageio import load_image
-        from monitor.perception.pipeline import DEFAULT_MODELS, Perceiver
+        from monitor.perception.pipeline import Perceiver, photo_models
 
         card_px: float | None = None
         if card_scale not in ("find", "as-is"):
@@ -73,7 +75,7 @@ def register(app: typer.Typer) -> None:
         if classical not in ("auto", "full", "refine", "off"):
             raise typer.BadParameter(f"--classical must be auto, full, refine or off (got {classical!r})")
         try:
-            perceiver = Perceiver.from_models(models or DEFAULT_MODELS, backend, threads,
+            perceiver = Perceiver.from_models(models or photo_models(), backend, threads,
                                               classical,  # type: ignore[arg-type]
                                               use_detector=not no_detector, threshold=threshold,
                                               snap_edges=snap_edges, pile_tops=pile_tops, tiles=tiles,
@@ -83,7 +85,7 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from exc
         if perceiver.classifier is None:
-            typer.echo(f"warning: no cards.onnx in {models or DEFAULT_MODELS}: identities not read", err=True)
+            typer.echo(f"warning: no cards.onnx in {models or photo_models()}: identities not read", err=True)
         from monitor.perception.scoring import FrameScore, load_truth, score_frame
 
         results, failed = [], 0

@@ -15,7 +15,8 @@ def register(app: typer.Typer) -> None:
         split: Annotated[str, typer.Option(help="train, val (valid) or test")] = "test",
         out: Annotated[Path, typer.Option(help="folder for metrics.json, table.md, contact sheets")]
         = Path("runs/eval-photos"),
-        models: Annotated[Path | None, typer.Option(help="folder with detector.onnx and the card readers")]
+        models: Annotated[Path | None, typer.Option(
+            help="folder with detector.onnx and the card readers (default: the photo models, as detect)")]
         = None,
         backend: Annotated[str, typer.Option(help="onnxruntime or openvino")] = "onnxruntime",
         threads: Annotated[int, typer.Option(min=1)] = 2,
@@ -38,7 +39,7 @@ def register(app: typer.Typer) -> None:
         from monitor.evaluation.eval_photos import evaluate, table, write_report
         from monitor.evaluation.yolo_cards import DatasetError
         from monitor.perception.errors import PerceptionError
-        from monitor.perception.pipeline import DEFAULT_MODELS, Perceiver
+        from monitor.perception.pipeline import Perceiver, photo_models
 
         try:
             factors = [float(s) for s in scales.split(",") if s.strip()]
@@ -55,7 +56,7 @@ def register(app: typer.Typer) -> None:
         try:
             fixes = None if no_corrections else (Corrections.load(corrections) if corrections
                                                  else for_dataset(root))
-            perceiver = Perceiver.from_models(models or DEFAULT_MODELS, backend, threads)
+            perceiver = Perceiver.from_models(models or photo_models(), backend, threads)
             with Progress() as bar:
                 task = bar.add_task(f"eval {split}", total=None)
                 runs = evaluate(perceiver, root, split, factors, mode, fixes, limit,
@@ -63,7 +64,7 @@ def register(app: typer.Typer) -> None:
         except (DatasetError, CorrectionsError, PerceptionError, FileNotFoundError) as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from exc
-        meta = {"dataset": str(root), "split": split, "models": str(models or DEFAULT_MODELS),
+        meta = {"dataset": str(root), "split": split, "models": str(models or photo_models()),
                 "card_scale": card_scale, "corrections": None if fixes is None else len(fixes.entries),
                 "command": "table-monitor eval-photos " + " ".join(
                     [str(root), f"--split {split}", f"--scales {scales}", f"--card-scale {card_scale}"])}

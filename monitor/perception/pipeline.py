@@ -58,6 +58,15 @@ from monitor.perception.tiled_detect import detect_tiled
 ClassicalMode = Literal["off", "refine", "full", "auto"]
 _T = TypeVar("_T")
 DEFAULT_MODELS = Path(__file__).resolve().parents[2] / "models"
+# Models for photos (``detect``, ``eval-photos``): trained on real photographs and renders together
+# (models/MODEL_CARD.md, "Real photographs"); the live chain keeps ``DEFAULT_MODELS``, which the
+# end-to-end gate proved on the table's video, until these pass it too
+PHOTO_MODELS = DEFAULT_MODELS / "photos"
+
+
+def photo_models() -> Path:
+    """The models a photo is perceived with: ``PHOTO_MODELS`` where shipped, else ``DEFAULT_MODELS``."""
+    return PHOTO_MODELS if (PHOTO_MODELS / "detector.onnx").is_file() else DEFAULT_MODELS
 # A card is 63 x 88 mm (short side 0.72 of the long); a box much squarer than that is two cards under
 # one box, or a card and the felt: its crop is no card to name (held-out full-resolution frames: of 95
 # cards named right one was boxed squarer than 0.85, of the wrong names two: the 9d of a 4d and a 3d
