@@ -318,6 +318,9 @@ def test_a_live_table_sends_every_stored_event_to_a_central_server(clip: Path, t
             assert me.status_code == 200 and me.json()["name"] == "floor"
             assert session.wait(60), "the clip did not finish playing"
             time.sleep(1.0)
+            metrics = httpx.get(f"{session.server.url}/metrics",
+                                headers={"Authorization": f"Bearer {page_token}"}).text
+            assert f'table_monitor_forward_connected{{server="{central.url}"}} 1.0' in metrics
         finally:
             session.close()  # the local store flushed, then the spool sent
         assert session.forwarder is not None and session.forwarder.spool.backlog_bytes() == 0

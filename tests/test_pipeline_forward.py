@@ -180,6 +180,17 @@ def test_a_server_that_refuses_the_token_keeps_the_events_spooled(tmp_path: Path
         f.put(_events("T1")[:3])
         assert _wait(lambda: f.stats.failures >= 2)
         assert f.stats.sent == 0 and f.spool.backlog_bytes() > 0
+        from prometheus_client import CollectorRegistry, generate_latest
+
+        from monitor.pipeline.forward import ForwarderCollector
+
+        registry = CollectorRegistry()
+        registry.register(ForwarderCollector(f))
+        text = generate_latest(registry).decode()
+        assert f'table_monitor_forward_connected{{server="{srv.url}"}} 0.0' in text
+        backlog = float(f.spool.backlog_bytes())
+        assert f'table_monitor_forward_backlog_bytes{{server="{srv.url}"}} {backlog}' in text
+        assert f'table_monitor_forward_events_total{{outcome="stored",server="{srv.url}"}} 0.0' in text
         f.close(drain_s=0.0)
     assert [e["seq"] for e in Spool(tmp_path / "s").pending()[0]] == [0, 1, 2]  # for the next start
 

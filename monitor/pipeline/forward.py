@@ -23,12 +23,14 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import httpx
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
+from prometheus_client.registry import Collector
 
 from monitor.events.schema import EventBase, event_to_json
 
@@ -237,6 +239,34 @@ class Forwarder:
         if left:
             log.warning("central server %s: %d bytes of events still spooled in %s; they go when "
                         "the table runs again", self.url, left, self.spool.folder)
+
+
+class ForwarderCollector(Collector):
+    """The forwarder in the table's own ``/metrics``: the spool's backlog and whether the server is
+    reached, with the events sent, already there, and the failed attempts."""
+
+    def __init__(self, forwarder: Forwarder) -> None:
+        self.forwarder = forwarder
+
+    def collect(self) -> Iterator[Metric]:
+        f, labels = self.forwarder, ["server"]
+        server = f.url.removesuffix("/api/v1/events/batch")
+        backlog = GaugeMetricFamily("table_monitor_forward_backlog_bytes",
+                                    "Bytes of events spooled and not yet acknowledged by the server",
+                                    labels=labels)
+        backlog.add_metric([server], f.spool.backlog_bytes())
+        connected = GaugeMetricFamily("table_monitor_forward_connected",
+                                      "1 while the last attempt reached the server and was stored",
+                                      labels=labels)
+        connected.add_metric([server], 1.0 if f.stats.connected else 0.0)
+        events = CounterMetricFamily("table_monitor_forward_events", "Events sent to the server, by outcome",
+                                     labels=["server", "outcome"])
+        events.add_metric([server, "stored"], f.stats.sent)
+        events.add_metric([server, "duplicate"], f.stats.duplicates)
+        failures = CounterMetricFamily("table_monitor_forward_failures", "Failed attempts to send a batch",
+                                       labels=labels)
+        failures.add_metric([server], f.stats.failures)
+        yield from (backlog, connected, events, failures)
 
 
 class TeeSink:

@@ -165,12 +165,13 @@ def open_session(opts: SessionOptions) -> Session:
         sink = ApiSink(server)
         run_sink: Any = sink
         if opts.server_url is not None:
-            from monitor.pipeline.forward import Forwarder, Spool, TeeSink
+            from monitor.pipeline.forward import Forwarder, ForwarderCollector, Spool, TeeSink
 
             if not opts.server_token:
                 raise ValueError("--server needs --token (a sensor token of the central server)")
             spool = Spool(opts.spool_dir or Path("spool") / calibration.table)
             forwarder = Forwarder(opts.server_url, opts.server_token, spool).start()
+            server.services.metrics.registry.register(ForwarderCollector(forwarder))  # in its /metrics
             run_sink = TeeSink(sink, forwarder)
         run = LiveRun(calibration, source, perception, run_sink, ring,
                       first_seq=server.next_seq(calibration.table), settings=settings_x, dice=dice, fps=fps)
