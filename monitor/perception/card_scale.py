@@ -29,7 +29,7 @@ import numpy.typing as npt
 from monitor.perception.detections import Detection, Detections, corners_from_array
 from monitor.perception.detector import Detector
 from monitor.perception.imageio import as_image, check_frame
-from monitor.perception.labels import BACK, CARD_FACE_DOWN, CARD_FACE_UP, UNKNOWN
+from monitor.perception.labels import BACK, CARD_FACE_DOWN, CARD_FACE_UP, PILE, UNKNOWN
 from monitor.perception.rectify import (
     CROP_SIZE,
     card_side_lengths,
@@ -60,6 +60,9 @@ RIVAL_SHARE = 0.5
 # as they are, as the end-to-end gate proved them; a 4K camera's (about 130 px) are halved
 KEEP_AS_IS = 0.15
 CARDS = (CARD_FACE_UP, CARD_FACE_DOWN)
+CARD_SIZED = (*CARDS, PILE)  # a pile is a card's size seen from above: evidence of the scale too
+# Less support than this at every candidate (one unsure box) says nothing of the scale: as it is
+MIN_SUPPORT = 0.8
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +70,7 @@ class ScaleFinding:
     """How long the cards are in a picture, and how sure the finding is."""
 
     card_px: float  # the cards' median long side in picture pixels
-    factor: float  # picture -> trained scale
+    factor: float  # picture -> trained scale (1: the picture is perceived as it is)
     support: float  # summed scores of the card boxes of trained size at the chosen candidate
     candidates: tuple[tuple[float, float], ...]  # (candidate card px, its support), every one tried
 
@@ -167,27 +170,33 @@ def _long_side(corners: npt.ArrayLike) -> float:
 
 def find_card_scale(detector: Detector, picture: npt.NDArray[np.uint8],
                     candidates: tuple[float, ...] = CANDIDATE_CARD_PX) -> ScaleFinding | None:
-    """The cards' length in ``picture`` (None: no card box at any candidate scale).
+    """The cards' length in ``picture`` (None: too few card or pile boxes at every candidate scale).
 
     For each candidate length the picture is brought to the trained scale as if its cards were that
     long, and the detector looks; a candidate's support is the summed score of its card boxes of about
-    the trained size. A candidate shorter than the truth shows the cards too large, and the detector
-    may box their pips and indices as little cards; so of the candidates supported at least
-    ``RIVAL_SHARE`` as well as the best, the longest wins (its boxes hold the pips the shorter ones
-    boxed). The median length of its boxes, mapped back to the picture, is the finding."""
+    the trained size. The picture as it is (its cards already at the trained length) is a candidate
+    too, and wins wherever it is supported at least ``RIVAL_SHARE`` as well as the best: a table frame
+    is perceived as the gate proved it. Otherwise a candidate shorter than the truth shows the cards too
+    large, and the detector may box their pips and indices as little cards; so of the candidates
+    supported at least ``RIVAL_SHARE`` as well as the best, the longest wins (its boxes hold the pips
+    the shorter ones boxed). The median length of its boxes, mapped back to the picture, is the
+    finding."""
     tried: list[tuple[float, float]] = []
     fitting: dict[float, list[float]] = {}
-    for card_px in candidates:
+    for card_px in (TRAINED_CARD_PX, *candidates):
         canvas = to_canvas(picture, factor_for_card_px(card_px))
-        boxes = [b for b in detector.detect(canvas.image) if b.kind in CARDS]
+        boxes = [b for b in detector.detect(canvas.image) if b.kind in CARD_SIZED]
         fits = [b for b in boxes
                 if 1 / SIZE_TOLERANCE <= _long_side(b.corners) / TRAINED_CARD_PX <= SIZE_TOLERANCE]
         tried.append((card_px, float(sum(b.confidence for b in fits))))
         fitting[card_px] = [_long_side(b.corners) / canvas.factor for b in fits]
     best = max(support for _, support in tried)
-    if best <= 0:
+    if best < MIN_SUPPORT:
         return None
-    card_px, chosen = max((c, s) for c, s in tried if s >= RIVAL_SHARE * best)
+    as_is = tried[0][1]
+    if as_is >= RIVAL_SHARE * best:
+        return ScaleFinding(float(np.median(fitting[TRAINED_CARD_PX])), 1.0, as_is, tuple(tried))
+    card_px, chosen = max((c, s) for c, s in tried[1:] if s >= RIVAL_SHARE * best)
     length = float(np.median(fitting[card_px]))
     return ScaleFinding(length, factor_for_card_px(length), chosen, tuple(tried))
 
@@ -257,5 +266,5 @@ def perceive_any_scale(perceiver: Perceiver, picture: npt.NDArray[np.uint8],
         finding = find_card_scale(perceiver.detector, picture)
         if finding is None:
             return perceiver.perceive(picture), None
-        card_px = finding.card_px
+        return perceive_at_factor(perceiver, picture, finding.factor), finding
     return perceive_at_factor(perceiver, picture, factor_for_card_px(card_px)), finding
