@@ -177,8 +177,8 @@ def find_card_scale(detector: Detector, picture: npt.NDArray[np.uint8],
     long, and the detector looks; a candidate's support is the summed score of its card boxes of about
     the trained size (piles count: a pile is a card's size). A candidate shorter than the truth shows
     the cards too large, and the detector may box their pips and indices as little cards; so of the
-    candidates supported at least ``RIVAL_SHARE`` as well as the best, the longest wins (its boxes hold the pips
-    the shorter ones boxed). With a ``reader`` each box counts as surely as it reads as a card (a pip
+    candidates supported at least ``RIVAL_SHARE`` as well as the best, the longest wins (its boxes hold
+    the pips the shorter ones boxed). With a ``reader`` each box counts as surely as it reads as a card (a pip
     or an index boxed as a little card reads as no card surely; on the real valid photos the length
     found is within a quarter of the labelled boxes' in most). The median length of its boxes, mapped
     back to the picture, is the finding."""
