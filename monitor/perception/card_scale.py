@@ -239,7 +239,10 @@ def perceive_at_factor(perceiver: Perceiver, picture: npt.NDArray[np.uint8], fac
     picture = check_frame(picture, "picture")
     h, w = picture.shape[:2]
     if abs(factor - 1.0) < KEEP_AS_IS:
-        return perceiver.perceive(picture)
+        if w >= CANVAS_WH[0] and h >= CANVAS_WH[1]:
+            return perceiver.perceive(picture)
+        factor = 1.0  # its pixels at the trained scale, but a small picture still goes into the canvas:
+        # seen alone, the detector would enlarge it to its whole input
     canvas = to_canvas(picture, factor)
     seen = perceiver.perceive(canvas.image)
     items: list[Detection] = []
@@ -261,14 +264,17 @@ def perceive_at_factor(perceiver: Perceiver, picture: npt.NDArray[np.uint8], fac
 def perceive_any_scale(perceiver: Perceiver, picture: npt.NDArray[np.uint8],
                        card_px: float | None = None) -> tuple[Detections, ScaleFinding | None]:
     """Perceive a picture whose scale is ``card_px`` (its cards' long side in pixels), or unknown
-    (None: found first with ``find_card_scale``; a picture with no card box at any scale is perceived
-    as it is)."""
+    (None: found first with ``find_card_scale``; a picture whose cards are found within the sizes the
+    detector learned, or found at no scale, is perceived as it is)."""
     finding: ScaleFinding | None = None
     if card_px is None:
         if perceiver.detector is None:
             return perceiver.perceive(picture), None
         finding = find_card_scale(perceiver.detector, picture, reader=perceiver.classifier)
         if finding is None:
-            return perceiver.perceive(picture), None
-        return perceive_at_factor(perceiver, picture, finding.factor), finding
+            return perceive_at_factor(perceiver, picture, 1.0), None
+        # cards found within the sizes the detector learned (a table frame's 60-100 px) are perceived as
+        # they are: a resize would only move them off the scale they were proven at
+        near = 1 / SIZE_TOLERANCE <= finding.card_px / TRAINED_CARD_PX <= SIZE_TOLERANCE
+        return perceive_at_factor(perceiver, picture, 1.0 if near else finding.factor), finding
     return perceive_at_factor(perceiver, picture, factor_for_card_px(card_px)), finding
