@@ -8,7 +8,7 @@ same file, so both see the same truth. The shipped audits live in ``monitor/eval
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
@@ -37,14 +37,15 @@ class Correction:
 class Corrections:
     dataset: str
     entries: tuple[Correction, ...]
+    _table: dict[tuple[str, int], str] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # looked up once per labelled box: the table is built once
+        object.__setattr__(self, "_table", {(c.image, c.line): c.label for c in self.entries})
 
     def lookup(self, image: str, index: int) -> str | None:
         """The corrected label of the box on 0-based line ``index`` of ``image``'s labels, if any."""
         return self._table.get((image, index + 1))
-
-    @property
-    def _table(self) -> dict[tuple[str, int], str]:
-        return {(c.image, c.line): c.label for c in self.entries}
 
     @classmethod
     def load(cls, path: Path) -> Corrections:

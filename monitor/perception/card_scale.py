@@ -29,7 +29,7 @@ import numpy.typing as npt
 from monitor.perception.detections import Detection, Detections, corners_from_array
 from monitor.perception.detector import Detector
 from monitor.perception.imageio import as_image, check_frame
-from monitor.perception.labels import BACK, CARD_FACE_DOWN, CARD_FACE_UP, PILE, UNKNOWN
+from monitor.perception.labels import CARD_FACE_DOWN, CARD_FACE_UP, PILE
 from monitor.perception.rectify import (
     CROP_SIZE,
     card_side_lengths,
@@ -37,6 +37,7 @@ from monitor.perception.rectify import (
     quad_aspect,
     rectify_card,
 )
+from monitor.perception.tiled_detect import TILE_FROM_WIDTH
 
 if TYPE_CHECKING:
     from monitor.calibration.table_file import TableCalibration
@@ -213,7 +214,7 @@ def reread_at_source(reader: CardClassifier | CardEnsemble | None, picture: npt.
                      items: list[Detection]) -> list[Detection]:
     """The card detections ``items[i]`` (``cards``: index and corners in the picture) read again from
     the picture's own pixels, with the perceiver's rules for what a reading makes of a card."""
-    from monitor.perception.pipeline import CARD_SHAPE_MAX
+    from monitor.perception.pipeline import card_reading
 
     if reader is None or not cards:
         return items
@@ -221,14 +222,7 @@ def reread_at_source(reader: CardClassifier | CardEnsemble | None, picture: npt.
     aspects = [quad_aspect(order_card_corners(c)) for _, c in cards]
     out = list(items)
     for (i, _), aspect, ident in zip(cards, aspects, reader.classify(crops, aspects), strict=True):
-        label, rank = ident.label, ident.rank
-        if label not in (BACK, UNKNOWN) and aspect > CARD_SHAPE_MAX:
-            label, rank = UNKNOWN, None
-        kind = out[i].kind
-        if label == BACK or (label == UNKNOWN and ident.top_class == BACK):
-            kind = CARD_FACE_DOWN
-        elif label != UNKNOWN:
-            kind = CARD_FACE_UP
+        kind, label, rank = card_reading(out[i].kind, aspect, ident)
         out[i] = replace(out[i], kind=kind, identity=label, identity_confidence=ident.confidence, rank=rank,
                          back_probability=ident.back_probability)
     return out
@@ -282,8 +276,6 @@ def perceive_any_scale(perceiver: Perceiver, picture: npt.NDArray[np.uint8],
         # oblique or piled frame's 60-100 px cards up to 140), a 4K one up to twice that (the perceiver
         # detects it again in tiles twice as large): held-out rendered 1080p and 4K frames, recall
         # 0.991 as they are, 0.944 with every card brought to 64 px
-        from monitor.perception.tiled_detect import TILE_FROM_WIDTH
-
         h, w = picture.shape[:2]
         frame = w >= CANVAS_WH[0] and h >= CANVAS_WH[1]
         tiled = 2.0 if w >= TILE_FROM_WIDTH and perceiver.tiles else 1.0

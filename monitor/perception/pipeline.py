@@ -38,7 +38,7 @@ from monitor.perception.classical import (
 from monitor.perception.detections import Detection, Detections, corners_from_array
 from monitor.perception.detector import Box, Detector
 from monitor.perception.edge_snap import snap_all_to_edges
-from monitor.perception.identity import CardClassifier, CardEnsemble, load_card_reader
+from monitor.perception.identity import CardClassifier, CardEnsemble, Identity, load_card_reader
 from monitor.perception.identity_cache import IdentityCache
 from monitor.perception.imageio import as_image, check_frame
 from monitor.perception.labels import BACK, CARD_FACE_DOWN, CARD_FACE_UP, CHIP, PILE, UNKNOWN
@@ -340,18 +340,7 @@ class Perceiver:
             self.cache.store(corners, thumbs, identities, matched, keep)
         out = []
         for c, q, aspect, ident in zip(cards, ordered, aspects, identities, strict=True):
-            kind = c.kind
-            # The face-up/down call: the classifier's best guess "back", even below its naming
-            # threshold, outweighs the detector's, which learned few backs (an unseen deck's backs
-            # came out face up and raised exposed-card alerts; the classifier's "back" is 97.5%
-            # precise on that deck, models/cards_ensemble_report.md).
-            label, rank = ident.label, ident.rank
-            if label not in (BACK, UNKNOWN) and aspect > CARD_SHAPE_MAX:  # not card_shaped
-                label, rank = UNKNOWN, None  # a face, but not one card's: not named (a misread ace is worse)
-            if label == BACK or (label == UNKNOWN and ident.top_class == BACK):
-                kind = CARD_FACE_DOWN
-            elif label != UNKNOWN:
-                kind = CARD_FACE_UP
+            kind, label, rank = card_reading(c.kind, aspect, ident)
             out.append(Detection(kind, c.confidence, corners_from_array(q),
                                  identity=label, identity_confidence=ident.confidence, source=c.source,
                                  rank=rank, back_probability=ident.back_probability))
@@ -430,6 +419,22 @@ class Perceiver:
 def _second_thread() -> ThreadPoolExecutor:
     """The one worker every perceiver's work beside runs on (one is all a second core takes)."""
     return ThreadPoolExecutor(max_workers=1, thread_name_prefix="perceive-beside")
+
+
+def card_reading(kind: str, aspect: float, ident: Identity) -> tuple[str, str, str | None]:
+    """(kind, identity, rank) of a card box of ``kind`` and quad ``aspect`` read as ``ident``."""
+    # The face-up/down call: the classifier's best guess "back", even below its naming threshold,
+    # outweighs the detector's, which learned few backs (an unseen deck's backs came out face up and
+    # raised exposed-card alerts; the classifier's "back" is 97.5% precise on that deck,
+    # models/cards_ensemble_report.md).
+    label, rank = ident.label, ident.rank
+    if label not in (BACK, UNKNOWN) and aspect > CARD_SHAPE_MAX:  # not card_shaped
+        label, rank = UNKNOWN, None  # a face, but not one card's: not named (a misread ace is worse)
+    if label == BACK or (label == UNKNOWN and ident.top_class == BACK):
+        kind = CARD_FACE_DOWN
+    elif label != UNKNOWN:
+        kind = CARD_FACE_UP
+    return kind, label, rank
 
 
 def card_shaped(corners: npt.ArrayLike) -> bool:

@@ -131,7 +131,3 @@ def per_split_share(found: list[Disagreement], seen: Counter[str]) -> dict[str, 
 def confusion_pairs(found: list[Disagreement]) -> list[tuple[str, str, int]]:
     c = Counter((d.label, d.said) for d in found)
     return [(a, b, n) for (a, b), n in c.most_common()]
-
-
-def mean_confidence(found: list[Disagreement]) -> float:
-    return float(np.mean([d.confidence for d in found])) if found else float("nan")

@@ -30,10 +30,11 @@ import numpy.typing as npt
 from tqdm import tqdm
 
 from monitor.evaluation.corrections import Corrections
-from monitor.evaluation.photo_metrics import Truth, overlapped_flags
+from monitor.evaluation.photo_metrics import Truth, iou, overlapped_flags
 from monitor.evaluation.yolo_cards import Photo, TrueCard, read_split
 from monitor.perception.card_scale import CANVAS_WH, TRAINED_CARD_PX
 from monitor.perception.imageio import as_image
+from monitor.perception.labels import CARD_TEXTS
 from monitor.perception.rectify import CROP_SIZE, card_side_lengths, order_card_corners, rectify_card
 
 Quad = npt.NDArray[np.float64]
@@ -50,14 +51,6 @@ JITTER = 0.03  # of the card's long side: how far each corner of a crop may move
 def _box_quad(box: tuple[float, float, float, float]) -> Quad:
     x1, y1, x2, y2 = box
     return np.array([[x1, y1], [x2, y1], [x2, y2], [x1, y2]], dtype=np.float64)
-
-
-def _iou(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
 
 
 def card_quad(img: npt.NDArray[np.uint8], box: tuple[float, float, float, float]) -> Quad | None:
@@ -91,7 +84,7 @@ def card_quad(img: npt.NDArray[np.uint8], box: tuple[float, float, float, float]
     )
     short, long_ = card_side_lengths(order_card_corners(rect))
     card_like = long_ > 0 and CARD_ASPECT[0] <= short / long_ <= CARD_ASPECT[1]
-    return rect if card_like and _iou(bounds, box) >= FILL_IOU else None
+    return rect if card_like and iou(bounds, box) >= FILL_IOU else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,7 +210,7 @@ def export_faces(
             cuts.setdefault(o.card.identity, []).append((border_whiteness(face), face))
     from monitor.render.deck import folder_filenames
 
-    missing = [k for k in _card_keys() if k not in cuts]
+    missing = [k for k in CARD_TEXTS if k not in cuts]
     if missing:
         raise ValueError(f"{root} {split}: no clear whole card of {', '.join(missing)} to make a face of")
     made = []
@@ -235,12 +228,6 @@ def export_faces(
                 shutil.copy(filler / name, d / name)
         made.append(d)
     return made
-
-
-def _card_keys() -> list[str]:
-    from monitor.perception.labels import CARD_TEXTS
-
-    return list(CARD_TEXTS)
 
 
 def export_detect(
