@@ -23,6 +23,8 @@ REAL = ROOT.parent / "shared" / "real-cards" / "poker-cards-rf100"
 
 def test_factors() -> None:
     assert factor_for_card_px(2 * TRAINED_CARD_PX) == pytest.approx(0.5)
+    # a detector that learned cards twice as long (the photo models') takes a 300 px card to 128
+    assert factor_for_card_px(300, trained=128) == pytest.approx(128 / 300)
     # a 4K table camera at 1.6 px/mm sees an 88 mm card 141 px long: about half again to the trained scale
     assert factor_for_table(1.6) == pytest.approx(TRAINED_CARD_PX / (88 * 1.6))
     with pytest.raises(ValueError, match="must be positive"):

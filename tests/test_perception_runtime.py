@@ -268,6 +268,15 @@ def test_detector_keeps_a_class_at_its_own_score_threshold(tmp_path: Path) -> No
         (tmp_path / "detector.json").write_text(json.dumps({**meta, "track_conf": bad_t}))
         with pytest.raises(ModelFileError, match="track_conf"):
             Detector(tmp_path / "detector.onnx", "onnxruntime")
+    # the cards' length it learned: a table camera's unless its metadata says it looks closer
+    (tmp_path / "detector.json").write_text(json.dumps(meta))
+    assert Detector(tmp_path / "detector.onnx", "onnxruntime").card_px == 64.0
+    (tmp_path / "detector.json").write_text(json.dumps({**meta, "card_px": 128}))
+    assert Detector(tmp_path / "detector.onnx", "onnxruntime").card_px == 128.0
+    for bad_px in (0, 5000, "128"):
+        (tmp_path / "detector.json").write_text(json.dumps({**meta, "card_px": bad_px}))
+        with pytest.raises(ModelFileError, match="card_px"):
+            Detector(tmp_path / "detector.onnx", "onnxruntime")
 
 
 def test_pipeline_refines_detector_cards_at_full_resolution_and_reads_chips(tmp_path: Path) -> None:

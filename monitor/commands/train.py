@@ -356,6 +356,9 @@ def train_detector_cmd(
     evaluate_only: Annotated[bool, typer.Option(help="skip training; export + evaluate the run")] = False,
     checkpoint: Annotated[str, typer.Option(help="which checkpoint to export: best or last")] = "best",
     ship: Annotated[bool, typer.Option(help="copy results to models/")] = False,
+    card_px: Annotated[float | None, typer.Option(min=8, max=1080, help=
+        "the cards' long side in the 1920 x 1080 frames it learns from, written to its metadata, where it "
+        "is not a table camera's 64 (`train real-detect --card-px`, `train zoom-detect`)")] = None,
 ) -> None:
     """Train the overhead detector (cards face up/down, piles, chips, dice), export ONNX, evaluate on test."""
     from monitor.training.detector import evaluate_detector, train_detector
@@ -375,7 +378,7 @@ def train_detector_cmd(
     # Dynamic axes cost nothing at the full size (ONNX Runtime and OpenVINO, docs/benchmarks.md).
     input_hw = input_shape_for(1920, 1080, imgsz)
     onnx_path = export_onnx(ckpt, run / "export" / "detector.onnx", input_hw, dynamic=True)
-    result = evaluate_detector(ckpt, onnx_path, data, imgsz, run / "eval", input_hw)
+    result = evaluate_detector(ckpt, onnx_path, data, imgsz, run / "eval", input_hw, card_px)
     typer.echo(json.dumps({k: v for k, v in result.items() if k != "per_class"}, indent=1))
     if ship:
         MODELS_DIR.mkdir(exist_ok=True)

@@ -96,14 +96,19 @@ def real_detect_cmd(
     corrections: Fixes = None,
     no_corrections: NoFixes = False,
     seed: Annotated[int, typer.Option()] = 0,
+    card_px: Annotated[float, typer.Option(min=16, max=540, help=
+        "the cards' median long side in the 1920 x 1080 frames (64: a table camera's; times 0.7-1.5)",
+    )] = 64.0,
 ) -> None:
-    """Detector frames of real photos at a table camera's scale (cards about 70 px long in 1920 x 1080)."""
+    """Detector frames of real photos at a table camera's scale (cards about 70 px long in 1920 x 1080),
+    or at ``--card-px`` for a detector that looks closer."""
     from monitor.evaluation.yolo_cards import DatasetError
     from monitor.training.real_cards import export_detect
 
     fixes = _corrections(root, corrections, no_corrections)
     try:
-        counts = export_detect(root, out, _splits(splits), fixes, per_frame, seed, passes=passes)
+        counts = export_detect(root, out, _splits(splits), fixes, per_frame, seed, passes=passes,
+                               card_px=card_px)
     except DatasetError as exc:
         raise typer.BadParameter(str(exc)) from None
     typer.echo(" ".join(f"{k}={v}" for k, v in counts.items()) + f" frames -> {out / 'real.yaml'}")

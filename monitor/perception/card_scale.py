@@ -11,6 +11,11 @@ background they know. The perceiver runs on that canvas; each card found is mapp
 and read again from the picture's own pixels (the readers rectify and shrink each card to their input,
 so the larger the source the sharper the crop).
 
+The trained length is the detector's own (``Detector.card_px``, from its metadata): the live chain's
+detector learned a table camera's 64 px cards; the photo models' detector learned cards twice that long
+in the same frame (34 px in its input), which leaves room to tell fanned and overlapping cards apart. A
+picture brought to that scale and larger than a 4K frame's half is detected in tiles (``tiled_detect``).
+
 Where the scale is unknown (a photo with no table file), ``find_card_scale`` looks for it first: the
 detector runs over a few candidate scales, and the one whose card boxes come out nearest the trained
 size, surest, gives the cards' length in the picture. Live, a table file knows its pixels per millimetre:
@@ -27,7 +32,7 @@ import numpy as np
 import numpy.typing as npt
 
 from monitor.perception.detections import Detection, Detections, corners_from_array
-from monitor.perception.detector import Detector
+from monitor.perception.detector import TABLE_CARD_PX, Detector
 from monitor.perception.imageio import as_image, check_frame
 from monitor.perception.labels import CARD_FACE_DOWN, CARD_FACE_UP, PILE
 from monitor.perception.rectify import (
@@ -44,10 +49,11 @@ if TYPE_CHECKING:
     from monitor.perception.identity import CardClassifier, CardEnsemble
     from monitor.perception.pipeline import Perceiver
 
-# A card's long side in the frames the detector and readers were trained on: 1080p renders of a table,
-# where the default table's camera shows an 88 mm card 63 px long at the table's centre (60-75 px over
-# the table and the oblique cameras); the canvas a picture is set into at that scale
-TRAINED_CARD_PX = 64.0
+# A card's long side in the frames the live chain's detector and readers were trained on: 1080p renders
+# of a table, where the default table's camera shows an 88 mm card 63 px long at the table's centre (60-75
+# px over the table and the oblique cameras); the canvas a picture is set into at that scale. A detector
+# that looks closer (the photo models') names its own length in its metadata (``Detector.card_px``)
+TRAINED_CARD_PX = TABLE_CARD_PX
 CANVAS_WH = (1920, 1080)
 CARD_LONG_MM = 88.0
 # Candidate card lengths (picture pixels) looked at to find an unknown scale: from a card smaller than
@@ -79,11 +85,11 @@ class ScaleFinding:
     candidates: tuple[tuple[float, float], ...]  # (candidate card px, its support), every one tried
 
 
-def factor_for_card_px(card_px: float) -> float:
-    """The resize that brings cards ``card_px`` long to the trained length."""
+def factor_for_card_px(card_px: float, trained: float = TRAINED_CARD_PX) -> float:
+    """The resize that brings cards ``card_px`` long to the ``trained`` length."""
     if not card_px > 0:
         raise ValueError(f"card length must be positive, got {card_px}")
-    return TRAINED_CARD_PX / card_px
+    return trained / card_px
 
 
 def factor_for_table(px_per_mm: float) -> float:
@@ -188,11 +194,12 @@ def find_card_scale(detector: Detector, picture: npt.NDArray[np.uint8],
     back to the picture, is the finding."""
     tried: list[tuple[float, float]] = []
     fitting: dict[float, list[float]] = {}
+    trained = detector.card_px
     for card_px in candidates:
-        canvas = to_canvas(picture, factor_for_card_px(card_px))
+        canvas = to_canvas(picture, factor_for_card_px(card_px, trained))
         boxes = [b for b in detector.detect(canvas.image) if b.kind in CARD_SIZED]
         fits = [b for b in boxes
-                if 1 / SIZE_TOLERANCE <= _long_side(b.corners) / TRAINED_CARD_PX <= SIZE_TOLERANCE]
+                if 1 / SIZE_TOLERANCE <= _long_side(b.corners) / trained <= SIZE_TOLERANCE]
         weights = [b.confidence for b in fits]
         if reader is not None and fits:
             # a box the reader names as a card (or a back) with confidence is a card; a pip or an index
@@ -206,7 +213,7 @@ def find_card_scale(detector: Detector, picture: npt.NDArray[np.uint8],
         return None
     card_px, chosen = max((c, s) for c, s in tried if s >= RIVAL_SHARE * best)
     length = float(np.median(fitting[card_px]))
-    return ScaleFinding(length, factor_for_card_px(length), chosen, tuple(tried))
+    return ScaleFinding(length, factor_for_card_px(length, trained), chosen, tuple(tried))
 
 
 def reread_at_source(reader: CardClassifier | CardEnsemble | None, picture: npt.NDArray[np.uint8],
@@ -264,6 +271,7 @@ def perceive_any_scale(perceiver: Perceiver, picture: npt.NDArray[np.uint8],
     (None: found first with ``find_card_scale``; a picture whose cards are found within the sizes the
     detector learned, or found at no scale, is perceived as it is)."""
     finding: ScaleFinding | None = None
+    trained = perceiver.detector.card_px if perceiver.detector is not None else TRAINED_CARD_PX
     if card_px is None:
         if perceiver.detector is None:
             return perceiver.perceive(picture), None
@@ -280,6 +288,6 @@ def perceive_any_scale(perceiver: Perceiver, picture: npt.NDArray[np.uint8],
         frame = w >= CANVAS_WH[0] and h >= CANVAS_WH[1]
         tiled = 2.0 if w >= TILE_FROM_WIDTH and perceiver.tiles else 1.0
         most = (FRAME_AS_IS if frame else SIZE_TOLERANCE) * tiled
-        near = 1 / SIZE_TOLERANCE <= finding.card_px / TRAINED_CARD_PX <= most
+        near = 1 / SIZE_TOLERANCE <= finding.card_px / trained <= most
         return perceive_at_factor(perceiver, picture, 1.0 if near else finding.factor), finding
-    return perceive_at_factor(perceiver, picture, factor_for_card_px(card_px)), finding
+    return perceive_at_factor(perceiver, picture, factor_for_card_px(card_px, trained)), finding

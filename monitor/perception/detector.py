@@ -38,6 +38,10 @@ def input_shape_for(width: int, height: int, imgsz: int, stride: int = STRIDE) -
     short = int(np.ceil(width * imgsz / height / stride) * stride)
     return (imgsz, min(short, imgsz))
 
+# A card's long side in the 1920 x 1080 table frames the live chain's detector learned (the default
+# table's camera shows an 88 mm card 63 px long at the table's centre)
+TABLE_CARD_PX = 64.0
+
 
 class Detector:
     def __init__(self, model_path: str | Path, backend: str = DEFAULT_BACKEND, threads: int = 2,
@@ -73,6 +77,13 @@ class Detector:
             raise ModelFileError(f"detector metadata {meta_path}: track_conf must be a score in (0, 1),"
                                  f" got {track!r}")
         self.track_conf: float | None = None if track is None else float(track)
+        # the cards' long side (px) in the 1920 x 1080 frames it learned from: a table camera's for the
+        # live chain's detector; a detector that looks closer (the photo models') says so here
+        card_px = meta.get("card_px", TABLE_CARD_PX)
+        if not isinstance(card_px, int | float) or not 8.0 <= card_px <= 1080.0:
+            raise ModelFileError(f"detector metadata {meta_path}: card_px must be a card's length in"
+                                 f" pixels (8-1080), got {card_px!r}")
+        self.card_px = float(card_px)
         self.backend: Backend = load_backend(self.path, backend, threads)
         self.conf, self.iou = conf, iou
         self.class_conf = np.array([float(per.get(c, conf)) for c in self.classes])

@@ -81,7 +81,8 @@ def _train_images(data: Path, n: int) -> list[Path]:
 
 
 def evaluate_detector(
-    checkpoint: Path, onnx_path: Path, data: Path, imgsz: int, out_dir: Path, input_hw: tuple[int, int]
+    checkpoint: Path, onnx_path: Path, data: Path, imgsz: int, out_dir: Path, input_hw: tuple[int, int],
+    card_px: float | None = None,
 ) -> dict[str, Any]:
     """ultralytics validation on the held-out ``test`` split (else ``val``); writes metadata and JSON."""
     env.prepare()
@@ -111,9 +112,11 @@ def evaluate_detector(
     if task == "pose":  # where the keypoints land (an index's corners), beside where its box does
         result |= {"pose_precision": float(metrics.pose.mp), "pose_recall": float(metrics.pose.mr),
                    "pose_mAP50": float(metrics.pose.map50), "pose_mAP50-95": float(metrics.pose.map)}
-    onnx_path.with_suffix(".json").write_text(json.dumps(
-        {"task": task, "model": onnx_path.name, "classes": names, "imgsz": imgsz, "input_hw": list(input_hw)},
-        indent=2))
+    meta: dict[str, Any] = {"task": task, "model": onnx_path.name, "classes": names, "imgsz": imgsz,
+                            "input_hw": list(input_hw)}
+    if card_px is not None:  # a detector trained closer than a table camera sees (perception.card_scale)
+        meta["card_px"] = card_px
+    onnx_path.with_suffix(".json").write_text(json.dumps(meta, indent=2))
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "detector_metrics.json").write_text(json.dumps(result, indent=1))
     return result

@@ -239,12 +239,13 @@ def export_detect(
     seed: int = 0,
     classes: int = 6,
     passes: int = 1,
+    card_px: float = TRAINED_CARD_PX,
 ) -> dict[str, int]:
     """``out/images/SPLIT/*.jpg`` + ``out/labels/SPLIT/*.txt`` (ultralytics OBB: class 0, card face up,
     and four normalised corners), and ``out/real.yaml``: frames of ``photos_per_frame`` photos each, every
-    photo shrunk so its cards' median long side is a table camera's (``TRAINED_CARD_PX``, times a random
-    0.7-1.5) and laid out in a grid with the gaps filled by its border colour; training photos go into
-    ``passes`` frames each."""
+    photo shrunk so its cards' median long side is ``card_px`` (a table camera's by default,
+    ``TRAINED_CARD_PX``; times a random 0.7-1.5) and laid out in a grid with the gaps filled by its
+    border colour; training photos go into ``passes`` frames each."""
     rng = np.random.default_rng(seed)
     counts: dict[str, int] = {}
     for split in splits:
@@ -257,7 +258,7 @@ def export_detect(
         n = 0
         for f0 in tqdm(range(0, len(order), photos_per_frame), desc=f"detect {split}", unit="frame"):
             group = [items[i] for i in order[f0 : f0 + photos_per_frame]]
-            frame, lines = _compose(group, rng)
+            frame, lines = _compose(group, rng, card_px)
             name = f"real_{dst}_{n:05d}"
             cv2.imwrite(str(out / "images" / dst / f"{name}.jpg"), frame, [cv2.IMWRITE_JPEG_QUALITY, 92])
             (out / "labels" / dst / f"{name}.txt").write_text("".join(lines))
@@ -274,7 +275,7 @@ def export_detect(
 
 
 def _compose(
-    group: list[tuple[Photo, npt.NDArray[np.uint8]]], rng: np.random.Generator
+    group: list[tuple[Photo, npt.NDArray[np.uint8]]], rng: np.random.Generator, target_px: float
 ) -> tuple[npt.NDArray[np.uint8], list[str]]:
     W, H = CANVAS_WH
     cols = 3
@@ -287,7 +288,7 @@ def _compose(
         outs = outlines(photo, img)
         longs = [card_side_lengths(order_card_corners(o.quad))[1] for o in outs]
         card_px = float(np.median(longs)) if longs else img.shape[0] / 3
-        f = TRAINED_CARD_PX * float(rng.uniform(0.7, 1.5)) / card_px
+        f = target_px * float(rng.uniform(0.7, 1.5)) / card_px
         f = min(f, 0.98 * cw / img.shape[1], 0.98 * ch / img.shape[0])
         nw, nh = max(1, round(img.shape[1] * f)), max(1, round(img.shape[0] * f))
         small = cv2.resize(img, (nw, nh), interpolation=cv2.INTER_AREA)
