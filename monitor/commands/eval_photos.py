@@ -30,13 +30,19 @@ def register(app: typer.Typer) -> None:
             help="label corrections YAML (default: the project's audit of this dataset, if any)")] = None,
         no_corrections: Annotated[bool, typer.Option(help="score against the labels as they are")] = False,
         limit: Annotated[int | None, typer.Option(min=1, help="only the first N photos")] = None,
+        reader_threshold: Annotated[float | None, typer.Option(
+            min=0.0, max=1.0, help="name cards read at this probability or surer (default: the reader's "
+                                   "own, fitted when it was trained)")] = None,
+        sweep: Annotated[str, typer.Option(
+            help="comma list of naming thresholds to score the identities at too (the reader names down "
+                 "to the lowest: set --reader-threshold to it)")] = "",
     ) -> None:
         """Card box recall and precision (IoU 0.5 against the labelled boxes), identity precision and recall
         per card, the confusions, a contact sheet of every missed and falsely named card."""
         from rich.progress import Progress
 
         from monitor.evaluation.corrections import Corrections, CorrectionsError, for_dataset
-        from monitor.evaluation.eval_photos import evaluate, table, write_report
+        from monitor.evaluation.eval_photos import evaluate, write_report
         from monitor.evaluation.yolo_cards import DatasetError
         from monitor.perception.errors import PerceptionError
         from monitor.perception.pipeline import Perceiver, photo_models
@@ -47,6 +53,12 @@ def register(app: typer.Typer) -> None:
             raise typer.BadParameter(f"--scales {scales!r}: a comma list of numbers") from None
         if not factors or any(not 0 < f <= 4 for f in factors):
             raise typer.BadParameter(f"--scales {scales!r}: each in (0, 4]")
+        try:
+            sweeps = [float(t) for t in sweep.split(",") if t.strip()]
+        except ValueError:
+            raise typer.BadParameter(f"--sweep {sweep!r}: a comma list of probabilities") from None
+        if any(not 0 <= t <= 1 for t in sweeps):
+            raise typer.BadParameter(f"--sweep {sweep!r}: each in [0, 1]")
         mode: str | float = card_scale
         if card_scale not in ("find", "as-is"):
             try:
@@ -57,6 +69,11 @@ def register(app: typer.Typer) -> None:
             fixes = None if no_corrections else (Corrections.load(corrections) if corrections
                                                  else for_dataset(root))
             perceiver = Perceiver.from_models(models or photo_models(), backend, threads)
+            if reader_threshold is not None and perceiver.classifier is not None:
+                perceiver.classifier.threshold = reader_threshold
+            if sweeps and perceiver.classifier is not None and min(sweeps) < perceiver.classifier.threshold:
+                raise typer.BadParameter(f"--sweep {sweep!r} goes below the reader's naming threshold "
+                                         f"{perceiver.classifier.threshold:g}: set --reader-threshold")
             with Progress() as bar:
                 task = bar.add_task(f"eval {split}", total=None)
                 runs = evaluate(perceiver, root, split, factors, mode, fixes, limit,
@@ -66,8 +83,9 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(2) from exc
         meta = {"dataset": str(root), "split": split, "models": str(models or photo_models()),
                 "card_scale": card_scale, "corrections": None if fixes is None else len(fixes.entries),
+                "reader_threshold": None if perceiver.classifier is None else perceiver.classifier.threshold,
                 "command": "table-monitor eval-photos " + " ".join(
                     [str(root), f"--split {split}", f"--scales {scales}", f"--card-scale {card_scale}"])}
-        write_report(runs, out, meta)
-        typer.echo(table(runs))
+        write_report(runs, out, meta, sweeps)
+        typer.echo((out / "table.md").read_text())
         typer.echo(f"metrics, table and contact sheets in {out}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -15,7 +15,7 @@ import numpy.typing as npt
 
 from monitor.evaluation.contact_sheet import Tile, write_sheets
 from monitor.evaluation.corrections import Corrections
-from monitor.evaluation.photo_metrics import Found, PhotoScore, Summary, Truth, match
+from monitor.evaluation.photo_metrics import NOT_NAMED, Found, PhotoScore, Summary, Truth, match
 from monitor.evaluation.yolo_cards import Photo, read_split
 from monitor.perception.imageio import as_image, load_image
 
@@ -87,6 +87,34 @@ def evaluate(perceiver: Perceiver, root: Path, split: str, scales: Sequence[floa
     return runs
 
 
+def threshold_sweep(run: ScaleRun, thresholds: Sequence[float]) -> list[dict[str, float]]:
+    """Identity precision and recall had the reader named only what it reads at each of ``thresholds``
+    or surer (the run's reader named down to the lowest of them): the boxes stay, names below a
+    threshold become unnamed."""
+    rows = []
+    for t in sorted(thresholds):
+        summary = Summary()
+        for _, s in run.scores:
+            found = tuple(f if f.identity in NOT_NAMED or f.confidence >= t
+                          else replace(f, identity="unknown") for f in s.found)
+            summary.add(replace(s, found=found))
+        g = summary.groups["index_visible"]
+        rows.append({"threshold": t, "identity_precision": summary.identity_precision,
+                     "identity_recall_index_visible": g.identity_recall, "named": float(summary.named),
+                     "named_wrong": float(summary.named - summary.named_right)})
+    return rows
+
+
+def sweep_table(run: ScaleRun, rows: Sequence[dict[str, float]]) -> str:
+    lines = [f"scale {run.scale:g}: naming threshold sweep",
+             "| threshold | identity precision | identity recall, index in view | named | named wrong |",
+             "|---:|---:|---:|---:|---:|"]
+    lines += [f"| {r['threshold']:.3f} | {r['identity_precision']:.4f} | "
+              f"{r['identity_recall_index_visible']:.4f} | {r['named']:.0f} | {r['named_wrong']:.0f} |"
+              for r in rows]
+    return "\n".join(lines)
+
+
 def error_tiles(run: ScaleRun) -> list[Tile]:
     """Every missed card (blue), every card named wrongly or named where no card is (red), every card
     boxed but left unnamed (grey)."""
@@ -127,8 +155,10 @@ def table(runs: Sequence[ScaleRun]) -> str:
     return "\n".join(rows)
 
 
-def write_report(runs: Sequence[ScaleRun], out: Path, meta: dict[str, Any]) -> dict[str, Any]:
-    """``out/metrics.json``, ``out/table.md`` and a contact sheet of each scale's errors."""
+def write_report(runs: Sequence[ScaleRun], out: Path, meta: dict[str, Any],
+                 sweep: Sequence[float] = ()) -> dict[str, Any]:
+    """``out/metrics.json``, ``out/table.md`` and a contact sheet of each scale's errors (and, given
+    ``sweep`` thresholds, each scale's identity figures at each)."""
     out.mkdir(parents=True, exist_ok=True)
     result: dict[str, Any] = {**meta, "scales": {}}
     for r in runs:
@@ -143,6 +173,12 @@ def write_report(runs: Sequence[ScaleRun], out: Path, meta: dict[str, Any]) -> d
                               f"{meta.get('split', '')} x{r.scale:g}: missed (blue), named wrong (red), "
                               "unnamed (grey)")
         result["scales"][f"{r.scale:g}"]["contact_sheets"] = [p.name for p in sheets]
+        if sweep:
+            result["scales"][f"{r.scale:g}"]["threshold_sweep"] = threshold_sweep(r, sweep)
     (out / "metrics.json").write_text(json.dumps(result, indent=1))
-    (out / "table.md").write_text(table(runs) + "\n")
+    text = table(runs) + "\n"
+    if sweep:
+        text += "".join("\n" + sweep_table(r, result["scales"][f"{r.scale:g}"]["threshold_sweep"]) + "\n"
+                        for r in runs)
+    (out / "table.md").write_text(text)
     return result
