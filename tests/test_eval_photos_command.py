@@ -84,6 +84,6 @@ def test_threshold_sweep_unnames_what_reads_below_each_threshold() -> None:
 
 def test_eval_photos_sweep_below_the_readers_threshold_is_refused(tmp_path: Path) -> None:
     root = _tiny(tmp_path, 1)
-    result = CliRunner().invoke(app, ["eval-photos", str(root), "--sweep", "0.05", "--out", str(tmp_path / "o"),
-                                      "--threads", "1"])
+    result = CliRunner().invoke(app, ["eval-photos", str(root), "--sweep", "0.05",
+                                      "--out", str(tmp_path / "o"), "--threads", "1"])
     assert result.exit_code != 0 and "set --reader-threshold" in result.output
