@@ -10,14 +10,16 @@ import logging
 import sys
 import tomllib
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any, get_args, get_type_hints
 
 import pytest
+import typer
 from typer.testing import CliRunner
 
 from monitor.cli import app, missing_extra
-from monitor.commands._choices import DEFAULT_BACKEND, DEFAULT_PORT, Backend
+from monitor.commands._choices import DEFAULT_BACKEND, DEFAULT_CLASSICAL, DEFAULT_PORT, Backend, Classical
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "monitor" / "procedure" / "samples"
@@ -55,15 +57,54 @@ def test_version_option_prints_the_packages_version() -> None:
     assert result.output.strip() == f"table-monitor {version}"
 
 
+def _every_command(typer_app: typer.Typer = app,
+                   prefix: str = "") -> Iterator[tuple[str, Callable[..., Any]]]:
+    """Each command's name and function, those of the groups (``token``, ``bench hands``) too."""
+    for info in typer_app.registered_commands:
+        assert info.callback is not None
+        yield prefix + (info.name or info.callback.__name__.replace("_", "-")), info.callback
+    for group in typer_app.registered_groups:
+        assert group.typer_instance is not None
+        yield from _every_command(group.typer_instance, f"{prefix}{group.name} ")
+
+
+def _options_named(param: str) -> dict[str, tuple[Any, Any]]:
+    """Command name -> (the option's type, its default), for every command that takes ``param``."""
+    out = {}
+    for name, callback in _every_command():
+        if param in inspect.signature(callback).parameters:
+            hint = get_type_hints(callback, include_extras=True)[param]
+            out[name] = (get_args(hint)[0], inspect.signature(callback).parameters[param].default)
+    return out
+
+
 def test_every_backend_option_is_the_enum_with_one_default() -> None:
     from monitor.perception.backends import BACKENDS, LIVE_BACKEND
 
     assert tuple(b.value for b in Backend) == BACKENDS
-    assert DEFAULT_BACKEND == LIVE_BACKEND
-    for name in ("run", "review", "bench-pipeline", "bench-review", "check-rendered", "check-fans",
-                 "calibrate-detector", "calibrate-reader"):
-        param = _callback(name).parameters["backend"]
-        assert param.default is DEFAULT_BACKEND, name
+    assert DEFAULT_BACKEND == LIVE_BACKEND == Backend.ONNXRUNTIME  # the one `run` uses
+    options = _options_named("backend")
+    # the room's commands, the lab's and the benchmarks (each bench also under `bench`)
+    for name in ("run", "review", "detect", "bench-perception", "bench perception", "bench-pipeline",
+                 "bench-review", "check-rendered", "check-fans", "calibrate-detector", "calibrate-reader"):
+        assert name in options, name
+    for name, (kind, default) in options.items():
+        assert default == DEFAULT_BACKEND, name
+        if name != "eval-photos":  # its --backend is text, checked by the runtime (the same default)
+            assert kind is Backend and default is DEFAULT_BACKEND, name
+
+
+def test_the_classical_finder_is_a_choice_with_one_default() -> None:
+    from monitor.perception.pipeline import ClassicalMode
+
+    assert {c.value for c in Classical} == set(get_args(ClassicalMode))
+    options = _options_named("classical")
+    assert {"detect", "bench-perception"} <= set(options)
+    for name, (kind, default) in options.items():
+        assert kind is Classical and default is DEFAULT_CLASSICAL, name
+    result = CliRunner().invoke(app, ["detect", "x.jpg", "--classical", "sometimes"])
+    assert result.exit_code == 2
+    assert "'sometimes' is not one of 'auto', 'full', 'refine', 'off'" in _flat(result.output)
 
 
 def test_serve_run_and_demo_share_one_port_default_the_apis_own() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import os
 import re
 import shutil
 import subprocess
@@ -106,3 +107,114 @@ def test_the_setup_script_installs_the_dev_only_debian_packages_for_dev_only() -
     before = script.split("if has_extra dev; then", 1)[0]
     assert "need_apt+=(postgresql)" not in before and "need_apt+=(chromium)" not in before
     assert "-venv" in before  # python3.X-venv where `python3 -m venv` cannot work
+
+
+# --- the models' one home, and the wheel ------------------------------------------------------------
+
+MODELS = ROOT / "models"
+FRAME = ROOT / "tests" / "data" / "perception" / "table_1080p.jpg"
+
+
+def _runtime_model_files() -> set[str]:
+    """models/'s files the runtime loads, relative to it: the networks and their JSON metadata (the
+    training checkpoints, the reports and the candidates waiting for the gate are not among them)."""
+    out = set()
+    for path in MODELS.rglob("*"):
+        rel = path.relative_to(MODELS).as_posix()
+        if not path.is_file() or rel.startswith("candidates/"):
+            continue
+        if path.suffix == ".onnx" or (path.suffix == ".json" and not path.stem.endswith("_metrics")):
+            out.add(rel)
+    return out
+
+
+def test_the_models_have_one_home_the_package_links_to_the_repositorys(monkeypatch: pytest.MonkeyPatch,
+                                                                       tmp_path: Path) -> None:
+    from monitor.perception import pipeline
+    from monitor.perception.models_home import MODELS_ENV, SHIPPED_MODELS, models_home, photo_models
+    from monitor.pipeline.session import SessionOptions
+
+    link = ROOT / "monitor" / "models"
+    assert link.is_symlink() and link.resolve() == MODELS.resolve()  # what a wheel copies in
+    assert MODELS.resolve() == SHIPPED_MODELS and pipeline.DEFAULT_MODELS == SHIPPED_MODELS
+    monkeypatch.delenv(MODELS_ENV, raising=False)
+    assert models_home() == SHIPPED_MODELS and photo_models() == SHIPPED_MODELS / "photos"
+
+    def options() -> SessionOptions:
+        return SessionOptions(table=Path("t"), camera="0", db_url="sqlite://", snapshot_dir=Path("s"))
+
+    assert options().models == SHIPPED_MODELS
+    monkeypatch.setenv(MODELS_ENV, str(tmp_path))
+    # the setting reaches every default: the live session's, the photos' (no photos/ here: the home)
+    assert models_home() == tmp_path and photo_models() == tmp_path and options().models == tmp_path
+    (tmp_path / "photos").mkdir()
+    (tmp_path / "photos" / "detector.onnx").write_bytes(b"x")
+    assert photo_models() == tmp_path / "photos"
+
+
+def test_a_models_folder_without_models_is_refused_by_name(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from monitor.cli import app
+    from monitor.perception.models_home import MODELS_ENV, ModelsMissingError, require_models
+
+    empty, gone = tmp_path / "empty", tmp_path / "gone"
+    empty.mkdir()
+    with pytest.raises(ModelsMissingError, match=f"no models folder at {gone}: .*{MODELS_ENV}"):
+        require_models(gone)
+    assert require_models(MODELS) == MODELS
+    table = ROOT / "calibration" / "default-table.yaml"
+    video = tmp_path / "v.mp4"
+    video.write_bytes(b"\x00" * 64)
+    runner = CliRunner()
+    env = {MODELS_ENV: str(empty)}
+    for argv in (["demo", "--once", "--data", str(tmp_path / "demo")],
+                 ["run", "--table", str(table), "--camera", "0", "--perception", "models"],
+                 ["review", str(video), "--table", str(table), "--out", str(tmp_path / "o"), "--no-store"],
+                 ["detect", str(FRAME)]):
+        result = runner.invoke(app, argv, env=env)
+        flat = " ".join(result.output.split())
+        assert result.exit_code == 2, (argv, result.output)
+        assert f"no models in {empty}" in flat and MODELS_ENV in flat, (argv, result.output)
+    assert not (tmp_path / "o").exists()  # refused before anything was written
+
+
+def _build_wheel(out: Path) -> Path:
+    """The wheel of this checkout, built into ``out`` by the environment's setuptools (no build
+    isolation: nothing fetched), its build folders in ``out`` rather than the checkout."""
+    cfg = out / "build.cfg"
+    cfg.write_text(f"[build]\nbuild_base = {out / 'build'}\n[egg_info]\negg_base = {out}\n")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
+                    "--disable-pip-version-check", "-w", str(out / "dist"), str(ROOT)],
+                   check=True, capture_output=True, timeout=600,
+                   env={**os.environ, "DIST_EXTRA_CONFIG": str(cfg)})
+    (wheel,) = (out / "dist").glob("table_monitor-*.whl")
+    return wheel
+
+
+def test_the_wheel_carries_the_runtime_models_and_the_default_table_not_the_checkpoints(
+        tmp_path: Path) -> None:
+    """A wheel install finds its models and its default table in the package (scripts/check-wheel.sh
+    installs one into a clean venv and runs the demo)."""
+    pytest.importorskip("setuptools", minversion="77")
+    import zipfile
+    import zlib
+
+    with zipfile.ZipFile(_build_wheel(tmp_path)) as wheel:
+        entries = {i.filename: i for i in wheel.infolist()}
+        models = {n.removeprefix("monitor/models/"): i for n, i in entries.items()
+                  if n.startswith("monitor/models/")}
+        assert set(models) == _runtime_model_files()
+        assert {"detector.onnx", "cards.onnx", "cards_ensemble.json", "fan_reader.json",
+                "photos/detector.onnx"} <= set(models)
+        for rel, info in models.items():  # the files themselves, not what a link pointed at when built
+            assert zlib.crc32((MODELS / rel).read_bytes()) == info.CRC, rel
+        assert not [n for n in models if n.endswith((".pt", ".png", ".md"))]  # checkpoints, reports
+        table = wheel.read("monitor/calibration/default-table.yaml")
+        assert table == (ROOT / "calibration" / "default-table.yaml").read_bytes()
+        recording = "monitor/render/rounds/sample_recording/"
+        assert {recording + "video.mp4", recording + "events.jsonl"} <= set(entries)  # the demo's
+        (dist_info,) = {n.split("/")[0] for n in entries if n.split("/")[0].endswith(".dist-info")}
+        scripts = wheel.read(f"{dist_info}/entry_points.txt").decode()
+        assert "table-monitor = monitor.cli:app" in scripts
+        assert not [n for n in entries if n.split("/")[0] not in ("monitor", dist_info)]

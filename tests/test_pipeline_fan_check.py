@@ -77,7 +77,9 @@ def test_the_shipped_fan_reader_on_the_sample_recordings_open_hands(tmp_path: Pa
     result = CliRunner().invoke(app, ["check-fans", str(SAMPLE), "--every", "90", "--threads", "1",
                                       "--backend", "onnxruntime", "--out", str(out)])
     assert result.exit_code == 0, result.output
-    got = json.loads(out.read_text())["readers"]["models"]
+    from monitor.perception.models_home import models_home
+
+    got = json.loads(out.read_text())["readers"][str(models_home())]  # each reader by its folder
     assert got["pictures"] > 0 and got["shown"] >= 2 * got["pictures"]
     # the 720p sample's indices are ~5 px tall: a fifth of its fanned cards read (26 of 126 when this
     # was written), but what is read is right: a wrong read is a false foul or duplicate

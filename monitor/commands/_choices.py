@@ -2,7 +2,8 @@
 
 Kept free of heavy imports (no numpy): the CLI builds its help from these at start-up. The values are
 the ones the code below the CLI takes (``monitor.perception.backends.BACKENDS``, the pipeline's
-perception names, ``monitor.api.settings.Settings.port``); tests hold them equal.
+perception names, ``monitor.perception.pipeline.ClassicalMode``, ``monitor.api.settings.Settings.port``);
+tests hold them equal.
 """
 
 from __future__ import annotations
@@ -17,8 +18,21 @@ class Backend(StrEnum):
     OPENVINO = "openvino"
 
 
-# ONNX Runtime: measured faster for the live chain and for reviews on one thread (docs/benchmarks.md)
+# ONNX Runtime: measured faster for the live chain and for reviews on one thread (docs/benchmarks.md);
+# every command's --backend defaults to it, photos (detect) included
 DEFAULT_BACKEND = Backend.ONNXRUNTIME
+
+
+class Classical(StrEnum):
+    """The classical card finder beside the detector, for photos (``detect``, ``bench perception``)."""
+
+    AUTO = "auto"  # both finders, the classical one's corners winning where both find a card
+    FULL = "full"  # the same, asked for by name
+    REFINE = "refine"  # the detector's cards only, their corners re-found around each
+    OFF = "off"  # the detector alone
+
+
+DEFAULT_CLASSICAL = Classical.AUTO
 
 
 class Perception(StrEnum):

@@ -13,6 +13,8 @@ from typing import Annotated
 
 import typer
 
+from monitor.commands._choices import DEFAULT_BACKEND, DEFAULT_CLASSICAL, Backend, Classical
+
 DEFAULT_FRAME = Path("tests/data/perception/table_1080p.jpg")
 BUDGET_MS = 50.0  # issue 7: a 1080p frame with ~20 cards through detection and identity on 2 cores
 CPUINFO = Path("/proc/cpuinfo")
@@ -58,7 +60,8 @@ def register(app: typer.Typer) -> None:
         models: Annotated[Path | None, typer.Option(help="folder with detector.onnx and cards.onnx")] = None,
         runs: Annotated[int, typer.Option(min=1)] = 30,
         threads: Annotated[int, typer.Option(min=1)] = 2,
-        classical: Annotated[str, typer.Option(help="auto, full, refine or off")] = "auto",
+        classical: Annotated[Classical, typer.Option(
+            help="the classical card finder beside the detector (as for detect)")] = DEFAULT_CLASSICAL,
         out: Annotated[Path | None, typer.Option(help="write the figures as JSON")] = None,
         time_detector: Annotated[Path | None, typer.Option(
             help="also time this detector .onnx alone on the frame (e.g. one not yet shipped)")] = None,
@@ -66,7 +69,9 @@ def register(app: typer.Typer) -> None:
             help="instead: the first --frames frames of this video, perceived whole and where they "
                  "changed (the live default), one backend (--backend)")] = None,
         frames: Annotated[int, typer.Option(min=2, help="frames of --video")] = 400,
-        backend: Annotated[str, typer.Option(help="--video runtime: openvino or onnxruntime")] = "openvino",
+        backend: Annotated[Backend, typer.Option(
+            help="--video: the models' inference runtime (the live default; without --video both are "
+                 "timed)")] = DEFAULT_BACKEND,
         snap_edges: Annotated[bool, typer.Option(
             help="the detector's boxes moved onto the cards' edges before reading (the runtime's way; "
                  "--no-snap-edges measures without)")] = True,
@@ -97,7 +102,7 @@ def register(app: typer.Typer) -> None:
         import time
 
         if video is not None:
-            _bench_video(video, frames, models, backend, threads, out)
+            _bench_video(video, frames, models, backend.value, threads, out)
             return
 
         from rich.console import Console
@@ -106,8 +111,9 @@ def register(app: typer.Typer) -> None:
 
         from monitor.perception.errors import PerceptionError
         from monitor.perception.imageio import load_image
+        from monitor.perception.models_home import models_home
         from monitor.perception.network_time import time_networks
-        from monitor.perception.pipeline import DEFAULT_MODELS, Perceiver
+        from monitor.perception.pipeline import Perceiver
 
         try:
             frame = load_image(image)
@@ -116,12 +122,12 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(2) from exc
         results: dict[str, dict[str, float]] = {}
         counts: dict[str, int] = {}
-        for backend in ("onnxruntime", "openvino"):
-            perceiver = Perceiver.from_models(models or DEFAULT_MODELS, backend, threads,
-                                              classical, snap_edges=snap_edges,  # type: ignore[arg-type]
-                                              pile_tops=pile_tops, tiles=tiles, split_merged=split_merged,
-                                              second_look=second_look, drop_strays=drop_strays,
-                                              overlap=overlap)
+        for runtime in Backend:
+            name = runtime.value
+            perceiver = Perceiver.from_models(models or models_home(), name, threads, classical.value,
+                                              snap_edges=snap_edges, pile_tops=pile_tops, tiles=tiles,
+                                              split_merged=split_merged, second_look=second_look,
+                                              drop_strays=drop_strays, overlap=overlap)
             for _ in range(3):  # warm-up: first runs compile kernels and fill caches
                 perceiver.perceive(frame)
             timers = time_networks(perceiver)
@@ -129,7 +135,7 @@ def register(app: typer.Typer) -> None:
             # CPU time of this process (all threads) per frame: on a shared machine it shows the work a
             # frame costs, where wall time also shows how long other jobs held the cores.
             cpu0 = time.process_time()
-            for _ in tqdm(range(runs), desc=backend, unit="frame"):
+            for _ in tqdm(range(runs), desc=name, unit="frame"):
                 for timer in timers:
                     timer.reset()
                 dets = perceiver.perceive(frame)
@@ -141,14 +147,14 @@ def register(app: typer.Typer) -> None:
                     samples.setdefault(f"network {timer.path.name}", []).append(timer.ms)
                 samples.setdefault("networks alone", []).append(sum(t.ms for t in timers))
             cpu_ms = (time.process_time() - cpu0) * 1000 / runs
-            results[backend] = {k: statistics.median(v) for k, v in samples.items()}
-            results[backend]["cpu ms per frame (all threads)"] = cpu_ms
+            results[name] = {k: statistics.median(v) for k, v in samples.items()}
+            results[name]["cpu ms per frame (all threads)"] = cpu_ms
             if time_detector is not None:
-                results[backend]["detector model alone"] = _time_detector(time_detector, backend, threads,
-                                                                          frame, runs)
-            results[backend]["p90_total"] = sorted(samples["total"])[int(0.9 * (runs - 1))]
-            counts[backend] = sum(1 for d in dets.cards if d.is_known_card)
-            counts[backend + "_cards"] = len(dets.cards)
+                results[name]["detector model alone"] = _time_detector(time_detector, name, threads, frame,
+                                                                       runs)
+            results[name]["p90_total"] = sorted(samples["total"])[int(0.9 * (runs - 1))]
+            counts[name] = sum(1 for d in dets.cards if d.is_known_card)
+            counts[name + "_cards"] = len(dets.cards)
         load = os.getloadavg()[0]
         units = cpu_vector_units()
         table = Table(title=f"{image.name} {frame.shape[1]}x{frame.shape[0]}, {threads} threads, median ms "
@@ -184,7 +190,7 @@ def _bench_video(video: Path, frames: int, models: Path | None, backend: str, th
     from rich.progress import Progress
     from rich.table import Table
 
-    from monitor.perception.pipeline import DEFAULT_MODELS
+    from monitor.perception.models_home import models_home
     from monitor.perception.video_bench import read_frames, run_video
 
     try:
@@ -194,7 +200,7 @@ def _bench_video(video: Path, frames: int, models: Path | None, backend: str, th
         raise typer.Exit(2) from exc
     with Progress() as bar:
         tasks = {m: bar.add_task(m, total=len(images)) for m in ("whole frames", "changed regions")}
-        runs = run_video(models or DEFAULT_MODELS, backend, threads, images,
+        runs = run_video(models or models_home(), backend, threads, images,
                          progress=lambda m, n: bar.update(tasks[m], completed=n))
     rows = [r.row() for r in runs]
     load = os.getloadavg()[0]

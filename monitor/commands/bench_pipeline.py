@@ -23,7 +23,8 @@ def register(app: typer.Typer) -> None:
                  "(every frame perceived whole)")] = [  # noqa: B006
             "oracle", "models", "models-whole"],
         models: Annotated[Path | None, typer.Option(
-            help="models folder for the models perceptions (default: the shipped models/)")] = None,
+            help="models folder for the models perceptions (default: the shipped models, or "
+                 "TABLE_MONITOR_MODELS)")] = None,
         throughput_run: Annotated[bool, typer.Option(
             "--throughput/--no-throughput", help="measure the file as fast as the chain takes it")] = True,
         latency_run: Annotated[bool, typer.Option("--latency/--no-latency",

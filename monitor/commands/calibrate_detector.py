@@ -26,8 +26,9 @@ def register(app: typer.Typer) -> None:
         data: Annotated[Path, typer.Option(
             help="detection set: obb.yaml's folder (images/SPLIT, labels/SPLIT)")] = Path("data/detect_v4"),
         split: Annotated[str, typer.Option(help="held-out split to measure on")] = "val",
-        peer: Annotated[Path, typer.Option(help="folder with the peer detector (its threshold is matched)")]
-        = Path("models"),
+        peer: Annotated[Path | None, typer.Option(
+            help="folder with the peer detector (its threshold is matched; default: the shipped models, or "
+                 "TABLE_MONITOR_MODELS)")] = None,
         classes: Annotated[str, typer.Option(help="comma-separated classes measured")] = ",".join(TRACKED),
         write: Annotated[bool, typer.Option(
             help="write track_conf into the candidate's detector.json")] = False,
@@ -44,6 +45,7 @@ def register(app: typer.Typer) -> None:
 
         from monitor.perception.detector import Detector
         from monitor.perception.errors import ModelFileError
+        from monitor.perception.models_home import models_home
         from monitor.tablestate.tracking import ACTIVATION_CONFIDENCE
         from monitor.training.track_conf import Box, Scored, Truth, curve, match, matching_threshold
 
@@ -57,6 +59,7 @@ def register(app: typer.Typer) -> None:
         images = sorted(folder.glob("*.jpg")) + sorted(folder.glob("*.png"))
         if not images:
             raise typer.BadParameter(f"no images in {data / 'images' / split}")
+        peer = peer or models_home()
         try:
             cand_det = Detector(models / "detector.onnx", backend=backend.value, threads=threads)
             peer_det = Detector(peer / "detector.onnx", backend=backend.value, threads=threads)

@@ -18,7 +18,8 @@ def register(app: typer.Typer) -> None:
     def calibrate_reader(
         frames: Annotated[list[Path], typer.Argument(help="rendered frames, each with its truth IMAGE.json")],
         models: Annotated[Path | None, typer.Option(
-            help="models folder (default: the shipped models/)")] = None,
+            help="models folder (default: the shipped models, or "
+                 "TABLE_MONITOR_MODELS)")] = None,
         budget: Annotated[float, typer.Option(min=0.0, max=0.5, help="share of named faces that may be "
                                               "false on these frames")] = 0.0,
         video: Annotated[bool, typer.Option(help="perceive as video does (none of the photo steps)")] = False,
@@ -40,11 +41,12 @@ def register(app: typer.Typer) -> None:
         from monitor.perception.errors import PerceptionError
         from monitor.perception.identity import ENSEMBLE_FILE
         from monitor.perception.imageio import load_image
-        from monitor.perception.pipeline import DEFAULT_MODELS, Perceiver
+        from monitor.perception.models_home import models_home
+        from monitor.perception.pipeline import Perceiver
         from monitor.perception.reader_threshold import frame_threshold, sweep
         from monitor.perception.scoring import face_verdicts, load_truth
 
-        folder = models or DEFAULT_MODELS
+        folder = models or models_home()
         try:
             perceiver = Perceiver.from_models(folder, backend.value, threads, threshold=LOOK, video=video)
         except (PerceptionError, ValueError) as exc:

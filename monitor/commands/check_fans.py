@@ -21,7 +21,7 @@ def register(app: typer.Typer) -> None:
         rounds: Annotated[list[Path], typer.Argument(help="render-round output folders (video.mp4, truth)")],
         models: Annotated[list[Path] | None, typer.Option(
             help="models folder with fan_reader.json (repeat to compare; the first one's detector boxes "
-                 "the cards)")] = None,
+                 "the cards; default: the shipped models, or TABLE_MONITOR_MODELS)")] = None,
         every: Annotated[int, typer.Option(min=1, help="look at every n-th frame")] = 15,
         min_faces: Annotated[int, typer.Option(min=1, help="a zone picture counts from this many "
                                                            "face-up cards")] = 2,
@@ -37,12 +37,13 @@ def register(app: typer.Typer) -> None:
         from monitor.calibration.table_file import load_table
         from monitor.commands.demo import TABLE
         from monitor.perception.fan_reader import load_fan_reader
+        from monitor.perception.models_home import models_home
         from monitor.perception.pipeline import Perceiver
         from monitor.pipeline.fan_check import FanScore, check_recording
         from monitor.pipeline.hand_zones import ZoneReader
         from monitor.rules.cards import JOKER_TEXT, RANK_CHARS
 
-        dirs = models or [Path("models")]
+        dirs = models or [models_home()]
         calibration = load_table(TABLE)
         readers: dict[str, ZoneReader] = {}
         for d in dirs:

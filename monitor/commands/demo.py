@@ -83,7 +83,8 @@ def register(app: typer.Typer) -> None:
                  "ground truth is there)")] = Perception.MODELS,
         models: Annotated[Path | None, typer.Option(
             envvar="TABLE_MONITOR_MODELS", file_okay=False,
-            help="folder with detector.onnx / cards.onnx (default: models/ of the source tree)")] = None,
+            help="folder with detector.onnx / cards.onnx (default: the models shipped in the "
+                 "package)")] = None,
         once: Annotated[bool, typer.Option("--once", help="exit when the recording ends")] = False,
         duration: Annotated[float | None, typer.Option(help="exit after this many seconds")] = None,
         keep_serving: Annotated[bool, typer.Option(
@@ -95,8 +96,9 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Play the sample recording as a live camera through the whole monitor, with the dashboard."""
         from monitor.api.auth import new_token
+        from monitor.perception.models_home import models_home
         from monitor.pipeline.perceive import PerceptionError
-        from monitor.pipeline.session import DEFAULT_MODELS, SessionOptions, open_session
+        from monitor.pipeline.session import SessionOptions, open_session
 
         if models is not None and not models.is_dir():
             typer.echo(f"table-monitor demo: --models {models}: no such folder", err=True)
@@ -121,7 +123,7 @@ def register(app: typer.Typer) -> None:
             simulate_dice=recording / "events.jsonl", console_log=recording / "events.jsonl",
             perception=perception.value,
             truth=truth if truth.exists() and perception != Perception.MODELS else None,
-            perceive_fps=perceive_fps or None, models=models or DEFAULT_MODELS,
+            perceive_fps=perceive_fps or None, models=models or models_home(),
         )
         try:
             session = open_session(opts)

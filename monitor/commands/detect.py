@@ -9,6 +9,8 @@ from typing import Annotated
 
 import typer
 
+from monitor.commands._choices import DEFAULT_BACKEND, DEFAULT_CLASSICAL, Backend, Classical
+
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
 
 
@@ -20,10 +22,13 @@ def register(app: typer.Typer) -> None:
         annotate: Annotated[Path | None, typer.Option(
             help="write annotated image(s): a file for one image, else a directory")] = None,
         models: Annotated[Path | None, typer.Option(
-            help="folder with detector.onnx / cards.onnx (default: models/photos, trained on real photos "
-                 "and renders, where shipped; else models/)")] = None,
-        backend: Annotated[str, typer.Option(help="onnxruntime or openvino")] = "openvino",
-        classical: Annotated[str, typer.Option(help="auto, full, refine or off")] = "auto",
+            help="folder with detector.onnx / cards.onnx (default: the models' photos/, trained on real "
+                 "photos and renders, where shipped, else the models themselves; the models: those shipped "
+                 "in the package, or TABLE_MONITOR_MODELS)")] = None,
+        backend: Annotated[Backend, typer.Option(help="the models' inference runtime")] = DEFAULT_BACKEND,
+        classical: Annotated[Classical, typer.Option(
+            help="the classical card finder: auto or full (beside the detector, its corners winning), "
+                 "refine (only the detector's cards, their corners re-found) or off")] = DEFAULT_CLASSICAL,
         no_detector: Annotated[bool, typer.Option(help="classical card finder only")] = False,
         threshold: Annotated[float | None, typer.Option(
             help="identity confidence below which a card is 'unknown' (default: the model's)")] = None,
@@ -72,11 +77,9 @@ def register(app: typer.Typer) -> None:
                     f"--card-scale {card_scale!r}: find, as-is or a length in pixels") from None
             if card_px <= 0:
                 raise typer.BadParameter(f"--card-scale {card_scale!r}: a length must be positive")
-        if classical not in ("auto", "full", "refine", "off"):
-            raise typer.BadParameter(f"--classical must be auto, full, refine or off (got {classical!r})")
+        folder = models or photo_models()
         try:
-            perceiver = Perceiver.from_models(models or photo_models(), backend, threads,
-                                              classical,  # type: ignore[arg-type]
+            perceiver = Perceiver.from_models(folder, backend.value, threads, classical.value,
                                               use_detector=not no_detector, threshold=threshold,
                                               snap_edges=snap_edges, pile_tops=pile_tops, tiles=tiles,
                                               split_merged=split_merged, second_look=second_look,
@@ -85,7 +88,7 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from exc
         if perceiver.classifier is None:
-            typer.echo(f"warning: no cards.onnx in {models or photo_models()}: identities not read", err=True)
+            typer.echo(f"warning: no cards.onnx in {folder}: identities not read", err=True)
         from monitor.perception.scoring import FrameScore, load_truth, score_frame
 
         results, failed = [], 0

@@ -25,7 +25,8 @@ def register(app: typer.Typer) -> None:
     def fit_cascade_cmd(
         data: Annotated[Path, typer.Option(help="whole-card crop set ROOT/{val,test...}/CLASS/*.jpg")],
         models: Annotated[Path | None, typer.Option(
-            help="models folder with cards_ensemble.json (default: the shipped models/)")] = None,
+            help="models folder with cards_ensemble.json (default: the shipped models, or "
+                 "TABLE_MONITOR_MODELS)")] = None,
         test_splits: Annotated[str, typer.Option(help="comma-separated held-out splits to check")] = "test",
         crop_manifest: Annotated[list[Path] | None, typer.Option(
             help="`render crops` manifests giving each crop's quad aspect (read as the runtime reads "
@@ -49,12 +50,12 @@ def register(app: typer.Typer) -> None:
 
         from monitor.perception.errors import PerceptionError
         from monitor.perception.identity import ENSEMBLE_FILE, CardEnsemble
-        from monitor.perception.pipeline import DEFAULT_MODELS
+        from monitor.perception.models_home import models_home
         from monitor.training.cascade_fit import cost_of, fit_cascade
         from monitor.training.evaluate_cards import list_split, load_crop_aspects, raw_log_probs
         from monitor.training.report import cards_report
 
-        folder = models or DEFAULT_MODELS
+        folder = models or models_home()
         spec = folder / ENSEMBLE_FILE
         if not spec.exists():
             typer.echo(f"error: {spec} not found: a cascade needs an ensemble reader", err=True)

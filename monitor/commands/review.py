@@ -31,7 +31,8 @@ def register(app: typer.Typer) -> None:
                  "models, or oracle")] = Perception.AUTO,
         models: Annotated[Path | None, typer.Option(
             envvar="TABLE_MONITOR_MODELS", file_okay=False,
-            help="folder with detector.onnx / cards.onnx (default: models/ of the source tree)")] = None,
+            help="folder with detector.onnx / cards.onnx (default: the models shipped in the "
+                 "package)")] = None,
         workers: Annotated[int | None, typer.Option(
             min=1, help="fan the files out over a local Dask cluster of N worker processes")] = None,
         scheduler: Annotated[str | None, typer.Option(

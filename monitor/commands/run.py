@@ -35,7 +35,8 @@ def register(app: typer.Typer) -> None:
         truth: Annotated[Path | None, typer.Option(help="a rendered recording's truth (oracle)")] = None,
         models: Annotated[Path | None, typer.Option(
             envvar="TABLE_MONITOR_MODELS", file_okay=False,
-            help="folder with detector.onnx / cards.onnx (default: models/ of the source tree)")] = None,
+            help="folder with detector.onnx / cards.onnx (default: the models shipped in the "
+                 "package)")] = None,
         console_log: Annotated[Path | None, typer.Option(
             help="events.jsonl whose console events (round start, no more bets, misdeal, round end) are "
                  "replayed; without it rounds open and close as the table fills and clears")] = None,
@@ -74,14 +75,15 @@ def register(app: typer.Typer) -> None:
                        err=True)
             raise typer.Exit(2)
         from monitor.calibration import CalibrationError
+        from monitor.perception.models_home import models_home
         from monitor.pipeline.perceive import PerceptionError
-        from monitor.pipeline.session import DEFAULT_MODELS, SessionOptions, open_session
+        from monitor.pipeline.session import SessionOptions, open_session
 
         opts = SessionOptions(
             table=table, camera=camera, db_url=db, snapshot_dir=snapshot_dir, tokens=tokens or "", host=host,
             tokens_file=tokens_file,
             port=port, dice_port=dice, console_log=console_log, perception=perception.value,
-            truth=truth, models=models or DEFAULT_MODELS, realtime=not review, banker_seat=banker_seat,
+            truth=truth, models=models or models_home(), realtime=not review, banker_seat=banker_seat,
             whole_frames=whole_frames, perceive_fps=perceive_fps or None, backend=backend.value,
             server_url=server, server_token=token, spool_dir=spool,
         )

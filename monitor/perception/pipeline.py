@@ -50,6 +50,8 @@ from monitor.perception.merged_boxes import (
     pick_readings,
     worth_reading,
 )
+from monitor.perception.models_home import SHIPPED_MODELS, models_home, require_models
+from monitor.perception.models_home import photo_models as photo_models  # re-exported: the commands' import
 from monitor.perception.not_cards import median_card_area, only_cards
 from monitor.perception.rectify import CROP_SIZE, order_card_corners, quad_aspect, rectify_card
 from monitor.perception.second_look import SECOND_LOOK_CONF, confirmed, uncovered
@@ -57,16 +59,8 @@ from monitor.perception.tiled_detect import detect_tiled
 
 ClassicalMode = Literal["off", "refine", "full", "auto"]
 _T = TypeVar("_T")
-DEFAULT_MODELS = Path(__file__).resolve().parents[2] / "models"
-# Models for photos (``detect``, ``eval-photos``): trained on real photographs and renders together
-# (models/MODEL_CARD.md, "Real photographs"); the live chain keeps ``DEFAULT_MODELS``, which the
-# end-to-end gate proved on the table's video, until these pass it too
-PHOTO_MODELS = DEFAULT_MODELS / "photos"
-
-
-def photo_models() -> Path:
-    """The models a photo is perceived with: ``PHOTO_MODELS`` where shipped, else ``DEFAULT_MODELS``."""
-    return PHOTO_MODELS if (PHOTO_MODELS / "detector.onnx").is_file() else DEFAULT_MODELS
+# the models shipped in the package; every default is monitor.perception.models_home's
+DEFAULT_MODELS = SHIPPED_MODELS
 # A card is 63 x 88 mm (short side 0.72 of the long); a box much squarer than that is two cards under
 # one box, or a card and the felt: its crop is no card to name (held-out full-resolution frames: of 95
 # cards named right one was boxed squarer than 0.85, of the wrong names two: the 9d of a 4d and a 3d
@@ -141,14 +135,15 @@ class Perceiver:
         self.overlap = overlap
 
     @classmethod
-    def from_models(cls, models_dir: Path = DEFAULT_MODELS, backend: str = DEFAULT_BACKEND, threads: int = 2,
+    def from_models(cls, models_dir: Path | None = None, backend: str = DEFAULT_BACKEND, threads: int = 2,
                     classical: ClassicalMode = "auto", use_detector: bool = True,
                     threshold: float | None = None, video: bool = False,
                     snap_edges: bool | None = None, pile_tops: bool | None = None,
                     tiles: bool | None = None, split_merged: bool | None = None,
                     second_look: bool | None = None, drop_strays: bool | None = None,
                     overlap: bool | None = None, drop_oversized: bool | None = None) -> Perceiver:
-        """Load ``detector.onnx`` and ``cards.onnx`` from ``models_dir`` (each optional). ``video``:
+        """Load ``detector.onnx`` and ``cards.onnx`` from ``models_dir`` (default: ``models_home()``; each
+        optional, but a folder with neither is refused: ``ModelsMissingError``). ``video``:
         frames come in order from one camera, so unchanged cards keep their readings. Each of these
         defaults to on for photos and off for video: ``snap_edges``, the detector's boxes moved onto their
         cards' edges; ``pile_tops``, each pile's top card read as a card; ``tiles``, a frame much larger
@@ -159,6 +154,7 @@ class Perceiver:
         both cores busy with their own stages and workers). ``drop_strays`` (photos and video): card boxes
         that are no card dropped (over bare felt, or a blob much smaller than a card), and with
         ``drop_oversized`` (photos) boxes far larger than a card."""
+        models_dir = require_models(models_home() if models_dir is None else models_dir)
         det_path = models_dir / "detector.onnx"
         detector = Detector(det_path, backend, threads) if use_detector and det_path.exists() else None
         classifier = load_card_reader(models_dir, backend, threads, threshold)

@@ -98,7 +98,8 @@ def first_showing(captured: list[tuple[float, datetime]], shown: float) -> datet
 
 def _options(recording: Path, data: Path, perception: str, realtime: bool,
              models: Path | None = None, backend: str = LIVE_BACKEND) -> Any:
-    from monitor.pipeline.session import DEFAULT_MODELS, SessionOptions
+    from monitor.perception.models_home import models_home
+    from monitor.pipeline.session import SessionOptions
 
     table = Path(__file__).resolve().parents[1] / "calibration" / "default-table.yaml"  # package data
     return SessionOptions(
@@ -108,7 +109,7 @@ def _options(recording: Path, data: Path, perception: str, realtime: bool,
         perception="models" if perception == "models-whole" else perception,  # type: ignore[arg-type]
         whole_frames=perception == "models-whole",
         truth=recording / "truth.jsonl" if perception == "oracle" else None, realtime=realtime,
-        models=models or DEFAULT_MODELS, backend=backend,
+        models=models or models_home(), backend=backend,
     )
 
 

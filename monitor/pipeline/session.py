@@ -16,6 +16,7 @@ from typing import Any
 
 from monitor.calibration import load_table
 from monitor.perception.backends import LIVE_BACKEND
+from monitor.perception.models_home import models_home
 from monitor.pipeline.extract import ExtractorSettings
 from monitor.pipeline.orchestrator import LiveRun
 from monitor.pipeline.perceive import Choice, choose
@@ -24,7 +25,6 @@ from monitor.pipeline.server import ApiServer, ApiSink
 from monitor.pipeline.snapshots import FrameRing
 
 log = logging.getLogger(__name__)
-DEFAULT_MODELS = Path(__file__).resolve().parents[2] / "models"
 
 
 @dataclass
@@ -42,7 +42,7 @@ class SessionOptions:
     console_log: Path | None = None  # events.jsonl whose console events are replayed
     perception: Choice = "auto"
     truth: Path | None = None
-    models: Path = DEFAULT_MODELS
+    models: Path = field(default_factory=models_home)  # read when the options are made
     whole_frames: bool = False  # perceive every frame whole, not only where it changed
     # the models' runtime (both measured in one run: the bench recording 72.2 vs 62.9 frames/s as fast
     # as it goes, 29.5 vs 29.2 live; player_foul 389-390 vs 416-418 ms, ONNX Runtime vs OpenVINO)
@@ -113,10 +113,7 @@ def open_session(opts: SessionOptions) -> Session:
 
     perception = choose(opts.perception, opts.truth, calibration.image_size, opts.models,
                         whole_frames=opts.whole_frames, backend=opts.backend, factor=live_factor(calibration))
-    warnings = list(getattr(perception, "warnings", []))
-    if not perception.label.startswith("ORACLE") and not Path(opts.models).is_dir():
-        warnings.insert(0, f"no models folder at {opts.models}: set --models or TABLE_MONITOR_MODELS "
-                           "(an installed package ships no models)")
+    warnings = list(getattr(perception, "warnings", []))  # a models folder without models: refused above
     settings = Settings(db_url=opts.db_url, host=opts.host, port=opts.port, snapshot_dir=opts.snapshot_dir,
                         tokens=opts.tokens or None,  # type: ignore[arg-type]
                         tokens_file=opts.tokens_file)

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from monitor.calibration import load_table
 from monitor.events.schema import EventBase, parse_event
+from monitor.perception.models_home import models_home
 from monitor.pipeline.chain import TableChain
 from monitor.pipeline.extract import EventExtractor, ExtractorSettings
 from monitor.pipeline.perceive import choose
@@ -39,7 +40,6 @@ from monitor.sources.to_events import SourceEventMapper
 from monitor.sources.video_source import SourceOptions, open_source
 
 log = logging.getLogger(__name__)
-DEFAULT_MODELS = Path(__file__).resolve().parents[2] / "models"
 
 Progress = Callable[[int, int | None], None]  # (frames read so far in this file, frames in the file)
 
@@ -115,7 +115,8 @@ def review_file(job: FileJob, progress: Progress | None = None,
     if previous is not None:
         result.resumed_from.append(previous.next_frame)
     calibration = load_table(Path(job.table))
-    models = Path(job.models) if job.models else DEFAULT_MODELS
+    # none given: this worker's models home (a Dask worker may run another machine's install)
+    models = Path(job.models) if job.models else models_home()
     from monitor.perception.card_scale import live_factor
 
     perception = choose(job.perception, Path(job.truth) if job.truth else None,  # type: ignore[arg-type]

@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from monitor.calibration import load_table
+from monitor.perception.models_home import models_home, models_problem
 from monitor.review.file_review import probe
 from monitor.review.jobs import REVIEW_BACKEND, REVIEW_THREADS, FileJob, FileResult, GateSettings
 from monitor.review.merge import Session, merge
@@ -87,6 +88,8 @@ def build_jobs(opts: ReviewOptions, table_id: str) -> list[FileJob]:
         if opts.perception == "oracle" and truth is None:
             raise ReviewSetupError(f"oracle perception needs the ground truth of {video} "
                                    "(truth.jsonl or truth.jsonl.gz beside it)")
+        if truth is None and (problem := models_problem(opts.models or models_home())):
+            raise ReviewSetupError(problem)  # refused before any file is reviewed, not once per file
         jobs.append(FileJob(
             index=i, video=str(video.resolve()), table=str(opts.table.resolve()), out=str(opts.out.resolve()),
             table_id=table_id, perception=opts.perception, truth=str(truth) if truth else None,
