@@ -114,6 +114,38 @@ def real_detect_cmd(
     typer.echo(" ".join(f"{k}={v}" for k, v in counts.items()) + f" frames -> {out / 'real.yaml'}")
 
 
+@train_app.command("detector-crops")
+def detector_crops_cmd(
+    out: Annotated[Path, typer.Option(help="crop set ROOT/SPLIT/CLASS/*.jpg")],
+    models: Annotated[Path, typer.Option(help="folder with the detector.onnx whose boxes are cut")],
+    root: Root = REAL_CARDS,
+    splits: Annotated[str, typer.Option(help="comma list of the photo folder's splits")] = "train,valid",
+    passes: Annotated[int, typer.Option(min=1, max=8, help="times each training photo is perceived, each "
+                                                           "at another scale")] = 2,
+    corrections: Fixes = None,
+    no_corrections: NoFixes = False,
+    threads: Annotated[int, typer.Option(min=1)] = 2,
+    seed: Annotated[int, typer.Option()] = 0,
+) -> None:
+    """Reader crops cut where the detector boxed each labelled card (matched at IoU 0.5), so the readers
+    learn the boxes they will be given (mix with `train real-crops` and rendered crops: `train mix`)."""
+    from monitor.evaluation.yolo_cards import DatasetError
+    from monitor.perception.errors import PerceptionError
+    from monitor.perception.pipeline import Perceiver
+    from monitor.training.detector_crops import export_detector_crops
+
+    fixes = _corrections(root, corrections, no_corrections)
+    try:
+        perceiver = Perceiver.from_models(models, "onnxruntime", threads)
+        perceiver.classifier = None  # the boxes only: each crop is named by its label
+        counts = export_detector_crops(perceiver, root, out, _splits(splits), fixes, passes, seed)
+    except (DatasetError, PerceptionError, FileNotFoundError, ValueError) as exc:
+        raise typer.BadParameter(str(exc)) from None
+    for split, c in counts.items():
+        typer.echo(f"{split}: {sum(c.values())} crops, {len(c)} cards, fewest {min(c.values(), default=0)}")
+    typer.echo(f"wrote {out} (manifest_detector.csv: which photo and label each came from)")
+
+
 @train_app.command("audit-labels")
 def audit_labels_cmd(
     crops: Annotated[Path, typer.Option(help="a `train real-crops --copies 1 --no-corrections` set")],

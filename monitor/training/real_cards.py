@@ -104,7 +104,7 @@ def outlines(photo: Photo, img: npt.NDArray[np.uint8]) -> list[CardOutline]:
     return out
 
 
-def _photos(
+def labelled_photos(
     root: Path, split: str, corrections: Corrections | None
 ) -> Iterator[tuple[Photo, npt.NDArray[np.uint8]]]:
     for photo in read_split(root, split, corrections):
@@ -143,7 +143,7 @@ def export_crops(
             n_copies = copies if dst_split == "train" else 1
             counts[dst_split] = Counter()
             for photo, img in tqdm(
-                list(_photos(root, split, corrections)), desc=f"crops {split}", unit="photo"
+                list(labelled_photos(root, split, corrections)), desc=f"crops {split}", unit="photo"
             ):
                 for o in outlines(photo, img):
                     d = out / dst_split / o.card.identity
@@ -194,7 +194,7 @@ def export_faces(
     whole card cut by its own edges (a card with fewer such cuts repeats its last). The deck has no
     joker and no back: those come from the ``filler`` design folder."""
     cuts: dict[str, list[tuple[float, npt.NDArray[np.uint8]]]] = {}
-    for photo, img in tqdm(list(_photos(root, split, corrections)), desc="faces", unit="photo"):
+    for photo, img in tqdm(list(labelled_photos(root, split, corrections)), desc="faces", unit="photo"):
         for o in outlines(photo, img):
             if not o.own_edges:
                 continue
@@ -252,7 +252,7 @@ def export_detect(
         dst = OUT_SPLITS.get(split, split)
         (out / "images" / dst).mkdir(parents=True, exist_ok=True)
         (out / "labels" / dst).mkdir(parents=True, exist_ok=True)
-        items = list(_photos(root, split, corrections))
+        items = list(labelled_photos(root, split, corrections))
         # held-out splits once; training photos ``passes`` times, each time at other sizes and places
         order = np.concatenate([rng.permutation(len(items)) for _ in range(passes if dst == "train" else 1)])
         n = 0
