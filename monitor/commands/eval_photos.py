@@ -7,6 +7,8 @@ from typing import Annotated
 
 import typer
 
+from monitor.commands._choices import DEFAULT_BACKEND, Backend
+
 
 def register(app: typer.Typer) -> None:
     @app.command("eval-photos")
@@ -18,7 +20,7 @@ def register(app: typer.Typer) -> None:
         models: Annotated[Path | None, typer.Option(
             help="folder with detector.onnx and the card readers (default: the photo models, as detect)")]
         = None,
-        backend: Annotated[str, typer.Option(help="onnxruntime or openvino")] = "onnxruntime",
+        backend: Annotated[Backend, typer.Option(help="the models' inference runtime")] = DEFAULT_BACKEND,
         threads: Annotated[int, typer.Option(min=1)] = 2,
         scales: Annotated[str, typer.Option(
             help="comma list: each photo resized by these before perceiving (1,0.5,0.25: as is, half, "
@@ -68,7 +70,7 @@ def register(app: typer.Typer) -> None:
         try:
             fixes = None if no_corrections else (Corrections.load(corrections) if corrections
                                                  else for_dataset(root))
-            perceiver = Perceiver.from_models(models or photo_models(), backend, threads)
+            perceiver = Perceiver.from_models(models or photo_models(), backend.value, threads)
             if reader_threshold is not None and perceiver.classifier is not None:
                 perceiver.classifier.threshold = reader_threshold
             if sweeps and perceiver.classifier is not None and min(sweeps) < perceiver.classifier.threshold:
