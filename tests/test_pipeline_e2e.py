@@ -306,7 +306,8 @@ def test_a_live_table_sends_every_stored_event_to_a_central_server(clip: Path, t
     central_db = tmp_path / "central.db"
     page_token = "floor-page-token-" + "f" * 20  # the table's own page, from a tokens file as serve takes
     (tmp_path / "tokens.txt").write_text(file_line("floor", Role.VIEWER, page_token) + "\n")
-    with ServerThread(create_app(make_settings(f"sqlite:///{central_db}"))) as central:
+    central_settings = make_settings(f"sqlite:///{central_db}", snapshot_dir=tmp_path / "central-snapshots")
+    with ServerThread(create_app(central_settings)) as central:
         opts = options(tmp_path, str(clip / "video.mp4"), clip, server_url=central.url,
                        server_token=TOKENS["sensor"], spool_dir=tmp_path / "spool")
         session = open_session(dataclasses.replace(opts, tokens="", tokens_file=tmp_path / "tokens.txt"))
@@ -321,9 +322,21 @@ def test_a_live_table_sends_every_stored_event_to_a_central_server(clip: Path, t
             metrics = httpx.get(f"{session.server.url}/metrics",
                                 headers={"Authorization": f"Bearer {page_token}"}).text
             assert f'table_monitor_forward_connected{{server="{central.url}"}} 1.0' in metrics
+            # the table's camera and dice reader on the central server's health and table list
+            there = httpx.get(f"{central.url}/health").json()["sources"]
+            assert {(s["table_id"], s["kind"]) for s in there} == {("table-1", "camera"),
+                                                                    ("table-1", "dice_reader")}
         finally:
             session.close()  # the local store flushed, then the spool sent
         assert session.forwarder is not None and session.forwarder.spool.backlog_bytes() == 0
+        assert httpx.get(f"{central.url}/health").json()["sources"] == []  # the table stopped
+        # each alert's snapshot, from the box's folder to the central server's
+        for alert_id, snapshot in rows(tmp_path / "store.db", "SELECT id, snapshot FROM alerts"):
+            assert snapshot
+            picture = httpx.get(f"{central.url}/api/v1/alerts/{alert_id}/snapshot",
+                                headers={"Authorization": f"Bearer {TOKENS['viewer']}"})
+            assert picture.content == (tmp_path / "snapshots" / snapshot).read_bytes()
+        assert session.forwarder.stats.snapshots >= 1
     local = rows(tmp_path / "store.db", "SELECT table_id, seq, kind FROM events ORDER BY table_id, seq")
     there = rows(central_db, "SELECT table_id, seq, kind FROM events ORDER BY table_id, seq")
     assert local and there == local

@@ -95,6 +95,44 @@ def test_log_in_see_a_live_alert_acknowledge_it_and_find_it_in_history(server, p
     assert "stub_not_four" in page.locator("#hand-detail").inner_text()
 
 
+def test_a_central_server_shows_each_tables_devices_and_the_snapshot_its_run_sent(tmp_path: Path,
+                                                                                  page) -> None:
+    import cv2
+    import numpy as np
+
+    settings = make_settings(f"sqlite:///{tmp_path / 'web.db'}", snapshot_dir=tmp_path / "snapshots")
+    with ServerThread(create_app(settings)) as srv, httpx.Client(base_url=srv.url, timeout=30) as client:
+        stub = client.post("/api/v1/events/batch", headers=auth("sensor"), json=faulty_round("T3")[:7])
+        alert_id = stub.json()["alerts"][-1]
+        page.goto(srv.url + "/")
+        page.fill("#token", TOKENS["viewer"])
+        page.click("#login-button")
+        page.wait_for_selector("#conn:has-text('live')")
+        page.wait_for_selector("[data-table='T3']")
+        # the table's run reports its devices: they appear on its card without a reload
+        report = {"sources": [
+            {"source": "usb:0", "kind": "camera", "state": "running", "up": True, "fps": 29.5,
+             "captured": 900, "dropped": 3, "reconnects": 0},
+            {"source": "/dev/ttyUSB0", "kind": "dice_reader", "state": "reconnecting", "up": False,
+             "reconnects": 1, "bad_lines": 2, "missing_readings": 0, "silent_s": 14.0}]}
+        assert client.put("/api/v1/tables/T3/sources", headers=auth("sensor"), json=report).status_code == 200
+        camera = page.locator("[data-table='T3'] .source[data-kind='camera']")
+        expect(camera).to_have_text("camera · usb:0 · 29.5 fps · 3 dropped")
+        dice = page.locator("[data-table='T3'] .source[data-kind='dice_reader']")
+        expect(dice).to_have_text("dice reader · /dev/ttyUSB0 · reconnecting · 2 bad lines · silent 14 s · "
+                                  "1 reconnects")
+        assert "source-down" in (dice.get_attribute("class") or "")
+        # then the alert's snapshot: the open detail shows it
+        page.locator("#feed .alert", has_text="stub has 5 cards").click()
+        page.wait_for_selector("#detail[open]")
+        assert page.locator("#detail-snapshot").is_hidden()
+        ok, jpeg = cv2.imencode(".jpg", np.full((60, 80, 3), 120, np.uint8))
+        put = client.put(f"/api/v1/alerts/{alert_id}/snapshot", content=jpeg.tobytes(),
+                         headers={**auth("sensor"), "Content-Type": "image/jpeg"})
+        assert ok and put.json()["attached"]
+        expect(page.locator("#detail-snapshot")).to_be_visible()
+
+
 def test_a_viewer_sees_alerts_but_cannot_act(server, page) -> None:
     with httpx.Client(base_url=server.url, timeout=30) as client:
         client.post("/api/v1/events/batch", headers=auth("sensor"), json=faulty_round("T1"))

@@ -41,6 +41,12 @@ from monitor.store.write_batch import WriteBatch
 
 log = logging.getLogger("monitor.api.ingest")
 
+# Rounds of each table replayed into the monitor on start-up. A round is judged with what came before
+# it: the bank's rotation (seed 000 rules 3, 40) remembers who wagered over the last hands (as many as
+# the table has seats) and how many hands in a row the banker has held, so the current round alone
+# would let a restarted server miss an ineligible banker that the table's own run caught.
+REPLAY_ROUNDS = 24
+
 
 class IngestUnavailable(RuntimeError):
     """The store could not commit; nothing of the request was kept. The sender should retry."""
@@ -81,16 +87,20 @@ class IngestPipeline:
     # ------------------------------------------------------------------ start-up
 
     def recover(self) -> int:
-        """Load table states and replay each table's current round into a fresh monitor."""
+        """Load table states and replay each table's last ``REPLAY_ROUNDS`` rounds into a fresh monitor."""
         self._feed = self._feed_factory()
         warm_up = getattr(self._feed, "warm_up", None)
         if warm_up is not None:
             warm_up()
         with self._sessions() as session:
             self._states = {row.id: dict(row.state) for row in session.execute(select(TableRow)).scalars()}
-            starts = dict(session.execute(
-                select(EventRow.table_id, func.max(EventRow.id)).where(EventRow.kind == "round_started")
-                .group_by(EventRow.table_id)).all())
+            # Where each table's replay starts: the REPLAY_ROUNDS-th last round start (a table with fewer
+            # rounds from its first event).
+            nth = (select(EventRow.table_id, EventRow.id, func.row_number().over(
+                partition_by=EventRow.table_id, order_by=EventRow.id.desc()).label("n"))
+                   .where(EventRow.kind == "round_started").subquery())
+            starts = dict(session.execute(select(nth.c.table_id, func.min(nth.c.id))
+                                          .where(nth.c.n <= REPLAY_ROUNDS).group_by(nth.c.table_id)).all())
             replayed = 0
             stmt = select(EventRow).order_by(EventRow.id).execution_options(yield_per=2000)
             for row in session.execute(stmt).scalars():

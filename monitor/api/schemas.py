@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from functools import lru_cache
-from typing import Annotated, Any, Generic, TypeVar
+from typing import Annotated, Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -171,17 +171,73 @@ class ResolveIn(BaseModel):
     comment: Comment = Field(description="what was found and done (required to close an alert)")
 
 
+SourceKind = Literal["camera", "dice_reader"]
+SourceStateName = Literal["not_started", "connecting", "running", "reconnecting", "ended", "error"]
+Count = Annotated[int, Field(ge=0, le=2**63 - 1)]
+
+
+class SourceHealthIn(BaseModel):
+    """One camera or dice reader as a table's run reports it to a central server (its /health row)."""
+
+    model_config = ConfigDict(extra="ignore")  # a newer run may report more than this server knows
+
+    source: str = Field(min_length=1, max_length=512, description="camera id (usb:0, a file, an RTSP URL "
+                                                                  "without credentials) or serial port")
+    kind: SourceKind = Field(description="'camera' or 'dice_reader'")
+    state: SourceStateName = Field(
+        description="not_started, connecting, running, reconnecting, ended or error")
+    up: bool = Field(description="delivering (state running)")
+    fps: Annotated[float, Field(ge=0, le=10_000)] | None = Field(
+        None, description="camera: frames captured a second, over about the last 10 s")
+    captured: Count | None = Field(None, description="camera: frames captured")
+    dropped: Count | None = Field(None, description="camera: frames dropped for a slow consumer")
+    reconnects: Count = Field(0, description="recoveries after a loss")
+    bad_lines: Count | None = Field(None, description="dice reader: lines that failed their checks")
+    missing_readings: Count | None = Field(None, description="dice reader: rolls lost (sequence gaps)")
+    silent_s: Annotated[float, Field(ge=0, le=1e9)] | None = Field(
+        None, description="dice reader: seconds since its last good line")
+
+
+class SourceHealthOut(SourceHealthIn):
+    table_id: str | None = Field(None, description="the table it watches, where known")
+    age_s: float | None = Field(
+        None, description="a central server: seconds since the table's run reported it (over 30: the run "
+                          "is not reporting, and the source counts as down); none for this process's own")
+
+    @classmethod
+    def of(cls, row: Any) -> SourceHealthOut:  # a monitor.sources.prometheus.SourceHealth
+        return cls(source=row.source, kind=row.kind, state=row.state.value, up=row.up and not row.stale,
+                   fps=row.fps, captured=row.captured, dropped=row.dropped, reconnects=row.reconnects,
+                   bad_lines=row.bad_lines, missing_readings=row.missing_readings, silent_s=row.silent_s,
+                   table_id=row.table, age_s=row.age_s)
+
+
+class SourcesIn(BaseModel):
+    """A table's sources now, as its run reports them every few seconds (none: the run stopped)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    sources: list[SourceHealthIn] = Field(max_length=64)
+
+
+class SourcesOut(BaseModel):
+    table_id: str
+    sources: list[SourceHealthOut]
+
+
 class TableOut(BaseModel):
     id: str
     game: str | None
     updated_at: datetime
     open_alerts: int = Field(description="alerts not yet resolved")
     state: dict[str, Any] = Field(description="round phase, banker seat, seats, last dice, devices")
+    sources: list[SourceHealthOut] = Field(
+        default_factory=list, description="the table's camera and dice reader as its run last reported them")
 
     @classmethod
-    def of(cls, row: TableRow, open_alerts: int) -> TableOut:
+    def of(cls, row: TableRow, open_alerts: int, sources: list[SourceHealthOut] | None = None) -> TableOut:
         return cls(id=row.id, game=row.game, updated_at=row.updated_at, open_alerts=open_alerts,
-                   state=row.state)
+                   state=row.state, sources=sources or [])
 
 
 class RoundOut(BaseModel):
@@ -233,29 +289,16 @@ class IngestResult(BaseModel):
     alerts: list[str] = Field(description="ids of the alerts these events raised")
 
 
-class SourceHealthOut(BaseModel):
-    source: str = Field(
-        description="camera id (usb:0, a file, an RTSP URL without credentials) or serial port")
-    kind: str = Field(description="'camera' or 'dice_reader'")
-    state: str = Field(description="not_started, connecting, running, reconnecting, ended or error")
-    up: bool = Field(description="delivering (state running)")
-    fps: float | None = Field(None, description="camera: frames captured a second, over about the last 10 s")
-    captured: int | None = Field(None, description="camera: frames captured")
-    dropped: int | None = Field(None, description="camera: frames dropped for a slow consumer")
-    reconnects: int = Field(0, description="recoveries after a loss")
-    bad_lines: int | None = Field(None, description="dice reader: lines that failed their checks")
-    missing_readings: int | None = Field(None, description="dice reader: rolls lost (sequence gaps)")
-    silent_s: float | None = Field(None, description="dice reader: seconds since its last good line")
-
-
 class HealthOut(BaseModel):
-    status: str = Field(description="'ok'; 'degraded' when the database is unavailable (HTTP 503) or a "
-                                    "source is reconnecting or failed (HTTP 200)")
+    status: str = Field(description="'ok'; 'degraded' when the database is unavailable (HTTP 503), a "
+                                    "source is reconnecting or failed, or a table's run stopped "
+                                    "reporting its sources (HTTP 200)")
     version: str
     database: str = Field(description="'ok' or 'unavailable'")
     sources: list[SourceHealthOut] = Field(
         default_factory=list,
-        description="the cameras and dice readers of a live run served here (run, demo)")
+        description="the cameras and dice readers of a live run served here (run, demo), and on a central "
+                    "server those each table's run reports")
 
 
 class AuditVerifyOut(BaseModel):

@@ -51,8 +51,9 @@ def register(app: typer.Typer) -> None:
             min=0.0, help="a video file: perceive at most this many frames a second (15: what the "
                           "end-to-end proof covers); 0: every frame (cameras: every frame)")] = 0.0,
         server: Annotated[str | None, typer.Option(
-            help="a central server (serve) to send every event to as well, e.g. http://monitor:8080; "
-                 "spooled on disk while it is away, resent when it is back")] = None,
+            help="a central server (serve) to send every event, alert snapshot and the devices' state to "
+                 "as well, e.g. http://monitor:8080; spooled on disk while it is away, resent when it is "
+                 "back")] = None,
         token: Annotated[str | None, typer.Option(
             envvar="TABLE_MONITOR_SERVER_TOKEN", help="a sensor token of the --server")] = None,
         spool: Annotated[Path | None, typer.Option(
@@ -115,5 +116,8 @@ def register(app: typer.Typer) -> None:
         if session.forwarder is not None:
             st = session.forwarder.stats
             left = session.forwarder.spool.backlog_bytes()
+            waiting = len(session.forwarder.snapshots.pending())
             typer.echo(f"central server: {st.sent} events sent ({st.duplicates} already there), "
-                       f"{st.alerts} alerts raised there" + (f"; {left} bytes still spooled" if left else ""))
+                       f"{st.alerts} alerts raised there, {st.snapshots} snapshots sent"
+                       + (f"; {left} bytes of events still spooled" if left else "")
+                       + (f"; {waiting} snapshots still spooled" if waiting else ""))

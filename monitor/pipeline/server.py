@@ -34,10 +34,15 @@ class ApiServer:
         self.settings = settings
         self.ring = ring or FrameRing()
         folder = Path(settings.snapshot_dir) if settings.snapshot_dir else None
+        # told (alert id, file) of each snapshot written, e.g. the forwarder to a central server; read
+        # when a snapshot is written, so a listener added after start-up is heard
+        self.snapshot_listeners: list[Callable[[str, Path], None]] = []
 
         def feed() -> Any:
             inner = StreamFeedAdapter()
-            return SnapshotFeed(inner, self.ring, folder) if folder is not None else inner
+            if folder is None:
+                return inner
+            return SnapshotFeed(inner, self.ring, folder, on_written=self._snapshot_written)
 
         self.app = create_app(settings, feed_factory=feed)
         # log_config None: its records go through the logging the command set up (monitor.logsetup)
@@ -50,6 +55,10 @@ class ApiServer:
         self.loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._serve, name="api-server", daemon=True)
         self.error: BaseException | None = None
+
+    def _snapshot_written(self, alert_id: str, path: Path) -> None:
+        for listener in list(self.snapshot_listeners):
+            listener(alert_id, path)
 
     def _serve(self) -> None:
         asyncio.set_event_loop(self.loop)

@@ -152,9 +152,9 @@ def open_session(opts: SessionOptions) -> Session:
             dice = DiceReader(dice_port)
         # the camera and dice reader in /metrics and /health
         collector = server.services.metrics.sources
-        collector.add(source)
+        collector.add(source, table=calibration.table)
         if dice is not None:
-            collector.add(dice)
+            collector.add(dice, table=calibration.table)
         settings_x = opts.extractor or ExtractorSettings(
             round_from_vision=opts.console_log is None, banker_seat=opts.banker_seat,
             count_deal=getattr(perception, "sees_hands", True),
@@ -162,13 +162,15 @@ def open_session(opts: SessionOptions) -> Session:
         sink = ApiSink(server)
         run_sink: Any = sink
         if opts.server_url is not None:
-            from monitor.pipeline.forward import Forwarder, ForwarderCollector, Spool, TeeSink
+            from monitor.pipeline.forward import Forwarder, ForwarderCollector, Spool, TeeSink, source_rows
 
             if not opts.server_token:
                 raise ValueError("--server needs --token (a sensor token of the central server)")
             spool = Spool(opts.spool_dir or Path("spool") / calibration.table)
-            forwarder = Forwarder(opts.server_url, opts.server_token, spool).start()
+            forwarder = Forwarder(opts.server_url, opts.server_token, spool, table_id=calibration.table,
+                                  sources=lambda: source_rows(collector)).start()
             server.services.metrics.registry.register(ForwarderCollector(forwarder))  # in its /metrics
+            server.snapshot_listeners.append(forwarder.put_snapshot)  # each alert's picture goes too
             run_sink = TeeSink(sink, forwarder)
         run = LiveRun(calibration, source, perception, run_sink, ring,
                       first_seq=server.next_seq(calibration.table), settings=settings_x, dice=dice, fps=fps)

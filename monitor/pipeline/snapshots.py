@@ -3,7 +3,8 @@
 The orchestrator keeps the last frames it processed (downscaled, in a bounded ring). The procedure
 feed is wrapped so every alert it raises gets, before it is stored and pushed, the JPEG of the frame
 nearest its trigger time, written under the API's snapshot directory and named by the alert id (so
-a resent alert overwrites its own picture, never another's).
+a resent alert overwrites its own picture, never another's). Whoever else wants each picture (the
+forwarder to a central server) is told once it is written (``on_written``).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import bisect
 import logging
 import threading
 from collections import deque
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -66,11 +68,13 @@ class FrameRing:
 class SnapshotFeed:
     """A :class:`ProcedureFeed` that attaches a snapshot to each alert it passes on."""
 
-    def __init__(self, inner: ProcedureFeed, ring: FrameRing, folder: Path, max_gap_s: float = 2.0) -> None:
+    def __init__(self, inner: ProcedureFeed, ring: FrameRing, folder: Path, max_gap_s: float = 2.0,
+                 on_written: Callable[[str, Path], None] | None = None) -> None:
         self.inner = inner
         self.ring = ring
         self.folder = folder
         self.max_gap_s = max_gap_s
+        self.on_written = on_written
         self.written = 0
 
     def warm_up(self) -> None:
@@ -106,5 +110,10 @@ class SnapshotFeed:
             log.warning("snapshot for alert %s not written: %s", alert.id, e)
             return alert
         self.written += 1
+        if self.on_written is not None:
+            try:
+                self.on_written(alert.id, self.folder / name)
+            except Exception:  # the alert is stored and pushed whatever a listener does
+                log.exception("snapshot listener failed for alert %s", alert.id)
         details = {**alert.details, "snapshot_frame": found[1], "snapshot_media_time": round(found[0], 3)}
         return alert.model_copy(update={"snapshot_path": name, "details": details})

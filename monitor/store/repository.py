@@ -264,6 +264,19 @@ def resolve_alert(session: Session, alert_id: str, *, actor: str, comment: str) 
     return row
 
 
+def attach_snapshot(session: Session, alert_id: str, snapshot: str, *, actor: str) -> AlertRow | None:
+    """Give an alert that has none the snapshot a table's run sent after it (audited, as the snapshot is
+    part of what the chain pins down); None when it has one already (a resend changes nothing)."""
+    row = _locked_alert(session, alert_id)
+    if row.snapshot:
+        return None
+    row.snapshot = snapshot
+    session.flush()
+    audit.append(session, actor=actor, action="alert.snapshot_attached", subject_type="alert",
+                 subject_id=row.id, data=alert_audit_state(row))
+    return row
+
+
 @dataclass(frozen=True, slots=True)
 class AlertFilter:
     table_id: str | None = None

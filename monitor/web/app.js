@@ -188,6 +188,10 @@ function onLive(m) {
     t.state = m.data; t.game = m.data.game;
     state.tables.set(t.id, t);
     renderTables();
+  } else if (m.type === "sources") {
+    // a table's run reported its camera and dice reader (every few seconds)
+    const t = state.tables.get(m.data.table_id);
+    if (t) { t.sources = m.data.sources; renderTables(); }
   }
 }
 
@@ -286,6 +290,24 @@ function seatChips(st) {
   return h("div", { class: "seats" }, ...chips);
 }
 
+// One line per camera or dice reader: what a floor person needs to trust the table's alerts.
+function sourceLine(s) {
+  const stale = s.age_s != null && s.age_s > 30;
+  const facts = [s.kind === "camera" ? "camera" : "dice reader", s.source];
+  if (stale) facts.push(`not reported for ${Math.round(s.age_s)} s`);
+  else if (!s.up) facts.push(s.state);
+  if (s.kind === "camera") {
+    if (s.fps != null) facts.push(`${s.fps.toFixed(1)} fps`);
+    if (s.dropped) facts.push(`${s.dropped} dropped`);
+  } else {
+    if (s.bad_lines) facts.push(`${s.bad_lines} bad lines`);
+    if (s.missing_readings) facts.push(`${s.missing_readings} rolls lost`);
+    if (s.silent_s != null && s.silent_s > 10) facts.push(`silent ${Math.round(s.silent_s)} s`);
+  }
+  if (s.reconnects) facts.push(`${s.reconnects} reconnects`);
+  return h("div", { class: `source${s.up && !stale ? "" : " source-down"}`, dataset: { kind: s.kind } }, facts.join(" · "));
+}
+
 function renderTables() {
   const tables = [...state.tables.values()].sort((a, b) => a.id.localeCompare(b.id));
   $("tables").replaceChildren(...tables.map((t) => {
@@ -304,6 +326,7 @@ function renderTables() {
       seatChips(st),
       st.board && st.board.length ? h("div", { class: "board" }, `Board ${st.board.join(" ")}`) : null,
       devices.length ? h("div", { class: "device-lost" }, `Lost: ${devices.map(([k]) => k).join(", ")}`) : null,
+      t.sources && t.sources.length ? h("div", { class: "sources" }, ...t.sources.map(sourceLine)) : null,
       h("footer", { class: "muted" }, `last event ${st.last_wall_time ? ago(st.last_wall_time) : "–"} · media ${fmtMedia(st.last_media_time)}`));
   }));
   $("tables-empty").hidden = tables.length > 0;

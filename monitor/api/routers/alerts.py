@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import os
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated
 
-from fastapi import APIRouter, HTTPException, Query, status
+from fastapi import APIRouter, HTTPException, Query, Request, status
+from fastapi import Path as PathParam
 from fastapi.responses import FileResponse
+from pydantic import BaseModel
+from starlette.concurrency import run_in_threadpool
 
 from monitor.alerts.model import Severity
 from monitor.api.alert_records import stored_alert
@@ -17,6 +21,7 @@ from monitor.api.deps import (
     VALIDATION_ERROR,
     Actor,
     Reader,
+    Sensor,
     ServicesDep,
     SessionDep,
     WriteSessionDep,
@@ -98,6 +103,75 @@ def get_snapshot(_: Reader, session: SessionDep, services: ServicesDep, alert_id
                                                                                          ".png"}:
         raise HTTPException(status.HTTP_404_NOT_FOUND, "the snapshot file is not available")
     return FileResponse(Path(path))
+
+
+# What a table's run may send as an alert's snapshot: the type, the file suffix, the format's first bytes.
+SNAPSHOT_TYPES = {"image/jpeg": (".jpg", b"\xff\xd8\xff"), "image/png": (".png", b"\x89PNG\r\n\x1a\n")}
+AlertId = Annotated[str, PathParam(min_length=1, max_length=160, pattern=r"^[A-Za-z0-9_-]+$")]
+
+
+class SnapshotOut(BaseModel):
+    alert_id: str
+    attached: bool  # False: the alert had a snapshot already, which is kept
+    snapshot: str
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    with tmp.open("wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def _attach(services: ServicesDep, actor: str, alert_id: str, data: bytes, suffix: str) -> SnapshotOut:
+    root = services.settings.snapshot_dir
+    assert root is not None
+    name = alert_id + suffix
+    with services.sessions() as session, session.begin():
+        try:
+            current = repo.get_alert(session, alert_id)
+        except repo.NotFoundError:
+            raise HTTPException(status.HTTP_404_NOT_FOUND,
+                                f"no alert {alert_id!r} here yet (the events that raise it may still be on "
+                                "their way): send it again later") from None
+        if current.snapshot:
+            return SnapshotOut(alert_id=alert_id, attached=False, snapshot=current.snapshot)
+        # the file before the row: a failed commit leaves a file the next attempt overwrites
+        root.mkdir(parents=True, exist_ok=True)
+        _write_atomically(root / name, data)
+        row = repo.attach_snapshot(session, alert_id, name, actor=actor)
+    if row is None:  # attached meanwhile by a request that overtook this one
+        return SnapshotOut(alert_id=alert_id, attached=False, snapshot=current.snapshot or name)
+    _push_update(services, AlertSummary.of(row))
+    return SnapshotOut(alert_id=alert_id, attached=True, snapshot=name)
+
+
+@router.put("/{alert_id}/snapshot", response_model=SnapshotOut, responses={
+    **NOT_FOUND,
+    409: {"model": ErrorOut, "description": "This server keeps no snapshots (no snapshot folder set)"},
+    413: {"model": ErrorOut, "description": "The image is larger than the server accepts"},
+    415: {"model": ErrorOut, "description": "Not a JPEG or PNG image"}},
+    openapi_extra={"requestBody": {"required": True, "content": {
+        t: {"schema": {"type": "string", "format": "binary"}} for t in SNAPSHOT_TYPES}}},
+    summary="A table's run sends the snapshot of an alert it raised (sensor)")
+async def put_snapshot(sensor: Sensor, services: ServicesDep, request: Request,
+                       alert_id: AlertId) -> SnapshotOut:
+    """The central server judges the events again and raises the same alert (same id); the picture of
+    the moment is only on the table's box, which sends it here once the alert's events went through."""
+    if services.settings.snapshot_dir is None:
+        raise HTTPException(status.HTTP_409_CONFLICT, "this server keeps no snapshots: start it with "
+                            "--snapshot-dir (or TABLE_MONITOR_SNAPSHOT_DIR)")
+    content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if content_type not in SNAPSHOT_TYPES:
+        raise HTTPException(status.HTTP_415_UNSUPPORTED_MEDIA_TYPE,
+                            f"Content-Type {content_type or 'missing'}: expected image/jpeg or image/png")
+    suffix, magic = SNAPSHOT_TYPES[content_type]
+    data = await request.body()
+    if not data.startswith(magic):
+        raise HTTPException(status.HTTP_415_UNSUPPORTED_MEDIA_TYPE, f"the body is not a {content_type} image")
+    return await run_in_threadpool(_attach, services, sensor.name, alert_id, data, suffix)
 
 
 def _push_update(services: ServicesDep, summary: AlertSummary) -> None:

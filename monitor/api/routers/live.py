@@ -1,7 +1,8 @@
 """Live push: /api/v1/live/ws (WebSocket) and /api/v1/live/sse (Server-Sent Events).
 
 Messages are JSON ``{"type": ..., "data": ...}``: ``hello`` once, then ``alert`` (a new
-alert), ``alert_update`` (acknowledged or resolved) and ``table`` (a table's live state).
+alert), ``alert_update`` (acknowledged, resolved, or given its snapshot), ``table`` (a table's live
+state) and ``sources`` (a table's camera and dice reader, as its run reported them).
 
 A WebSocket client that connects with ``?batch=true`` gets whatever is waiting for it as one
 ``{"type": "batch", "data": [message, ...]}`` (a lone message still comes as itself): under load

@@ -43,11 +43,7 @@ def health(services: ServicesDep, response: Response) -> HealthOut:
     sources = services.metrics.sources.health()
     healthy = database == "ok" and all(s.healthy for s in sources)
     return HealthOut(status="ok" if healthy else "degraded", version=__version__, database=database,
-                     sources=[SourceHealthOut(source=s.source, kind=s.kind, state=s.state.value, up=s.up,
-                                              fps=s.fps, captured=s.captured, dropped=s.dropped,
-                                              reconnects=s.reconnects, bad_lines=s.bad_lines,
-                                              missing_readings=s.missing_readings, silent_s=s.silent_s)
-                              for s in sources])
+                     sources=[SourceHealthOut.of(s) for s in sources])
 
 
 @router.get("/metrics", tags=["system"], summary="Prometheus metrics", responses={

@@ -6,10 +6,21 @@ from datetime import datetime
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, status
+from fastapi import Path as PathParam
 from sqlalchemy import func, select
 
-from monitor.api.deps import AUTH_ERRORS, NOT_FOUND, VALIDATION_ERROR, Reader, SessionDep
-from monitor.api.schemas import HandHistoryOut, Page, RoundOut, TableOut
+from monitor.api.deps import AUTH_ERRORS, NOT_FOUND, VALIDATION_ERROR, Reader, Sensor, ServicesDep, SessionDep
+from monitor.api.schemas import (
+    HandHistoryOut,
+    Page,
+    RoundOut,
+    SourceHealthOut,
+    SourcesIn,
+    SourcesOut,
+    TableOut,
+)
+from monitor.sources.prometheus import SourceHealth
+from monitor.sources.state import SourceState
 from monitor.store.models import AlertRow, AlertStatus, HandHistoryRow, RoundRow, TableRow
 
 router = APIRouter(tags=["tables"], responses={**AUTH_ERRORS, **VALIDATION_ERROR})
@@ -32,20 +43,50 @@ def _open_alerts(session: SessionDep, table_id: str | None = None) -> dict[str, 
     return {t: int(n) for t, n in session.execute(stmt.group_by(AlertRow.table_id)).all()}
 
 
+def _sources(services: ServicesDep) -> dict[str, list[SourceHealthOut]]:
+    """The sources of each table: a live run's own here, or those its run reported to this server."""
+    out: dict[str, list[SourceHealthOut]] = {}
+    for row in services.metrics.sources.health():
+        if row.table is not None:
+            out.setdefault(row.table, []).append(SourceHealthOut.of(row))
+    return out
+
+
 @router.get("/api/v1/tables", response_model=list[TableOut], summary="Every table with its live state")
-def list_tables(_: Reader, session: SessionDep) -> list[TableOut]:
+def list_tables(_: Reader, session: SessionDep, services: ServicesDep) -> list[TableOut]:
     open_alerts = _open_alerts(session)
+    sources = _sources(services)
     rows = session.execute(select(TableRow).order_by(TableRow.id)).scalars()
-    return [TableOut.of(row, open_alerts.get(row.id, 0)) for row in rows]
+    return [TableOut.of(row, open_alerts.get(row.id, 0), sources.get(row.id)) for row in rows]
 
 
 @router.get("/api/v1/tables/{table_id}", response_model=TableOut, responses=NOT_FOUND,
             summary="One table's live state")
-def get_table(_: Reader, session: SessionDep, table_id: str) -> TableOut:
+def get_table(_: Reader, session: SessionDep, services: ServicesDep, table_id: str) -> TableOut:
     row = session.get(TableRow, table_id)
     if row is None:
         raise HTTPException(status.HTTP_404_NOT_FOUND, f"no table {table_id!r} has reported")
-    return TableOut.of(row, _open_alerts(session, table_id).get(table_id, 0))
+    open_alerts = _open_alerts(session, table_id).get(table_id, 0)
+    return TableOut.of(row, open_alerts, _sources(services).get(table_id))
+
+
+TableId = Annotated[str, PathParam(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
+
+
+@router.put("/api/v1/tables/{table_id}/sources", response_model=SourcesOut,
+            summary="A table's run reports its camera and dice reader (sensor; every few seconds)")
+async def report_sources(_: Sensor, services: ServicesDep, table_id: TableId, body: SourcesIn) -> SourcesOut:
+    rows = [SourceHealth(source=r.source, kind=r.kind, state=SourceState(r.state), up=r.up, fps=r.fps,
+                         captured=r.captured, dropped=r.dropped, reconnects=r.reconnects,
+                         bad_lines=r.bad_lines, missing_readings=r.missing_readings, silent_s=r.silent_s)
+            for r in body.sources]
+    collector = services.metrics.sources
+    collector.report(table_id, rows)
+    shown = [SourceHealthOut.of(r) for r in collector.reported() if r.table == table_id]
+    out = SourcesOut(table_id=table_id, sources=shown)
+    # the page's table cards follow without polling
+    services.hub.publish("sources", out.model_dump(mode="json"), table_id=table_id)
+    return out
 
 
 @router.get("/api/v1/rounds", response_model=Page[RoundOut], summary="Rounds, newest first")
