@@ -79,10 +79,12 @@ def _options_named(param: str) -> dict[str, tuple[Any, Any]]:
 
 
 def test_every_backend_option_is_the_enum_with_one_default() -> None:
-    from monitor.perception.backends import BACKENDS, LIVE_BACKEND
+    from monitor.perception import backends
 
-    assert tuple(b.value for b in Backend) == BACKENDS
-    assert DEFAULT_BACKEND == LIVE_BACKEND == Backend.ONNXRUNTIME  # the one `run` uses
+    assert tuple(b.value for b in Backend) == backends.BACKENDS
+    # one default: the library's (models loaded without naming a runtime) is the CLI's
+    assert DEFAULT_BACKEND == backends.DEFAULT_BACKEND == Backend.ONNXRUNTIME
+    assert not hasattr(backends, "LIVE_BACKEND")
     options = _options_named("backend")
     # the room's commands, the lab's and the benchmarks (each bench also under `bench`)
     for name in ("run", "review", "detect", "bench-perception", "bench perception", "bench-pipeline",
@@ -103,6 +105,56 @@ def test_the_classical_finder_is_a_choice_with_one_default() -> None:
     result = CliRunner().invoke(app, ["detect", "x.jpg", "--classical", "sometimes"])
     assert result.exit_code == 2
     assert "'sometimes' is not one of 'auto', 'full', 'refine', 'off'" in _flat(result.output)
+
+
+def test_the_library_loads_models_with_the_clis_default_runtime() -> None:
+    from monitor.perception.backends import load_backend
+    from monitor.perception.detector import Detector
+    from monitor.perception.pipeline import Perceiver
+    from monitor.pipeline.perceive import ModelPerception, choose
+    from monitor.pipeline.session import SessionOptions
+
+    for fn in (load_backend, Detector, Perceiver.from_models, ModelPerception, choose):
+        assert inspect.signature(fn).parameters["backend"].default == DEFAULT_BACKEND, fn
+    options = SessionOptions(table=Path("t"), camera="0", db_url="sqlite://", snapshot_dir=Path("s"))
+    assert options.backend == DEFAULT_BACKEND
+
+
+def test_a_resolution_is_a_choice_and_a_bad_one_is_refused_by_name() -> None:
+    from monitor.commands._choices import Resolution
+    from monitor.render.camera import RESOLUTIONS
+
+    assert [r.value for r in Resolution] == list(RESOLUTIONS)
+    for name in ("render frame", "bench render"):
+        result = CliRunner().invoke(app, [*name.split(), "--resolution", "1080"])
+        assert result.exit_code == 2, name
+        assert "'1080' is not one of '720p', '1080p', '4k'" in _flat(result.output), name
+    # a recording also takes WIDTHxHEIGHT, checked before anything is rendered
+    for value, says in (("big", "'big': use 720p, 1080p, 4k or WIDTHxHEIGHT"),
+                        ("1081x720", "'1081x720': H.264 (4:2:0) needs an even width and height"),
+                        ("32x32", "'32x32' is out of range")):
+        for command in (["render-round", "paigow_clean", "--out", "unused"], ["sample-recording"]):
+            result = CliRunner().invoke(app, [*command, "--resolution", value])
+            assert result.exit_code == 2, (command, value)
+            assert "Invalid value for '--resolution'" in _flat(result.output) and says in _flat(result.output)
+    # a dataset's weighted resolutions: each name one of the choices, each weight a number
+    for value, says in (("1080:1", "'1080' is no resolution: one of 720p, 1080p, 4k"),
+                        ("1080p:x", "'1080p:x' is not NAME or NAME:WEIGHT"),
+                        ("1080p:0", "no resolution with a weight above 0")):
+        for command in ("crops", "detect"):
+            result = CliRunner().invoke(app, ["render", command, "--out", "unused", "--resolutions", value])
+            assert result.exit_code == 2, (command, value)
+            assert says in _flat(result.output), (command, value)
+
+
+def test_a_recordings_resolution_parser_keeps_a_good_value() -> None:
+    from monitor.commands._choices import frame_size, resolution_weights
+
+    assert [frame_size(v) for v in ("720p", "4k", "480x270")] == ["720p", "4k", "480x270"]
+    assert resolution_weights("1080p:0.7, 4k:0.3") == {"1080p": 0.7, "4k": 0.3}
+    assert resolution_weights("720p") == {"720p": 1.0}
+    with pytest.raises(typer.BadParameter, match="'8k'"):
+        frame_size("8k")
 
 
 def test_serve_run_and_demo_share_one_port_default_the_apis_own() -> None:

@@ -31,15 +31,15 @@ def test_bench_pipeline_refuses_an_unknown_backend_by_name() -> None:
     assert "'tensorrt' is not one of 'onnxruntime', 'openvino'" in flat
 
 
-def test_the_live_commands_default_to_the_live_backend() -> None:
+def test_the_live_commands_default_to_the_one_backend() -> None:
     import inspect
 
-    from monitor.perception.backends import LIVE_BACKEND
+    from monitor.perception.backends import DEFAULT_BACKEND
 
     for command in ("run", "bench-pipeline"):
         callback = next(c.callback for c in app.registered_commands if c.callback is not None
                         and (c.name or c.callback.__name__.replace("_", "-")) == command)
-        assert inspect.signature(callback).parameters["backend"].default == LIVE_BACKEND
+        assert inspect.signature(callback).parameters["backend"].default == DEFAULT_BACKEND
 
 
 def test_run_takes_tokens_as_serve_does_a_file_of_digests_and_no_secret_on_the_command_line(

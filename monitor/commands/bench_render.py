@@ -6,12 +6,14 @@ from typing import Annotated
 
 import typer
 
+from monitor.commands._choices import Resolution
+
 
 def register(app: typer.Typer) -> None:
     @app.command("bench-render")
     def bench_render(
         frames: Annotated[int, typer.Option(min=4, help="Frames per measurement.")] = 40,
-        resolution: Annotated[str, typer.Option(help="720p, 1080p or 4k.")] = "1080p",
+        resolution: Annotated[Resolution, typer.Option(help="The frames' size.")] = Resolution.P1080,
         seed: Annotated[int, typer.Option(help="Random seed of the scenes.")] = 0,
         recording: Annotated[
             str, typer.Option(help="Also time the video path on this shipped script ('' to skip).")
@@ -39,9 +41,7 @@ def register(app: typer.Typer) -> None:
         )
         from monitor.render.camera import RESOLUTIONS
 
-        if resolution not in RESOLUTIONS:
-            raise typer.BadParameter(f"--resolution must be one of {', '.join(RESOLUTIONS)}")
-        res = RESOLUTIONS[resolution]
+        res = RESOLUTIONS[resolution.value]
         chosen = [m.strip() for m in modes.split(",") if m.strip()] or list(MODES)
         bad = [m for m in chosen if m not in MODES]
         if bad:

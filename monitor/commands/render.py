@@ -7,22 +7,9 @@ from typing import Annotated
 
 import typer
 
+from monitor.commands._choices import Resolution, resolution_weights
+
 VECTOR_DECK = "/work/shared/decks/vector-playing-cards"
-
-
-def _parse_counts(text: str, what: str) -> dict[str, float]:
-    out: dict[str, float] = {}
-    for part in text.split(","):
-        if not part.strip():
-            continue
-        name, _, w = part.partition(":")
-        try:
-            out[name.strip()] = float(w) if w else 1.0
-        except ValueError:
-            raise typer.BadParameter(f"{what}: {part!r} is not NAME or NAME:WEIGHT") from None
-    if not out:
-        raise typer.BadParameter(f"{what}: nothing given")
-    return out
 
 
 def _designs(text: str) -> list[str]:
@@ -68,8 +55,9 @@ def register(app: typer.Typer) -> None:
         size: Annotated[int, typer.Option(help="Square crop size in px.")] = 96,
         min_visible: Annotated[float, typer.Option(help="Skip cards less visible than this share.")] = 0.6,
         resolutions: Annotated[
-            str, typer.Option(help="Frame resolutions with weights.")
-        ] = "1080p:0.7,4k:0.3",
+            dict[str, float], typer.Option(parser=resolution_weights, metavar="NAME[:WEIGHT],...",
+                                           help="Frame resolutions (720p, 1080p, 4k) with weights.")
+        ] = "1080p:0.7,4k:0.3",  # type: ignore[assignment]  # parsed by resolution_weights
         seed: Annotated[int, typer.Option(help="Random seed: same seed, same dataset.")] = 0,
         only: Annotated[
             str, typer.Option(help="Comma list of splits to make (default all), to run splits in parallel.")
@@ -86,7 +74,7 @@ def register(app: typer.Typer) -> None:
 
         train_designs = _designs(designs)
         held = _designs(test_designs) if test_designs.strip() else []
-        res = _parse_counts(resolutions, "--resolutions")
+        res = resolutions
         splits = standard_splits(train_designs, held)
         n_val = round(n * val_frac)
         counts = {"train": n - n_val, "val": n_val}
@@ -127,7 +115,7 @@ def register(app: typer.Typer) -> None:
         phase: Annotated[
             str | None, typer.Option(help="deal, delivered, set, showdown or scatter (default random).")
         ] = None,
-        resolution: Annotated[str, typer.Option(help="720p, 1080p or 4k.")] = "1080p",
+        resolution: Annotated[Resolution, typer.Option(help="The frame's size.")] = Resolution.P1080,
         default_camera: Annotated[
             bool, typer.Option(help="Use the default overhead camera (calibration's).")
         ] = False,
@@ -151,13 +139,11 @@ def register(app: typer.Typer) -> None:
         from monitor.render.renderer import Renderer
         from monitor.render.scene import Scene
 
-        if resolution not in RESOLUTIONS:
-            raise typer.BadParameter(f"--resolution must be one of {', '.join(RESOLUTIONS)}")
         rng = np.random.default_rng(seed)
         r = Renderer()
         d = _designs(design)[0]
         scene = Scene(table_style=table) if empty else random_scene(rng, d, table, phase=phase)
-        w, h = RESOLUTIONS[resolution]
+        w, h = RESOLUTIONS[resolution.value]
         cam = make_default(w, h) if default_camera else random_camera(rng, (w, h))
         fx = Effects.random(rng) if effects else None
         if h264_crf is not None:
@@ -202,8 +188,9 @@ def _register_detect(render_app: typer.Typer) -> None:
             int, typer.Option(help="Long side of the saved images (labels are normalized).")
         ] = 640,
         resolutions: Annotated[
-            str, typer.Option(help="Rendered resolutions with weights.")
-        ] = "1080p:0.8,4k:0.2",
+            dict[str, float], typer.Option(parser=resolution_weights, metavar="NAME[:WEIGHT],...",
+                                           help="Rendered resolutions (720p, 1080p, 4k) with weights.")
+        ] = "1080p:0.8,4k:0.2",  # type: ignore[assignment]  # parsed by resolution_weights
         oblique: Annotated[float, typer.Option(help="Share of oblique cameras.")] = 0.35,
         fullres: Annotated[
             int, typer.Option(help="Also keep this many full-resolution frames + truth JSON per split.")
@@ -248,7 +235,7 @@ def _register_detect(render_app: typer.Typer) -> None:
             counts = {k: v for k, v in counts.items() if k in keep}
         opt = DetectOptions(
             imgsz=imgsz,
-            resolutions=_parse_counts(resolutions, "--resolutions"),
+            resolutions=resolutions,
             oblique=oblique,
             fullres=fullres,
             h264=h264,

@@ -8,6 +8,8 @@ from typing import Annotated
 
 import typer
 
+from monitor.commands._choices import frame_size
+
 
 def _fail(msg: str) -> typer.Exit:
     typer.echo(f"error: {msg}", err=True)
@@ -31,7 +33,8 @@ def register(app: typer.Typer) -> None:
                 "--out", help="Output folder: video.mp4, truth.jsonl, events.jsonl, alerts.jsonl, check.json"
             ),
         ],
-        resolution: Annotated[str, typer.Option(help="720p, 1080p, 4k or WIDTHxHEIGHT")] = "1080p",
+        resolution: Annotated[str, typer.Option(parser=frame_size, metavar="720p|1080p|4k|WIDTHxHEIGHT",
+                                                help="the video's size")] = "1080p",
         fps: Annotated[int, typer.Option(min=1, max=120)] = 30,
         crf: Annotated[int, typer.Option(min=0, max=51, help="H.264 quality (higher: smaller file)")] = 28,
         effects: Annotated[bool, typer.Option(help="camera look: vignette, glare, noise")] = True,
@@ -146,7 +149,8 @@ def register(app: typer.Typer) -> None:
         out: Annotated[
             Path, typer.Option("--out", help="Output folder (video.mp4 and its ground truth, events, alerts)")
         ] = Path("sample-recording"),
-        resolution: Annotated[str, typer.Option(help="720p, 1080p or WIDTHxHEIGHT")] = "720p",
+        resolution: Annotated[str, typer.Option(parser=frame_size, metavar="720p|1080p|4k|WIDTHxHEIGHT",
+                                                help="the video's size")] = "720p",
         fps: Annotated[int, typer.Option(min=1, max=60)] = 30,
         crf: Annotated[int, typer.Option(min=0, max=51)] = 30,
         gzip_truth: Annotated[bool, typer.Option(help="write truth.jsonl.gz instead of truth.jsonl")] = False,

@@ -17,10 +17,11 @@ import numpy.typing as npt
 from monitor.perception.errors import ModelFileError
 
 BACKENDS = ("onnxruntime", "openvino")
-DEFAULT_BACKEND = "openvino"
-# the live chain's (run, demo, bench-pipeline): ONNX Runtime, its pool not spinning, served the stages'
-# turns better than OpenVINO on regions of changing sizes (`bench pipeline`, docs/benchmarks.md)
-LIVE_BACKEND = "onnxruntime"
+# The one default, for the library as for every command's --backend (monitor.commands._choices): ONNX
+# Runtime, its pool not spinning, served the live chain's stages better than OpenVINO on regions of
+# changing sizes (`bench pipeline`) and reviewed faster on one thread (`bench review`,
+# docs/benchmarks.md).
+DEFAULT_BACKEND = "onnxruntime"
 
 
 def unknown_backend(name: str) -> str | None:

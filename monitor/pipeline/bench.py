@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from monitor.perception.backends import LIVE_BACKEND
+from monitor.perception.backends import DEFAULT_BACKEND
 
 BENCH_SCRIPTS = ("paigow_two_exposed", "paigow_exposed_ace", "paigow_joker_exposed")
 TOKEN = "bench-viewer-token-0123456789"
@@ -97,7 +97,7 @@ def first_showing(captured: list[tuple[float, datetime]], shown: float) -> datet
 
 
 def _options(recording: Path, data: Path, perception: str, realtime: bool,
-             models: Path | None = None, backend: str = LIVE_BACKEND) -> Any:
+             models: Path | None = None, backend: str = DEFAULT_BACKEND) -> Any:
     from monitor.perception.models_home import models_home
     from monitor.pipeline.session import SessionOptions
 
@@ -114,7 +114,7 @@ def _options(recording: Path, data: Path, perception: str, realtime: bool,
 
 
 def throughput(recording: Path, perception: str, models: Path | None = None,
-               backend: str = LIVE_BACKEND) -> BenchResult:
+               backend: str = DEFAULT_BACKEND) -> BenchResult:
     from monitor.pipeline.session import open_session
 
     with tempfile.TemporaryDirectory(prefix="bench-pipeline-") as tmp:
@@ -130,7 +130,7 @@ def throughput(recording: Path, perception: str, models: Path | None = None,
 
 
 def latency(recording: Path, perception: str, models: Path | None = None,
-            backend: str = LIVE_BACKEND) -> BenchResult:
+            backend: str = DEFAULT_BACKEND) -> BenchResult:
     from websockets.exceptions import ConnectionClosed
     from websockets.sync.client import connect
 

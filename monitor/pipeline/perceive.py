@@ -25,6 +25,10 @@ from monitor.pipeline.oracle import OracleOptions, oracle_frame, read_truth
 log = logging.getLogger(__name__)
 Choice = Literal["auto", "models", "oracle"]
 
+# the runtime whose detections caches carry no runtime in their key (those recorded when it was the
+# default); every other runtime's key names it, so a cache is never replayed for another runtime
+UNNAMED_CACHE_BACKEND = "openvino"
+
 
 class PerceptionError(ValueError):
     """Perception cannot start as asked; the message says what is missing."""
@@ -132,7 +136,7 @@ class ModelPerception:
         mode = "whole frames" if self.incremental is None else f"changed regions v{VERSION}"
         if self.factor is not None:
             mode += f", at {self.factor:.3f}x"
-        return mode if self.backend == DEFAULT_BACKEND else f"{mode}, {self.backend}"
+        return mode if self.backend == UNNAMED_CACHE_BACKEND else f"{mode}, {self.backend}"
 
     def see(self, index: int, image: np.ndarray) -> tuple[Detections, tuple[str, ...] | None]:
         if self.factor is None:

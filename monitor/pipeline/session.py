@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from monitor.calibration import load_table
-from monitor.perception.backends import LIVE_BACKEND
+from monitor.perception.backends import DEFAULT_BACKEND
 from monitor.perception.models_home import models_home
 from monitor.pipeline.extract import ExtractorSettings
 from monitor.pipeline.orchestrator import LiveRun
@@ -46,7 +46,7 @@ class SessionOptions:
     whole_frames: bool = False  # perceive every frame whole, not only where it changed
     # the models' runtime (both measured in one run: the bench recording 72.2 vs 62.9 frames/s as fast
     # as it goes, 29.5 vs 29.2 live; player_foul 389-390 vs 416-418 ms, ONNX Runtime vs OpenVINO)
-    backend: str = LIVE_BACKEND
+    backend: str = DEFAULT_BACKEND
     realtime: bool = True  # a file played as a live camera (newest frame wins)
     # a file's frames perceived at most this many a second (None: every frame): 15 is what the
     # end-to-end proof covers; a 30 fps recording at 15 halves the work (the demo on 2 cores)

@@ -16,7 +16,7 @@ SEQ_STRIDE = 100_000_000  # events per file at most: ~900 days of video at 30 fp
 
 # A review's runtime: ONNX Runtime on one thread reviewed 1080p at 15 fps perceived 4.5-5.1x real time
 # where OpenVINO on two threads reached 3.6-3.9x (the other core decodes and runs the chain;
-# `bench review`, docs/benchmarks.md). The live monitor keeps DEFAULT_BACKEND on two threads: there a
+# `bench review`, docs/benchmarks.md). The live monitor runs the same runtime on two threads: there a
 # frame's latency counts, not throughput.
 REVIEW_BACKEND = "onnxruntime"
 REVIEW_THREADS = 1
