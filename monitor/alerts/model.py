@@ -111,6 +111,9 @@ class Alert(BaseModel):
     wall_time: str | None = Field(default=None, description="UTC ISO 8601 wall time of the trigger event")
     snapshot_path: str | None = None
     details: dict[str, Any] = Field(default_factory=dict)
+    # Which rule profile judged it (the table file's ``profile.name``); None on alerts stored before
+    # alerts named their profile.
+    profile: str | None = Field(default=None, description="name of the table's rule profile that judged it")
 
     @property
     def one_line(self) -> str:

@@ -19,6 +19,10 @@ Format (version 1)::
       seat1.bet: [[x, y], ...]
       ...
     calibration: {method: aruco, points: 6, rms_error_mm: 0.9, max_error_mm: 1.6, created: ...}
+    profile:                      # optional: the table's rule profile (docs/table-profile.md)
+      name: room-ccw
+      dice: {direction: counterclockwise, start: banker}
+      ...
 """
 
 from __future__ import annotations
@@ -40,6 +44,8 @@ from monitor.calibration.polygons import distance_outside, self_intersection, si
 from monitor.calibration.zones import OPTIONAL_ZONES, REQUIRED_ZONES, layout_polygons, zone_kind
 from monitor.geometry import FELT, OFF_TABLE, Polygon, TableLayout
 from monitor.geometry.shapes import PolygonSet
+from monitor.rules.profile import DEFAULT_PROFILE, PaiGowProfile
+from monitor.rules.table_profile import parse_profile, profile_data
 
 FORMAT_VERSION = 1
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml parses a table file ~10x faster
@@ -48,7 +54,7 @@ OUTLINE_TOLERANCE_MM = 25.0
 MIN_SINGULARITY = 1e-9
 KNOWN_FIELDS = frozenset(
     {"version", "table", "layout", "image_size", "homography", "lens", "outline", "zones", "calibration",
-     "reference_image"}
+     "reference_image", "profile"}
 )
 
 Point = tuple[float, float]
@@ -97,6 +103,8 @@ class TableCalibration:
     lens: Lens | None = field(default=None, compare=False)  # None: a pinhole camera
     # the frame the calibration was made on (relative to the table file), for the camera-moved check
     reference_image: str | None = field(default=None, compare=False)
+    # the rules the table is judged by (the file's ``profile:`` section; without one, today's default)
+    profile: PaiGowProfile = field(default=DEFAULT_PROFILE, compare=False)
 
     def reference_path(self) -> Path | None:
         if self.reference_image is None:
@@ -181,6 +189,7 @@ class TableCalibration:
             "zones": {
                 name: [[_num(x, 1), _num(y, 1)] for x, y in poly.points] for name, poly in self.zones.items()
             },
+            **({"profile": profile_data(self.profile)} if self.profile != DEFAULT_PROFILE else {}),
             "calibration": {
                 "method": info.method,
                 "points": info.points,
@@ -315,11 +324,13 @@ def parse_table(data: Any, source: str = "<data>") -> TableCalibration:
     if reference is not None and (not isinstance(reference, str) or not reference.strip()):
         problems.append(Problem("reference_image", f"must be a file name, got {reference!r}"))
         reference = None
+    profile, profile_problems = parse_profile(data.get("profile"))
+    problems += [Problem(f"profile.{p.field}" if p.field else "profile", p.message) for p in profile_problems]
     if problems or h is None or outline is None or size is None:
         raise CalibrationError(source, problems or [Problem("", "incomplete table file")])
     return TableCalibration(
         table=str(table), layout=str(layout), image_size=size, homography=h, outline=outline, zones=zones,
-        info=info, source=source, lens=lens, reference_image=reference,
+        info=info, source=source, lens=lens, reference_image=reference, profile=profile or DEFAULT_PROFILE,
     )
 
 

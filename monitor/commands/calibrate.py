@@ -186,6 +186,9 @@ def register(app: typer.Typer) -> None:
         rms = f", RMS {info.rms_error_mm:.2f} mm" if info.rms_error_mm is not None else ""
         typer.echo(f"{file}: ok - table {cal.table}, {len(cal.zones)} zones, {cal.image_size[0]}x"
                    f"{cal.image_size[1]}, calibrated by {info.method}{rms}")
+        from monitor.rules.table_profile import profile_line
+
+        typer.echo(f"profile {profile_line(cal.profile)}")
         hidden = cal.zones_outside_image()
         if hidden:
             typer.echo(f"warning: the camera does not see {', '.join(hidden)}", err=True)

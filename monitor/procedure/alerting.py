@@ -27,10 +27,12 @@ class AlertSink:
     """Collects the alerts of one table, once each."""
 
     def __init__(self, table_id: str, on_alert: AlertCallback | None = None, *,
-                 rulebook: str | None = None) -> None:
-        """``rulebook``: the table's (its profile's ``rulebook``); rules it shares are cited in its name."""
+                 rulebook: str | None = None, profile: str | None = None) -> None:
+        """``rulebook``: the table's (its profile's ``rulebook``); rules it shares are cited in its name.
+        ``profile``: the name of the profile judging the table, written on every alert."""
         self.table_id = table_id
         self.rulebook = rulebook
+        self.profile = profile
         self.alerts: list[Alert] = []
         self._ids: set[str] = set()
         self._on_alert = on_alert
@@ -83,6 +85,7 @@ class AlertSink:
             media=media,
             wall_time=wall,
             details=details or {},
+            profile=self.profile,
         )
         self._ids.add(aid)
         self.alerts.append(alert)

@@ -74,6 +74,7 @@ class PaiGowHistory(BaseModel):
     deal_note: str | None = None
     alerts: list[str] = Field(default_factory=list, description="alert ids raised in this round")
     alert_codes: list[str] = Field(default_factory=list)
+    profile: str | None = Field(default=None, description="the rule profile that judged the round (its name)")
 
 
 class PokerSeatRecord(BaseModel):
@@ -106,6 +107,7 @@ class PokerHistory(BaseModel):
     showdown_note: str | None = None
     alerts: list[str] = Field(default_factory=list)
     alert_codes: list[str] = Field(default_factory=list)
+    profile: str | None = Field(default=None, description="the rule profile that judged the round (its name)")
 
 
 HandHistory = PaiGowHistory | PokerHistory

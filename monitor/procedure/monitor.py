@@ -78,13 +78,17 @@ class Monitor:
     def table(self, table_id: str) -> TableMonitor:
         t = self.tables.get(table_id)
         if t is None:
-            rules = self._rules_for(self.profiles.get(table_id, self.profile))
+            rules = self._rules_for(self.profile_for(table_id))
             profile = rules.profile
-            sink = AlertSink(table_id, self._emit, rulebook=profile.rulebook)
+            sink = AlertSink(table_id, self._emit, rulebook=profile.rulebook, profile=profile.name)
             t = self.tables[table_id] = TableMonitor(table_id, profile, sink, self._history, rules)
             self._reorder[table_id] = Reorderer(self.window, self.memory, on_gap=t.data_gap)
             self._lanes[table_id] = (t, self._reorder[table_id])
         return t
+
+    def profile_for(self, table_id: str) -> PaiGowProfile:
+        """The profile that judges ``table_id``: its own from ``profiles``, else the default ``profile``."""
+        return self.profiles.get(table_id, self.profile)
 
     def warm_up(self) -> None:
         """Build the rules' score tables for every profile now, not on the first hand set at a table.

@@ -143,6 +143,7 @@ class TableMonitor:
         rnd = self.round
         assert rnd is not None
         history = rnd.close(trigger, complete)
+        history.profile = self.profile.name
         if isinstance(rnd, PaiGowRound) and complete:
             self.banker.hand_played(rnd.wager_seats())
         self.round = None
