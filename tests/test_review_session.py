@@ -101,6 +101,9 @@ def test_report_and_json(reviewed: Path) -> None:
         assert f'src="{a["clip_link"]}"' in html and f'src="{a["snapshot"]}"' in html
         assert f'href="{a["link"]}"' in html
     assert html.count('<svg class="timeline"') == 3
+    # the table file has no profile: judged by the default one, and the report says so
+    assert s["profile"]["name"] == "livermore" and {a["profile"] for a in data["alerts"]} == {"livermore"}
+    assert f"<th>rule profile</th><td colspan=\"3\">{s['profile']['line']}</td>" in html
     assert "http://" not in html and "https://" not in html  # self-contained: nothing fetched
 
 
@@ -111,6 +114,8 @@ def test_session_is_in_the_store_as_a_reviewed_table(reviewed: Path) -> None:
         state = json.loads(tables["table-1:review:sample-session"])
         assert state["review"]["session"] == "sample-session"
         assert state["review"]["report"].endswith("report.html")
+        assert state["profile"]["name"] == "livermore"
+        assert {r[0] for r in con.execute("SELECT DISTINCT profile FROM events")} == {"livermore"}
         codes = sorted(r[0] for r in con.execute("SELECT code FROM alerts"))
         assert codes == ["ace_or_joker_exposed", "bet_changed_after_close"]
         snapshots = [r[0] for r in con.execute("SELECT snapshot FROM alerts")]
@@ -173,3 +178,21 @@ def test_the_dashboard_api_lists_the_reviewed_session(reviewed: Path) -> None:
         assert picture.status_code == 200 and picture.content[:2] == b"\xff\xd8"
         hands = client.get("/api/v1/hands", params={"table_id": table["id"]}, headers=auth("viewer")).json()
         assert hands["total"] == 3
+
+
+def test_a_table_files_profile_judges_the_review(tmp_path: Path) -> None:
+    """The sample is dealt with the dice counted counterclockwise: a table file whose profile counts
+    clockwise sees its piles go to the wrong seats, and every alert and hand names that profile."""
+    import yaml
+
+    data = yaml.safe_load(TABLE.read_text("utf-8"))
+    data["profile"] = {"name": "room-cw", "dice": {"direction": "clockwise"}}
+    table = tmp_path / "room.yaml"
+    table.write_text(yaml.safe_dump(data), encoding="utf-8")
+    outcome = run_review(ReviewOptions(videos=[SAMPLE], table=table, out=tmp_path / "room-session",
+                                       progress=False, gate=GateSettings(stride=2), clips=False))
+    session = outcome.session
+    assert session.summary["profile"]["dice"]["direction"] == "clockwise"
+    assert "pile_to_wrong_seat" in {a["code"] for a in session.alerts}
+    assert {a["profile"] for a in session.alerts} == {"room-cw"}
+    assert {h["history"]["profile"] for h in session.hands} == {"room-cw"}

@@ -59,6 +59,10 @@ def test_log_in_see_a_live_alert_acknowledge_it_and_find_it_in_history(server, p
     stub.wait_for()
     assert "Table T7" in stub.inner_text() and "Livermore Casino Pai Gow Poker, rule 55" in stub.inner_text()
     page.wait_for_selector("[data-table='T7'] .phase:has-text('dealt')")
+    # the table card says which profile judges the table (no table file here: the default)
+    assert page.locator("[data-table='T7'] .profile").inner_text().startswith(
+        "Profile livermore: Livermore Casino Pai Gow Poker, house way trump_plaza, "
+        "dice counted counterclockwise")
 
     # Acknowledge it from its detail, with a comment.
     stub.click()
@@ -69,6 +73,7 @@ def test_log_in_see_a_live_alert_acknowledge_it_and_find_it_in_history(server, p
     assert cited.get_attribute("href") == "/rules/livermore#rule-55"
     assert "Four cards in the stub" in page.locator("#detail-rule").inner_text()
     assert "stub_counted" in page.locator("#detail-evidence").inner_text()
+    assert "Profile\nlivermore" in page.locator("#detail-facts").inner_text()
     page.fill("#detail-comment", "floor called, redealing")
     page.click("#ack-button")
     page.wait_for_selector("#detail-facts dd:has-text('floor called, redealing')")

@@ -34,6 +34,7 @@ from monitor.api.schemas import AlertSummary, IngestResult
 from monitor.api.settings import WebhookTarget
 from monitor.api.webhooks import outbox
 from monitor.events.schema import Event, RoundEnded, RoundStarted, parse_event
+from monitor.rules.table_profile import profile_summary
 from monitor.store import repository as repo
 from monitor.store.models import EventRow, TableRow
 from monitor.store.types import RawJSON, utcnow
@@ -83,12 +84,25 @@ class IngestPipeline:
         # and one writer is what SQLite wants anyway.
         self._executor = ThreadPoolExecutor(1, thread_name_prefix="ingest-writer")
         self._states: dict[str, dict[str, Any]] = {}
+        self._profiles: dict[str, dict[str, Any] | None] = {}  # table -> what the dashboard shows of it
+
+    def _profile(self, table_id: str) -> dict[str, Any] | None:
+        """The summary of the profile the feed judges ``table_id`` by (None: the feed names none)."""
+        try:
+            return self._profiles[table_id]
+        except KeyError:
+            pass
+        profile_for = getattr(self._feed, "profile_for", None)
+        profile = None if profile_for is None else profile_for(table_id)
+        out = self._profiles[table_id] = None if profile is None else profile_summary(profile)
+        return out
 
     # ------------------------------------------------------------------ start-up
 
     def recover(self) -> int:
         """Load table states and replay each table's last ``REPLAY_ROUNDS`` rounds into a fresh monitor."""
         self._feed = self._feed_factory()
+        self._profiles.clear()
         warm_up = getattr(self._feed, "warm_up", None)
         if warm_up is not None:
             warm_up()
@@ -219,13 +233,17 @@ class IngestPipeline:
         key = (event.table_id, event.seq)
         if key not in seen:
             seen.add(key)
+            profile = self._profile(event.table_id)
             batch.add_event({
                 "table_id": event.table_id, "seq": event.seq, "kind": event.type,
                 "source": event.source.value, "media_time": event.media_time,
                 "payload": RawJSON(event.model_dump_json()), "received_at": received_at,
+                "profile": None if profile is None else profile["name"],
             })
             done.result.accepted += 1
             state = self._states.setdefault(event.table_id, table_state.empty_state(event.table_id))
+            # the profile judging now (a state stored by an earlier run may name the one before)
+            state["profile"] = profile
             table_state.apply(state, event)
             touched.add(event.table_id)
             if isinstance(event, RoundStarted) and event.round_id:

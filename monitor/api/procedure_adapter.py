@@ -2,18 +2,25 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from monitor.alerts.model import Alert
 from monitor.api.feed import FeedOutput, HistoryRecord
 from monitor.events.schema import Event
 from monitor.procedure.monitor import Monitor
+from monitor.rules.profile import DEFAULT_PROFILE, PaiGowProfile
 
 
 class StreamFeedAdapter:
-    def __init__(self) -> None:
+    def __init__(self, profiles: Mapping[str, PaiGowProfile] | None = None,
+                 profile: PaiGowProfile = DEFAULT_PROFILE) -> None:
+        """``profiles``: each table's rule profile (from its table file); other tables get ``profile``."""
         self._histories: list[Any] = []
-        self.monitor = Monitor(on_history=self._histories.append)
+        self.monitor = Monitor(profile=profile, profiles=profiles, on_history=self._histories.append)
+
+    def profile_for(self, table_id: str) -> PaiGowProfile:
+        return self.monitor.profile_for(table_id)
 
     def warm_up(self) -> None:
         """Run one empty round through a throwaway monitor: the rules compile their fast paths

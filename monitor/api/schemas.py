@@ -124,6 +124,8 @@ class AlertSummary(BaseModel):
     resolved_by: str | None
     resolved_at: datetime | None
     resolve_comment: str | None
+    profile: str | None = Field(default=None,
+                                description="the rule profile that judged it (None: not recorded)")
 
     @classmethod
     def of(cls, row: AlertRow) -> AlertSummary:
@@ -137,6 +139,7 @@ class AlertSummary(BaseModel):
             has_snapshot=bool(row.snapshot), acknowledged_by=row.acknowledged_by,
             acknowledged_at=row.acknowledged_at, acknowledge_comment=row.acknowledge_comment,
             resolved_by=row.resolved_by, resolved_at=row.resolved_at, resolve_comment=row.resolve_comment,
+            profile=(row.payload or {}).get("profile"),
         )
 
 
@@ -233,11 +236,15 @@ class TableOut(BaseModel):
     state: dict[str, Any] = Field(description="round phase, banker seat, seats, last dice, devices")
     sources: list[SourceHealthOut] = Field(
         default_factory=list, description="the table's camera and dice reader as its run last reported them")
+    profile: dict[str, Any] | None = Field(
+        default=None,
+        description="the rule profile judging the table: its table file's profile section with every key "
+                    "written out, and 'line', one line saying it (None: not known here)")
 
     @classmethod
     def of(cls, row: TableRow, open_alerts: int, sources: list[SourceHealthOut] | None = None) -> TableOut:
         return cls(id=row.id, game=row.game, updated_at=row.updated_at, open_alerts=open_alerts,
-                   state=row.state, sources=sources or [])
+                   state=row.state, sources=sources or [], profile=(row.state or {}).get("profile"))
 
 
 class RoundOut(BaseModel):

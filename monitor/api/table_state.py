@@ -67,7 +67,7 @@ def empty_state(table_id: str) -> dict[str, Any]:
     return {
         "table_id": table_id, "game": None, "round_id": None, "phase": "idle", "banker_seat": None,
         "seats": {}, "last_dice": None, "action_pile": None, "board": [], "devices": {},
-        "last_seq": None, "last_media_time": None, "last_wall_time": None,
+        "last_seq": None, "last_media_time": None, "last_wall_time": None, "profile": None,
     }
 
 

@@ -12,12 +12,13 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from monitor.events.schema import EventBase
 from monitor.pipeline.snapshots import FrameRing, SnapshotFeed
+from monitor.rules.profile import PaiGowProfile
 
 log = logging.getLogger(__name__)
 
@@ -25,7 +26,9 @@ log = logging.getLogger(__name__)
 class ApiServer:
     """``create_app`` served on ``host:port`` in a background thread (port 0: any free port)."""
 
-    def __init__(self, settings: Any, ring: FrameRing | None = None, log_level: str = "warning") -> None:
+    def __init__(self, settings: Any, ring: FrameRing | None = None, log_level: str = "warning",
+                 profiles: Mapping[str, PaiGowProfile] | None = None) -> None:
+        """``profiles``: each table's rule profile (its table file's), which judges its events."""
         import uvicorn
 
         from monitor.api.app import create_app
@@ -39,7 +42,7 @@ class ApiServer:
         self.snapshot_listeners: list[Callable[[str, Path], None]] = []
 
         def feed() -> Any:
-            inner = StreamFeedAdapter()
+            inner = StreamFeedAdapter(profiles)
             if folder is None:
                 return inner
             return SnapshotFeed(inner, self.ring, folder, on_written=self._snapshot_written)

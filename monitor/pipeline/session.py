@@ -118,7 +118,8 @@ def open_session(opts: SessionOptions) -> Session:
                         tokens=opts.tokens or None,  # type: ignore[arg-type]
                         tokens_file=opts.tokens_file)
     ring = FrameRing()
-    server = ApiServer(settings, ring, log_level=opts.log_level).start()
+    server = ApiServer(settings, ring, log_level=opts.log_level,
+                       profiles={calibration.table: calibration.profile}).start()
     simulator = None
     forwarder = None
     try:

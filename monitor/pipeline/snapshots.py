@@ -22,6 +22,7 @@ import numpy as np
 from monitor.alerts.model import Alert
 from monitor.api.feed import FeedOutput, ProcedureFeed
 from monitor.events.schema import Event
+from monitor.rules.profile import PaiGowProfile
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +83,11 @@ class SnapshotFeed:
         warm = getattr(self.inner, "warm_up", None)
         if warm is not None:
             warm()
+
+    def profile_for(self, table_id: str) -> PaiGowProfile | None:
+        """The inner feed's profile for ``table_id`` (None where it names none)."""
+        profile_for = getattr(self.inner, "profile_for", None)
+        return None if profile_for is None else profile_for(table_id)
 
     def push(self, event: Event) -> FeedOutput:
         return self._attach(self.inner.push(event))

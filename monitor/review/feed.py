@@ -15,14 +15,15 @@ from monitor.api.feed import FeedOutput, HistoryRecord
 from monitor.events.schema import Event, EventBase
 from monitor.pipeline.snapshots import FrameRing, SnapshotFeed
 from monitor.procedure.monitor import Monitor
+from monitor.rules.profile import DEFAULT_PROFILE, PaiGowProfile
 
 
 class _MonitorFeed:
     """A :class:`ProcedureFeed` over one Monitor; ``closing`` turns the next flush into the file's end."""
 
-    def __init__(self) -> None:
+    def __init__(self, profile: PaiGowProfile = DEFAULT_PROFILE) -> None:
         self._histories: list[Any] = []
-        self.monitor = Monitor(on_history=self._histories.append)
+        self.monitor = Monitor(profile=profile, on_history=self._histories.append)
         self.closing = False
 
     def push(self, event: Event) -> FeedOutput:
@@ -40,8 +41,9 @@ class _MonitorFeed:
 
 
 class ReviewFeed:
-    def __init__(self, ring: FrameRing, snapshots: Path) -> None:
-        self._inner = _MonitorFeed()
+    def __init__(self, ring: FrameRing, snapshots: Path, profile: PaiGowProfile = DEFAULT_PROFILE) -> None:
+        """``profile``: the table file's rule profile, which judges every event of the review."""
+        self._inner = _MonitorFeed(profile)
         self._feed = SnapshotFeed(self._inner, ring, snapshots)
         self._first = True
 

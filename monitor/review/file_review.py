@@ -146,7 +146,7 @@ def review_file(job: FileJob, progress: Progress | None = None,
     if not perception.label.startswith("ORACLE"):
         chain.warm_up()
     ring = FrameRing(size=8, lazy=True)
-    feed = ReviewFeed(ring, job.folder / "snapshots")
+    feed = ReviewFeed(ring, job.folder / "snapshots", calibration.profile)
     gate = SampledMotionGate(min_changed=job.gate.min_changed, settle_s=job.gate.settle_s,
                              keepalive_s=job.gate.keepalive_s)
     statuses: list[SourceStatus] = []

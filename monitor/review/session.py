@@ -22,6 +22,8 @@ from monitor.review.jobs import REVIEW_BACKEND, REVIEW_THREADS, FileJob, FileRes
 from monitor.review.merge import Session, merge
 from monitor.review.progress import ReviewProgress
 from monitor.review.sidecars import find_sidecars
+from monitor.rules.profile import DEFAULT_PROFILE, PaiGowProfile
+from monitor.rules.table_profile import profile_data, profile_summary
 
 PERCEPTIONS = ("auto", "models", "oracle")
 
@@ -100,11 +102,15 @@ def build_jobs(opts: ReviewOptions, table_id: str) -> list[FileJob]:
     return jobs
 
 
-def _pin(opts: ReviewOptions, jobs: list[FileJob]) -> None:
+def _pin(opts: ReviewOptions, jobs: list[FileJob], profile: PaiGowProfile = DEFAULT_PROFILE) -> None:
     """Write or check DIR/session.json (the session's recordings and settings)."""
     path = opts.out / "session.json"
     pinned = {"videos": [j.video for j in jobs], "table": jobs[0].table, "table_id": jobs[0].table_id,
               "perception": opts.perception, "gate": asdict(opts.gate)}
+    if profile != DEFAULT_PROFILE:
+        # a review resumed under other rules would judge its files two ways (the default is left out,
+        # so a folder reviewed before tables had profiles still resumes)
+        pinned["profile"] = profile_data(profile)
     if opts.restart and opts.out.exists():
         shutil.rmtree(opts.out / "files", ignore_errors=True)
         path.unlink(missing_ok=True)
@@ -131,7 +137,7 @@ def run_review(opts: ReviewOptions, should_stop: Callable[[], bool] | None = Non
     name = session_name(opts)
     table_id = session_table_id(calibration.table, name)
     jobs = build_jobs(opts, table_id)
-    _pin(opts, jobs)
+    _pin(opts, jobs, calibration.profile)
     probes = {j.key: probe(Path(j.video)) for j in jobs}
     started = time.perf_counter()
     with ReviewProgress(jobs, {k: p[1] for k, p in probes.items()}, {k: p[0] for k, p in probes.items()},
@@ -144,6 +150,7 @@ def run_review(opts: ReviewOptions, should_stop: Callable[[], bool] | None = Non
             results = run_dask(jobs, bars, opts.workers, opts.scheduler)
     wall_s = time.perf_counter() - started
     session = merge(name, table_id, opts.out, jobs, results, wall_s)
+    session.summary["profile"] = profile_summary(calibration.profile)
     paths = write_json(session, opts.out)
     paths.append(render_html(session, opts.out))
     stored = None

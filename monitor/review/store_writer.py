@@ -47,6 +47,8 @@ def write_store(db_url: str, session: Session, out: Path, snapshot_dir: Path | N
         raw = _events(out, [f["key"] for f in session.files])
         events = [parse_event(e) for e in raw]
         state = table_state.empty_state(session.table_id)
+        state["profile"] = session.summary.get("profile")
+        judged_by = (state["profile"] or {}).get("name")
         counts = {"events": 0, "alerts": 0, "hands": 0}
         with sessions() as s, s.begin():
             repo.upsert_table(s, session.table_id, game=None)
@@ -55,7 +57,8 @@ def write_store(db_url: str, session: Session, out: Path, snapshot_dir: Path | N
                 known = repo.known_event_keys(s, {(e.table_id, e.seq) for e in chunk})
                 rows = [{"table_id": e.table_id, "seq": e.seq, "kind": e.type, "source": e.source.value,
                          "media_time": e.media_time, "payload": e.model_dump(mode="json"),
-                         "received_at": utcnow()} for e in chunk if (e.table_id, e.seq) not in known]
+                         "received_at": utcnow(), "profile": judged_by}
+                        for e in chunk if (e.table_id, e.seq) not in known]
                 repo.insert_events(s, rows)
                 counts["events"] += len(rows)
             for e in events:

@@ -93,6 +93,8 @@ class EventRow(Base):
     media_time: Mapped[float | None] = mapped_column(Float)
     received_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
     payload: Mapped[dict[str, Any]]
+    # the name of the rule profile that judged it (NULL: stored before events named one)
+    profile: Mapped[str | None] = mapped_column(String(64))
 
 
 class AlertRow(Base):

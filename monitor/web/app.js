@@ -318,6 +318,9 @@ function renderTables() {
         h("h3", {}, `Table ${t.id}`),
         h("span", { class: "game" }, (st.game || t.game || "").replace("_", " ")),
         t.open_alerts ? h("span", { class: "badge" }, `${t.open_alerts} open`) : null),
+      // the rules the table is judged by (its table file's profile), so an alert reads against them
+      (st.profile || t.profile) ? h("div", { class: "profile muted", title: (st.profile || t.profile).line },
+        `Profile ${(st.profile || t.profile).line}`) : null,
       h("div", { class: "phase-row" },
         h("span", { class: "phase" }, st.phase || "idle"),
         st.round_id ? h("span", { class: "muted" }, `round ${st.round_id}`) : null),
@@ -352,6 +355,7 @@ async function openDetail(id) {
   $("detail-title").textContent = d.message;
   $("detail-facts").replaceChildren(
     ...fact("Table", d.table_id), ...fact("Round", d.round_id || "–"), ...fact("Alert", d.code),
+    ...fact("Profile", d.profile || "–"),
     ...fact("Status", d.status), ...fact("Raised", fmtDateTime(d.raised_at)),
     ...fact("Media", `${fmtMedia(d.media.begin)} → ${fmtMedia(d.media.trigger)} → ${fmtMedia(d.media.end)}`),
     ...fact("Bookmark", d.bookmark.trigger ? `${fmtDateTime(d.bookmark.begin)} – ${fmtTime(d.bookmark.end)}` : "–"),
