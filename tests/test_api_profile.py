@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, select
 from store_api_support import (  # noqa: F401
@@ -72,3 +73,35 @@ def test_run_and_demo_judge_with_the_table_files_profile(sqlite_url: str, tmp_pa
         client.post("/api/v1/events/batch", headers=auth("sensor"), json=faulty_round("T1"))
         page = client.get("/api/v1/alerts", headers=auth("viewer")).json()
         assert page["total"] == 4 and {a["profile"] for a in page["items"]} == {"room-cw"}
+
+
+def test_a_central_serve_judges_each_table_by_its_table_file(sqlite_url: str, tmp_path: Path,  # noqa: F811
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    import uvicorn
+    import yaml
+    from typer.testing import CliRunner
+
+    from monitor.cli import app
+
+    data = yaml.safe_load(TABLE.read_text("utf-8"))
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(yaml.safe_dump({**data, "profile": {"name": "x", "dice": {"direction": "left"}}}), "utf-8")
+    result = CliRunner().invoke(app, ["serve", "--db", sqlite_url, "--table", str(bad)])
+    assert result.exit_code == 2
+    assert "bad.yaml is invalid" in result.output
+    why = "profile.dice.direction: 'left' is not allowed (allowed: clockwise, counterclockwise)"
+    assert why in result.output
+    good = tmp_path / "t1.yaml"
+    good.write_text(yaml.safe_dump({**data, "table": "T1", "profile": {"name": "room-cw",
+                                                                       "dice": {"direction": "clockwise"}}}),
+                    "utf-8")
+    served: list[object] = []
+    monkeypatch.setattr(uvicorn, "run", lambda application, **_: served.append(application))
+    tokens = ",".join(f"{role}-user:{role}:{token}" for role, token in TOKENS.items())
+    monkeypatch.setenv("TABLE_MONITOR_TOKENS", tokens)
+    result = CliRunner().invoke(app, ["serve", "--db", sqlite_url, "--table", str(good)])
+    assert result.exit_code == 0, result.output
+    with TestClient(served[0]) as client:  # type: ignore[arg-type]
+        client.post("/api/v1/events/batch", headers=auth("sensor"), json=faulty_round("T1"))
+        page = client.get("/api/v1/alerts", headers=auth("viewer")).json()
+        assert {a["profile"] for a in page["items"]} == {"room-cw"}

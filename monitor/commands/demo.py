@@ -132,6 +132,9 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(2) from None
         typer.echo(f"dashboard: {session.server.url}/   viewer token: {token}")
         typer.echo(f"perception: {session.perception_label}")
+        from monitor.rules.table_profile import profile_line
+
+        typer.echo(f"profile {profile_line(session.run.calibration.profile)}")
         for w in session.warnings:
             typer.echo(f"WARNING: {w}")
         typer.echo(f"camera: {opts.camera} played as a live camera; dice reader: simulator on "

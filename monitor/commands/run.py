@@ -95,6 +95,9 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(2) from None
         typer.echo(f"table {session.run.table_id}: dashboard and API at {session.server.url}/")
         typer.echo(f"perception: {session.perception_label}")
+        from monitor.rules.table_profile import profile_line
+
+        typer.echo(f"profile {profile_line(session.run.calibration.profile)}")
         if session.forwarder is not None:
             typer.echo(f"central server: {server} (spool {session.forwarder.spool.folder})")
         for w in session.warnings:

@@ -23,6 +23,10 @@ def register(app: typer.Typer) -> None:
         webhooks_file: Annotated[Path | None, typer.Option(
             "--webhooks-file", help="YAML/JSON list of webhook targets", exists=True, dir_okay=False)] = None,
         snapshot_dir: Annotated[Path | None, typer.Option(help="where alert snapshot images live")] = None,
+        table: Annotated[list[Path] | None, typer.Option(
+            "--table", help="a table file whose profile judges that table's events (repeat for each table; "
+                            "a table without one is judged by the default profile)",
+            exists=True, dir_okay=False)] = None,
     ) -> None:
         """Run the dashboard API and web page (tokens also from TABLE_MONITOR_TOKENS)."""
         import logging
@@ -31,7 +35,10 @@ def register(app: typer.Typer) -> None:
 
         from monitor.api.app import create_app
         from monitor.api.auth import TokenConfigError
+        from monitor.api.procedure_adapter import StreamFeedAdapter
         from monitor.api.settings import Settings
+        from monitor.calibration import CalibrationError, load_table
+        from monitor.rules.profile import PaiGowProfile
         from monitor.store.db import StoreURLError
 
         overrides: dict[str, object] = {"host": host, "port": port}
@@ -39,10 +46,16 @@ def register(app: typer.Typer) -> None:
                            ("snapshot_dir", snapshot_dir)):
             if value is not None:
                 overrides[key] = value
+        profiles: dict[str, PaiGowProfile] = {}
         try:
+            for path in table or []:
+                cal = load_table(path)
+                if cal.table in profiles:
+                    raise ValueError(f"--table {path}: a second table file for table {cal.table!r}")
+                profiles[cal.table] = cal.profile
             settings = Settings(**overrides)  # type: ignore[arg-type]
-            application = create_app(settings)
-        except (TokenConfigError, StoreURLError, ValueError) as exc:
+            application = create_app(settings, feed_factory=lambda: StreamFeedAdapter(profiles))
+        except (TokenConfigError, StoreURLError, CalibrationError, ValueError) as exc:
             typer.echo(f"table-monitor serve: {exc}", err=True)
             raise typer.Exit(2) from None
         # No access log: it would carry query strings, and operators do not need every GET.
