@@ -7,6 +7,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+import yaml
 from typer.testing import CliRunner
 
 from monitor.calibration import load_table
@@ -144,6 +145,17 @@ def test_cli_calibrate_from_markers_and_check(scene: np.ndarray, tmp_path: Path)
     assert load_table(out).table == "t7" and out.with_suffix(".png").is_file()
     checked = runner.invoke(app, ["check-table", str(out), "--image", str(frame)])
     assert checked.exit_code == 0 and "ok - table t7" in checked.output
+    assert "profile livermore: Livermore Casino Pai Gow Poker" in checked.output
+    # a camera recalibrated into its table file keeps the table's rule profile
+    data = yaml.safe_load(out.read_text("utf-8"))
+    data["profile"] = {"name": "room-cw", "dice": {"direction": "clockwise"}}
+    out.write_text(yaml.safe_dump(data), "utf-8")
+    again = runner.invoke(app, ["calibrate", str(frame), "--out", str(out), "--table", "t7"])
+    assert again.exit_code == 0 and "kept" in again.output and load_table(out).profile.name == "room-cw"
+    data["profile"] = {"name": "room-cw", "dice": {"direction": "sideways"}}
+    out.write_text(yaml.safe_dump(data), "utf-8")
+    refused = runner.invoke(app, ["calibrate", str(frame), "--out", str(out), "--table", "t7"])
+    assert refused.exit_code == 2 and "profile.dice.direction: 'sideways' is not allowed" in refused.output
 
 
 def test_cli_calibrate_from_points_of_a_video(tmp_path: Path, scene: np.ndarray) -> None:

@@ -146,3 +146,13 @@ def _parsed(events: list[dict[str, Any]]) -> list[Any]:
     from monitor.events.schema import parse_event
 
     return [parse_event(e) for e in events]
+
+
+def test_the_docs_example_reads_as_documented(table_data: dict[str, Any]) -> None:
+    text = (Path(__file__).resolve().parents[1] / "docs" / "table-profile.md").read_text("utf-8")
+    example = text.split("## Example", 1)[1].split("```yaml\n", 1)[1].split("```", 1)[0]
+    room = parse_table({**table_data, **yaml.safe_load(example)}, "room.yaml").profile
+    assert room.name == "riverside-ccw" and not room.banker_counts_as_one
+    assert room.collection_fee(10000) == 100 and room.collection_fee(10001) == 200
+    assert action_seat((2, 2, 1), 4, room) == 6  # as the page works it out
+    assert action_seat((2, 2, 1), 4, DEFAULT_PROFILE) == 7

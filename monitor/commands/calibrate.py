@@ -13,6 +13,7 @@ if TYPE_CHECKING:
 
     from monitor.calibration import TableCalibration
     from monitor.geometry import TableLayout
+    from monitor.rules.profile import PaiGowProfile
 
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"}
 DICT = "DICT_4X4_50"
@@ -54,6 +55,7 @@ def register(app: typer.Typer) -> None:
         from monitor.calibration.overlay import draw_overlay
 
         lay = _layout(layout)
+        kept = _kept_profile(out)
         img = _grab(image, frame)
         size = (int(img.shape[1]), int(img.shape[0]))
         try:
@@ -79,7 +81,9 @@ def register(app: typer.Typer) -> None:
         reference = out.with_name(out.stem + ".reference.jpg")
         out.parent.mkdir(parents=True, exist_ok=True)
         cv2.imwrite(str(reference), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
-        calibration = dataclasses.replace(result.calibration, reference_image=reference.name)
+        calibration = dataclasses.replace(result.calibration, reference_image=reference.name, profile=kept)
+        if kept != result.calibration.profile:  # the new calibration carries the default
+            typer.echo(f"kept {out}'s rule profile {kept.name!r}")
         path = calibration.save(out, header=f"calibrated from {image} ({method})")
         overlay_path = overlay or out.with_suffix(".png")
         cv2.imwrite(str(overlay_path), draw_overlay(img, result.calibration, result.pairs))
@@ -243,6 +247,28 @@ def _check_drift(cal: TableCalibration, frame: NDArray[np.uint8]) -> None:
 def _fail(message: str) -> NoReturn:
     typer.secho(message, fg=typer.colors.RED, err=True)
     raise typer.Exit(2)
+
+
+def _kept_profile(out: Path) -> PaiGowProfile:
+    """The rule profile of the table file being replaced: a camera recalibrated keeps its table's rules."""
+    import yaml
+
+    from monitor.rules.profile import DEFAULT_PROFILE
+    from monitor.rules.table_profile import parse_profile
+
+    if not out.is_file():
+        return DEFAULT_PROFILE
+    try:
+        data = yaml.safe_load(out.read_text("utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        _fail(f"{out} exists and cannot be read (its profile would be lost): {exc}")
+    profile, problems = parse_profile(data.get("profile") if isinstance(data, dict) else None)
+    if profile is None:
+        lines = "\n".join(f"  - profile.{p.field}: {p.message}" if p.field else f"  - profile: {p.message}"
+                          for p in problems)
+        _fail(f"{out} exists and its profile section is invalid (fix it, or calibrate into a new "
+              f"file):\n{lines}")
+    return profile
 
 
 def _layout(path: Path | None) -> TableLayout:
