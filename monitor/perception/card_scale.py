@@ -42,6 +42,7 @@ from monitor.perception.rectify import (
     quad_aspect,
     rectify_card,
 )
+from monitor.perception.same_card import one_box_per_card
 from monitor.perception.tiled_detect import TILE_FROM_WIDTH
 
 if TYPE_CHECKING:
@@ -269,7 +270,14 @@ def perceive_any_scale(perceiver: Perceiver, picture: npt.NDArray[np.uint8],
                        card_px: float | None = None) -> tuple[Detections, ScaleFinding | None]:
     """Perceive a picture whose scale is ``card_px`` (its cards' long side in pixels), or unknown
     (None: found first with ``find_card_scale``; a picture whose cards are found within the sizes the
-    detector learned, or found at no scale, is perceived as it is)."""
+    detector learned, or found at no scale, is perceived as it is). A card two boxes named alike is
+    kept once (``same_card``)."""
+    dets, finding = _perceive_any_scale(perceiver, picture, card_px)
+    return one_box_per_card(dets), finding
+
+
+def _perceive_any_scale(perceiver: Perceiver, picture: npt.NDArray[np.uint8],
+                        card_px: float | None) -> tuple[Detections, ScaleFinding | None]:
     finding: ScaleFinding | None = None
     trained = perceiver.detector.card_px if perceiver.detector is not None else TRAINED_CARD_PX
     if card_px is None:
