@@ -33,8 +33,9 @@ def _wanting_all() -> object:
     """An extractor that wants every hand area read (as when every seat's hand is set, not opened,
     and the banker's hand exposed)."""
     from monitor.pipeline.extract import EventExtractor
+    from monitor.pipeline.watchers.view import TableLayout
 
-    ex = EventExtractor("T1")
+    ex = EventExtractor("T1", layout=TableLayout.of(CAL.zones))
     hands = {n for n in CAL.zones if n == "banker" or n.endswith((".front", ".back"))}
     ex.zones_to_read = lambda: set(hands)  # type: ignore[method-assign]
     return ex

@@ -13,6 +13,7 @@ from monitor.perception.detections import Detection, Detections
 from monitor.perception.spot_chips import SpotChipFinder
 from monitor.pipeline.chain import TableChain
 from monitor.pipeline.extract import EventExtractor
+from monitor.pipeline.watchers.view import TableLayout
 
 TABLE = Path(__file__).resolve().parents[1] / "calibration" / "default-table.yaml"
 
@@ -82,7 +83,7 @@ def test_the_chain_takes_a_spots_chips_from_its_picture_not_the_detectors_box() 
     # the detector boxed two of the three stacks as one $25 chip: the spot's picture shows all three
     image = _render([("seat2.bet", -40.0, 100), ("seat2.bet", 0.0, 25), ("seat2.bet", 40.0, 5)])
     cal = load_table(TABLE)
-    chain = TableChain(cal, EventExtractor("T1"))
+    chain = TableChain(cal, EventExtractor("T1", layout=TableLayout.of(cal.zones)))
     x, y = cal.table_to_image(np.array([cal.zones["seat2.bet"].center]))[0]
     box = Detection("chip", 0.8, ((x - 25, y - 14), (x + 25, y - 14), (x + 25, y + 14), (x - 25, y + 14)),
                     denomination=25)
@@ -126,7 +127,7 @@ def test_a_spot_where_no_circle_passed_keeps_the_detectors_chips_unless_their_ri
     cv2.circle(shadowed, (round(x), round(y)), 14, (60, 60, 60), -1)
     bare = _render([])  # nothing there: the detector boxed the felt (a painted numeral, say)
     for image, want in ((shadowed, (box,)), (bare, ())):
-        chain = TableChain(cal, EventExtractor("T1"))
+        chain = TableChain(cal, EventExtractor("T1", layout=TableLayout.of(cal.zones)))
         for _ in range(4):  # the spot's picture settles
             spots = chain.watcher.look(image)
         assert chain.chip_finder.find(image, "seat2.bet") == []
@@ -142,7 +143,8 @@ def test_the_chain_reports_a_chip_added_after_the_close_as_the_spots_picture_set
 
     before = _render([("seat2.bet", 0.0, 100)])
     after = _render([("seat2.bet", 0.0, 100), ("seat2.bet", 45.0, 25)])
-    chain = TableChain(load_table(TABLE), EventExtractor("T1"))
+    cal = load_table(TABLE)
+    chain = TableChain(cal, EventExtractor("T1", layout=TableLayout.of(cal.zones)))
     none = Detections(1920, 1080, ())
     events = [e for i in range(30) for e in chain.step(i, i / 15, none, image=before)]
     assert [(e.type, e.amount) for e in events if e.type == "bet_placed"] == [("bet_placed", 10000)]

@@ -111,8 +111,9 @@ def test_the_chain_counts_the_stub_only_once_its_picture_has_lain_still_a_second
     from monitor.perception.spot_watch import SpotView
     from monitor.pipeline.chain import SPREAD_STILL_S, TableChain
     from monitor.pipeline.extract import EventExtractor
+    from monitor.pipeline.watchers.view import TableLayout
 
-    chain = TableChain(TABLE, EventExtractor("T1"))
+    chain = TableChain(TABLE, EventExtractor("T1", layout=TableLayout.of(TABLE.zones)))
     img = frame_with(spread(4))
     still, moving = {"stub": SpotView(3, True, 0.0)}, {"stub": SpotView(3, False, 0.4)}
     got = [chain._spread(img, still, 10.0 + k / 10, 300 + k) for k in range(4)]  # 0.3 s still

@@ -11,6 +11,7 @@ from monitor.perception.spot_watch import SpotView
 from monitor.perception.stub_spread import Spread
 from monitor.pipeline.extract import EventExtractor, ExtractorSettings, _Seat
 from monitor.pipeline.observe import Seen, SpotChips
+from monitor.pipeline.watchers.view import TableLayout
 from monitor.tablestate.index_cards import IndexCard
 
 FPS = 30.0
@@ -19,8 +20,8 @@ FPS = 30.0
 class Table:
     """Drives an extractor frame by frame with objects held on a 'table'."""
 
-    def __init__(self, **settings: object) -> None:
-        self.x = EventExtractor("T1", ExtractorSettings(**settings))  # type: ignore[arg-type]
+    def __init__(self, layout: TableLayout | None = None, **settings: object) -> None:
+        self.x = EventExtractor("T1", ExtractorSettings(**settings), layout=layout)  # type: ignore[arg-type]
         self.objects: dict[str, Seen] = {}
         self.frame = 0
         self.events: list = []
@@ -1363,11 +1364,8 @@ SLOTS = {n: (-500.0 + 125.0 * n, -40.0) for n in range(1, 8)}  # the default tab
 DECK = (560.0, -200.0)  # the default table's stub zone, where the deck rests while it is dealt
 
 
-def _trip_table() -> Table:
-    t = Table()
-    t.x.slot_centers = dict(SLOTS)
-    t.x.deck_at = DECK
-    return t
+def _trip_table(deck: bool = True) -> Table:
+    return Table(TableLayout(dict(SLOTS), DECK if deck else None))
 
 
 def _at(t: Table, dt: float, hand: tuple[float, float] | None, pile: int | None = None,
@@ -1485,8 +1483,7 @@ def test_a_trips_card_never_boxed_counts_if_the_slots_picture_changed_after_the_
 def test_without_the_decks_place_the_same_fast_deal_merges_trips() -> None:
     # why the deck's place is used: the gap rule alone cannot split these trips
     order = [5, 6, 7, 7, 6]
-    t = _trip_table()
-    t.x.deck_at = None
+    t = _trip_table(deck=False)
     _deal_at_15_fps(t, order, deck_seen=False)
     for _ in range(10):
         _at(t, 1 / 15, None)

@@ -119,15 +119,17 @@ def test_a_hand_seen_for_one_frame_reaches_the_extractor_past_the_tracker() -> N
     """ByteTrack confirms a track on its second frame; a dealing hand may be over a pile for one."""
     from monitor.pipeline.chain import TableChain
     from monitor.pipeline.extract import EventExtractor
+    from monitor.pipeline.watchers.view import TableLayout
 
-    chain = TableChain(CAL, EventExtractor("T1"), fps=15)
+    layout = TableLayout.of(CAL.zones)
+    chain = TableChain(CAL, EventExtractor("T1", layout=layout), fps=15)
     hand = card(375, -100, kind="hand", size=(80.0, 150.0))
     chain.step(0, 0.0, frame(card(375, -40)))
     chain.step(1, 1 / 15, frame(card(375, -40), hand))
     hands = [o for o in chain.last_seen if o.kind == "hand"]
     assert len(hands) == 1
     assert (hands[0].x, hands[0].y) == (pytest.approx(375, abs=5), pytest.approx(-100, abs=5))
-    assert chain.extractor.slot_centers[7][0] == pytest.approx(375, abs=30)
+    assert layout.slot_centers[7][0] == pytest.approx(375, abs=30)
 
 
 def test_zones_asked_together_answer_as_each_polygon_alone() -> None:

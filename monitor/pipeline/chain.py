@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from monitor.calibration import TableCalibration
-from monitor.calibration.zones import zone_kind, zone_number
+from monitor.calibration.zones import zone_kind
 from monitor.events.schema import EventBase
 from monitor.perception.detections import Detection, Detections
 from monitor.perception.fan_reader import FanReader
@@ -30,6 +30,7 @@ from monitor.pipeline.cpu_turns import CpuTurns
 from monitor.pipeline.extract import EventExtractor
 from monitor.pipeline.hand_zones import ZoneReader, fan_cards
 from monitor.pipeline.observe import Seen, SpotChips, seen
+from monitor.pipeline.watchers.view import FrameView
 from monitor.tablestate.index_cards import IndexCard
 from monitor.tablestate.placement import place
 
@@ -81,12 +82,7 @@ class TableChain:
         the live chain's CPU turns, which a background read waits for (it asks when it is due)."""
         self.calibration = calibration
         self.track_conf = track_conf
-        self.extractor = extractor
-        extractor.slot_centers = {n: poly.center for name, poly in calibration.zones.items()
-                                  if zone_kind(name) == "pile" and (n := zone_number(name)) is not None}
-        # the deck rests at the stub's place while it is dealt (the stub is what is left of it)
-        stub = calibration.zones.get("stub")
-        extractor.deck_at = stub.center if stub is not None else None
+        self.extractor = extractor  # built with the table's layout (TableLayout.of(calibration.zones))
         self.fps = fps
         self._tracker: object | None = None
         self.last_seen: list[Seen] = []
@@ -147,7 +143,8 @@ class TableChain:
                 if t.placed.detection.kind != "pile"] + hands
         self.last_seen = objects
         hand_cards = None if image is None else self._hands_by_index(image, spots, detections)
-        return self.extractor.frame(index, media_time, objects, spots, spread, still, hand_cards, spot_chips)
+        return self.extractor.see(FrameView(index, media_time, tuple(objects), spots or {}, spread, still,
+                                            hand_cards or {}, spot_chips or {}))
 
     def _hands_by_index(self, image: np.ndarray, spots: dict[str, SpotView] | None = None,
                         detections: Detections | None = None) -> dict[str, list[IndexCard]] | None:

@@ -46,6 +46,7 @@ from monitor.geometry.shapes import convex_hull, hull_distance
 from monitor.perception.spot_watch import KEEP, SpotView
 from monitor.perception.stub_spread import Spread
 from monitor.pipeline.observe import Seen, SpotChips
+from monitor.pipeline.watchers.view import FrameView, TableLayout
 from monitor.rules.paigow.partial import MAX_UNREAD
 from monitor.tablestate.index_cards import IndexCard
 
@@ -320,17 +321,19 @@ class EventExtractor:
         settings: ExtractorSettings | None = None,
         next_seq: Callable[[], int] | None = None,
         wall_time: Callable[[float], datetime] | None = None,
+        layout: TableLayout | None = None,
     ) -> None:
+        """``layout``: the table's pile slots and deck (:meth:`TableLayout.of` a calibration's zones),
+        where known: the deal is then counted by the dealer's trips from the deck."""
         self.table_id = table_id
         self.s = settings or ExtractorSettings()
         counter = itertools.count()
         self._next_seq = next_seq or (lambda: next(counter))
         self._wall = wall_time or (lambda t: EPOCH + timedelta(seconds=t))
         self.tracks: dict[str, _Track] = {}
-        # pile slot -> its centre (table mm), from the calibration: where a dealt card lands
-        self.slot_centers: dict[int, tuple[float, float]] = {}
-        # where the deck rests during the deal (the stub zone's centre, table mm), if calibrated
-        self.deck_at: tuple[float, float] | None = None
+        self.layout = layout or TableLayout()
+        self.slot_centers = self.layout.slot_centers
+        self.deck_at = self.layout.deck_at
         self._deal_hull: list[tuple[float, float]] | None = None  # deck and slots: where the hand deals
         self._landing: set[str] = set()  # cards stopped on a pile, not yet resting
         self.round_open = not self.s.round_from_vision
@@ -394,27 +397,23 @@ class EventExtractor:
               stub_still: tuple[float, int] | None = None,
               hand_cards: Mapping[str, list[IndexCard]] | None = None,
               spot_chips: Mapping[str, SpotChips] | None = None) -> list[EventBase]:
-        """One frame's tracked objects; returns the vision events it confirmed (in order).
+        """One frame's tracked objects and picture readings (see :class:`FrameView`); returns the
+        vision events it confirmed, in order."""
+        return self.see(FrameView(index, media_time, tuple(objects), spots or {}, stub, stub_still,
+                                  hand_cards or {}, spot_chips or {}))
 
-        ``spots``: zones (betting spots ``seatN.bet``, pile slots ``pileN``) as the frame's picture
-        shows them (:class:`monitor.perception.spot_watch.SpotWatcher`), where the frame was watched:
-        a bet read differently after the close is then a change only if the spot's picture changed
-        too, and a pile slot is empty only once its picture shows it still, without the pile.
-        ``stub``: the stub spread counted from the picture (:mod:`monitor.perception.stub_spread`), where
-        the stub zone is watched: it then counts the stub, not the tracks (a spread is one or two boxes);
-        ``stub_still``: since when the stub's picture has lain still (the count is dated there);
-        ``hand_cards``: the cards read by their indices in each hand zone whose picture lies still
-        (:mod:`monitor.tablestate.index_cards`): a fanned hand turned up is read so; ``spot_chips``: the
-        chips read at full resolution in each betting spot whose picture lies still (its version's)."""
+    def see(self, view: FrameView) -> list[EventBase]:
+        """One frame (:class:`FrameView`); returns the vision events it confirmed, in order."""
+        index, media_time, objects = view.index, view.media_time, view.objects
         self._frame, self._now = index, media_time
-        self.hand_cards = hand_cards or {}
-        self.spots = spots or {}
-        self.stub_spread = stub
-        self.stub_still = stub_still
+        self.hand_cards = view.hand_cards
+        self.spots = view.spots
+        self.stub_spread = view.stub
+        self.stub_still = view.stub_still
         for zone, spot in self.spots.items():
             if spot.settled and self.spot_since.get(zone, (None, 0.0, 0))[0] != spot.version:
                 self.spot_since[zone] = (spot.version, self._now, self._frame)
-        for zone, read in (spot_chips or {}).items():
+        for zone, read in view.spot_chips.items():
             versions = self.spot_chips.setdefault(zone, {})
             versions[read.version] = read
             if len(versions) > KEEP:  # as many as the spot's watcher remembers pictures

@@ -37,6 +37,7 @@ from monitor.pipeline.extract import EventExtractor, ExtractorSettings
 from monitor.pipeline.frame_coverage import FrameCoverage
 from monitor.pipeline.perceive import Perception
 from monitor.pipeline.snapshots import FrameRing
+from monitor.pipeline.watchers.view import TableLayout
 from monitor.sources.frame import Frame
 from monitor.sources.policy import BoundedBuffer, ConsumePolicy, FillPolicy
 from monitor.sources.state import SourceState
@@ -126,7 +127,8 @@ class LiveRun:
         self._seq = itertools.count(first_seq)
         self._seq_lock = threading.Lock()
         self.extractor = EventExtractor(self.table_id, settings, next_seq=self.next_seq,
-                                        wall_time=lambda _t: datetime.now(UTC))
+                                        wall_time=lambda _t: datetime.now(UTC),
+                                        layout=TableLayout.of(calibration.zones))
         live = bool(source.live or source.realtime)
         # a live camera's stages take turns on the CPU, a frame's perception then its step (each alone
         # runs 2-3x faster), and the banker's place is read beside the steps; a file read at the chain's

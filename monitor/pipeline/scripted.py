@@ -21,6 +21,7 @@ from monitor.events.schema import EventBase, parse_event
 from monitor.pipeline.chain import TableChain
 from monitor.pipeline.extract import EventExtractor, ExtractorSettings
 from monitor.pipeline.oracle import OracleFrame, OracleOptions, oracle_frames, timeline_truth
+from monitor.pipeline.watchers.view import TableLayout
 
 # Events a camera is not asked to produce: they come from the dealer's console or the dice reader.
 CONSOLE_TYPES = frozenset({"round_started", "bets_closed", "misdeal_declared", "round_ended", "shuffle_done"})
@@ -76,7 +77,8 @@ def run_oracle(
     from monitor.render.rounds.play import profile_for
 
     seq = iter(range(1 << 30))
-    extractor = EventExtractor(calibration.table, settings, next_seq=lambda: next(seq))
+    extractor = EventExtractor(calibration.table, settings, next_seq=lambda: next(seq),
+                               layout=TableLayout.of(calibration.zones))
     chain = TableChain(calibration, extractor, fps)
     monitor = Monitor(profile=profile_for(rounds[0].script))
     outside = sorted(outside_events(true_events), key=lambda e: e["media_time"])

@@ -27,6 +27,7 @@ from monitor.pipeline.extract import EventExtractor, ExtractorSettings
 from monitor.pipeline.perceive import choose
 from monitor.pipeline.perception_cache import CachedPerception, fingerprint
 from monitor.pipeline.snapshots import FrameRing
+from monitor.pipeline.watchers.view import TableLayout
 from monitor.review import checkpoint
 from monitor.review.clip_cutter import ClipCutter
 from monitor.review.clips import ClipSpec, attach_media
@@ -137,11 +138,12 @@ def review_file(job: FileJob, progress: Progress | None = None,
     settings = ExtractorSettings(round_from_vision=not outside,
                                  count_deal=getattr(perception, "sees_hands", True),
                                  count_face_down=getattr(perception, "counts_face_down", True))
-    extractor = EventExtractor(table_id, settings, next_seq=seq)
+    raster = RasterCalibration.of(calibration)
+    extractor = EventExtractor(table_id, settings, next_seq=seq, layout=TableLayout.of(raster.zones))
     stride = result.stride = job.gate.stride_for(fps)
     # a perception with models may read fanned hands by their indices (when the models hold a reader)
     index_reader = getattr(perception, "index_reader", None)
-    chain = TableChain(RasterCalibration.of(calibration), extractor, fps=fps / stride,
+    chain = TableChain(raster, extractor, fps=fps / stride,
                        index_reader=index_reader, track_conf=getattr(perception, "track_conf", None))
     if not perception.label.startswith("ORACLE"):
         chain.warm_up()

@@ -1,0 +1,74 @@
+"""What every watcher reads of one frame, and the table's layout they are built with.
+
+``FrameView`` is the one value a frame hands to the watchers: the tracked objects seen in it and the
+readings of their pictures where the chain made them (betting spots and pile slots, the stub spread,
+cards read by their indices, chips read at full resolution). The rest watcher
+(:mod:`monitor.pipeline.watchers.rest`) adds what it made of the objects (visible, present, hands,
+settled); every other watcher reads only that.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from monitor.calibration.zones import zone_kind, zone_number
+from monitor.perception.spot_watch import SpotView
+from monitor.perception.stub_spread import Spread
+from monitor.pipeline.observe import Seen, SpotChips
+from monitor.tablestate.index_cards import IndexCard
+
+
+@dataclass(frozen=True, slots=True)
+class FrameView:
+    """One frame, as the watchers see it.
+
+    ``spots``: zones (betting spots ``seatN.bet``, pile slots ``pileN``, the stub) as the frame's
+    picture shows them (:class:`monitor.perception.spot_watch.SpotWatcher`), where the frame was
+    watched; ``stub``: the stub spread counted from its picture, where the stub zone is watched;
+    ``stub_still``: since when (time, frame) the stub's picture has lain still; ``hand_cards``: the
+    cards read by their indices in each hand zone whose picture lies still; ``spot_chips``: the chips
+    read at full resolution in each betting spot whose picture lies still (its version's).
+
+    Filled by the rest watcher: ``visible`` (track -> object, hands left out), ``present`` (what is
+    on the table: the visible objects and resting ones missed for a moment), ``hands`` (the hands
+    seen: they never rest, they say where the dealer touches) and ``settled`` (objects come to rest
+    in this frame, each with the zone it rested in before).
+    """
+
+    index: int
+    media_time: float
+    objects: tuple[Seen, ...] = ()
+    spots: Mapping[str, SpotView] = field(default_factory=dict)
+    stub: Spread | None = None
+    stub_still: tuple[float, int] | None = None
+    hand_cards: Mapping[str, list[IndexCard]] = field(default_factory=dict)
+    spot_chips: Mapping[str, SpotChips] = field(default_factory=dict)
+    visible: Mapping[str, Seen] = field(default_factory=dict)
+    present: Mapping[str, Seen] = field(default_factory=dict)
+    hands: tuple[Seen, ...] = ()
+    settled: tuple[tuple[Seen, str | None], ...] = ()
+
+
+class _Zone(Protocol):
+    @property
+    def center(self) -> tuple[float, float]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class TableLayout:
+    """Where the deal happens on this table (table mm): each pile slot's centre, where a dealt card
+    lands, and where the deck rests while it is dealt (the stub zone's centre: the stub is what is
+    left of the deck). Without it the deal is followed from the zones the objects are placed in."""
+
+    slot_centers: Mapping[int, tuple[float, float]] = field(default_factory=dict)
+    deck_at: tuple[float, float] | None = None
+
+    @classmethod
+    def of(cls, zones: Mapping[str, _Zone]) -> TableLayout:
+        """The layout of a calibration's zones (``calibration.zones``)."""
+        slots = {n: zone.center for name, zone in zones.items()
+                 if zone_kind(name) == "pile" and (n := zone_number(name)) is not None}
+        stub = zones.get("stub")
+        return cls(slots, stub.center if stub is not None else None)
