@@ -81,6 +81,45 @@ def test_a_line_cut_short_by_a_crash_is_dropped_and_a_damaged_one_skipped(tmp_pa
     assert path.read_bytes().endswith(b"\n") and end == path.stat().st_size
 
 
+def test_batches_are_fsynced_the_offset_only_when_an_emptied_spool_is_cut(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    synced: list[str] = []
+    real = os.fsync
+
+    def fsync(fd: int) -> None:
+        synced.append(Path(os.readlink(f"/proc/self/fd/{fd}")).name)
+        real(fd)
+
+    monkeypatch.setattr(forward.os, "fsync", fsync)
+    events = _events("T1")
+    spool = Spool(tmp_path / "s")
+    spool.append(events[:2])
+    assert synced == [forward.SPOOL_FILE]  # a batch is on disk before put returns
+    synced.clear()
+    _, end = spool.pending()
+    spool.ack(end)
+    assert synced == [] and Spool(tmp_path / "s").offset == end  # recorded, not fsynced
+    monkeypatch.setattr(forward, "COMPACT_BYTES", 10)
+    spool.append(events[2:4])
+    synced.clear()
+    spool.ack(spool.pending()[1])
+    # emptied and cut: the offset's zero is on disk before the spool is truncated
+    assert synced[:2] == [forward.OFFSET_FILE + ".tmp", forward.SPOOL_FILE]
+
+
+def test_an_offset_lost_with_the_power_resends_what_the_server_already_has(tmp_path: Path) -> None:
+    events = _events("T1")
+    spool = Spool(tmp_path / "s")
+    spool.append(events[:3])
+    spool.append(events[3:])
+    spool.ack(spool.pending()[1])
+    (tmp_path / "s" / forward.OFFSET_FILE).write_text("")  # replaced, its data never written
+    again, _ = Spool(tmp_path / "s").pending()
+    assert [e["seq"] for e in again] == [e.seq for e in events]  # all of it again: the server keeps each once
+
+
 def test_an_emptied_spool_starts_again_from_zero(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(forward, "COMPACT_BYTES", 10)
     events = _events("T1")

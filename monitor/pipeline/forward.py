@@ -9,7 +9,11 @@ While the server is away the spool grows and the forwarder retries with backoff;
 spool is sent from the offset, oldest first. A resend is idempotent: the server knows each event by
 its table and sequence number and stores it once (it answers such events as ``duplicates``), and the
 alerts it raises have ids derived from what they are about, so a batch sent twice (an answer lost, the
-process killed between sending and recording the offset) adds nothing the second time.
+process killed between sending and recording the offset) adds nothing the second time. That is why
+the offset, unlike the batches, is not fsynced after each acknowledgement: a box that loses power may
+come back with an older offset (or none: the spool from its start) and resend what the server already
+has, which costs a resend and loses nothing. Only the offset's reset to zero when an emptied spool is
+truncated is fsynced first, so an offset never points into batches spooled after it.
 
 A line cut short by a crash while it was written is dropped on the next start (its events are in the
 local store, which had them first); everything before it is sent.
@@ -87,12 +91,14 @@ class Spool:
         # past the end: the spool was emptied (compacted) before the offset was reset; all was sent
         return 0 if offset > size else offset
 
-    def _write_offset(self, offset: int) -> None:
+    def _write_offset(self, offset: int, durable: bool = False) -> None:
+        """Record ``offset`` (replaced whole); fsynced only when ``durable`` (see the module's notes)."""
         tmp = self._offset_path.with_suffix(".tmp")
         with tmp.open("w") as f:
             f.write(str(offset))
             f.flush()
-            os.fsync(f.fileno())
+            if durable:
+                os.fsync(f.fileno())
         os.replace(tmp, self._offset_path)
 
     def append(self, events: Sequence[EventBase]) -> None:
@@ -129,12 +135,13 @@ class Spool:
         return events, end
 
     def ack(self, offset: int) -> None:
-        """The server stored everything before ``offset``."""
+        """The server stored everything before ``offset`` (recorded without an fsync: a resend after a
+        power loss is harmless)."""
         with self._lock:
             self._offset = offset
             if offset >= COMPACT_BYTES and offset == self._path.stat().st_size:
                 self._offset = 0
-                self._write_offset(0)  # a crash right here resends the spool once: harmless
+                self._write_offset(0, durable=True)  # a crash right here resends the spool once: harmless
                 with self._path.open("r+b") as f:
                     f.truncate(0)
                     f.flush()
