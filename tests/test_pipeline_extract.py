@@ -1594,8 +1594,8 @@ def test_a_face_dealt_unread_is_not_lost_when_the_piles_are_counted() -> None:
             break
         _at(t, 1 / 15, DECK, 5, unread)
     assert [e.pile for e in t.x.deal.dealt_out] == [5]  # counted, its read awaited
-    t.x._emit("piles_complete", counts=[1] * 7)  # anything closing the deal sends the cards first
-    types_now = [e.type for e in t.x._out]
+    t.x.out.emit("piles_complete", counts=[1] * 7)  # anything closing the deal sends the cards first
+    types_now = [e.type for e in t.x.out.queued]
     assert types_now.index("card_dealt") < types_now.index("piles_complete")
 
 

@@ -34,18 +34,21 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections import Counter, deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
 from monitor.calibration.zones import zone_kind, zone_number
-from monitor.events.schema import EVENT_TYPES, PILES, EventBase, Source
+from monitor.events.schema import PILES, EventBase, Source
 from monitor.geometry.shapes import convex_hull, hull_distance
-from monitor.perception.spot_watch import KEEP, SpotView
+from monitor.perception.spot_watch import SpotView
 from monitor.perception.stub_spread import Spread
 from monitor.pipeline.observe import Seen, SpotChips
+from monitor.pipeline.watchers.bets import BetsWatcher
+from monitor.pipeline.watchers.dice import DiceWatcher
+from monitor.pipeline.watchers.emit import Outbox
+from monitor.pipeline.watchers.rest import RestWatcher, Track
 from monitor.pipeline.watchers.view import FrameView, TableLayout
 from monitor.rules.paigow.partial import MAX_UNREAD
 from monitor.tablestate.index_cards import IndexCard
@@ -155,23 +158,6 @@ class ExtractorSettings:
     # 0.4 s hold lost it whenever the exposure waited (the fault set played live; the gate passes at 0)
     early_set_s: float = 0.0
     banker_seat: int | None = None  # for rounds opened by vision
-
-
-@dataclass(slots=True)
-class _Track:
-    zone: str
-    x: float  # where it came to a stop: the mean of its positions since (stillness is measured from it)
-    y: float
-    still: int = 0
-    moved: int = 0  # frames in a row it looked moved while resting (one is noise: a corner's jitter)
-    resting: str | None = None  # the zone it rests in, once settled
-    last: Seen | None = None
-    seen_at: float = 0.0
-    entered: float = 0.0  # when it came into its zone (a card landing under a hand: the hand's visit)
-    moved_at: float = -1.0  # when it last jumped from where it rested (not set when first seen)
-    named_at: tuple[float, int] | None = None  # (time, frame) its face was first read, this showing
-    face_at: tuple[float, int] | None = None  # (time, frame) it began to show surely a face, this showing
-    certain_at: tuple[float, int] | None = None  # ... certainly a face (unread_face_back_p), this showing
 
 
 @dataclass(slots=True)
@@ -297,9 +283,6 @@ class _Deal:
     # the banker's cards seen face up, read or not: settlement has begun (no event: the contract's
     # banker_hand_exposed names the cards, and unread ones cannot be named)
     banker_face_up: bool = False
-    # a player's set cards seen face up (rule 56: hands are opened after the banker's is exposed):
-    # the showdown has begun though the banker's row was not seen (an arm over it, its cards stacked)
-    hands_face_up: bool = False
     banker_count: int = 0
     banker_set: tuple[tuple[str, ...], tuple[str, ...]] | None = None
     banker_index_set: tuple[tuple[str, ...], tuple[str, ...]] | None = None  # as read by its indices
@@ -308,8 +291,6 @@ class _Deal:
     # changed before that: banker_foul's lay 1.4 s)
     banker_index_row: _Count = field(default_factory=_Count)
     banker_index_early: list[tuple[tuple[float, int], dict[str, Any]]] = field(default_factory=list)
-    dice: _Count = field(default_factory=_Count)
-    dice_reported: tuple[int, ...] | None = None
 
 
 class EventExtractor:
@@ -327,49 +308,25 @@ class EventExtractor:
         where known: the deal is then counted by the dealer's trips from the deck."""
         self.table_id = table_id
         self.s = settings or ExtractorSettings()
-        counter = itertools.count()
-        self._next_seq = next_seq or (lambda: next(counter))
-        self._wall = wall_time or (lambda t: EPOCH + timedelta(seconds=t))
-        self.tracks: dict[str, _Track] = {}
+        self.out = Outbox(table_id, next_seq, wall_time)
+        self.out.before = self._cards_first
+        self.rest = RestWatcher(self.s)
+        self.tracks = self.rest.tracks
         self.layout = layout or TableLayout()
         self.slot_centers = self.layout.slot_centers
         self.deck_at = self.layout.deck_at
         self._deal_hull: list[tuple[float, float]] | None = None  # deck and slots: where the hand deals
-        self._landing: set[str] = set()  # cards stopped on a pile, not yet resting
         self.round_open = not self.s.round_from_vision
         self.banker_seat = self.s.banker_seat
         self.deal = _Deal()
-        self.bets_closed = False
-        self.bets: dict[int, _Count] = {}
-        self.bets_reported: dict[int, int] = {}
-        self.closed_at: float | None = None  # media time the bets closed (console or dice)
-        # seat -> when its reported bet was first read; when something last touched its betting spot;
-        # since when no chips have been seen there
-        self.bet_since: dict[int, float] = {}
-        self.spot_touched: dict[int, float] = {}
-        self.spot_missing: dict[int, float] = {}
-        # With the cameras' pictures of the betting spots (``spots`` given to :meth:`frame`): each
-        # spot's picture version now, and the one it showed when its reported bet was read.
         self.spots: Mapping[str, SpotView] = {}  # zone name -> its picture (betting spots, pile slots)
         self.stub_spread: Spread | None = None  # the stub spread counted from its picture, if watched
         self.stub_still: tuple[float, int] | None = None  # since when (time, frame) it has lain still
-        self.bet_version: dict[int, int] = {}  # seat -> its spot's picture version as the bets closed
-        # seat -> its spot's picture version as the bets closed, and when it was last seen so before
-        self.close_view: dict[int, tuple[int, float, int]] = {}
-        self.spot_since: dict[str, tuple[int, float, int]] = {}  # zone -> (version, settled since, frame)
-        # zone -> picture version -> the chips read in it at full resolution (where given to frame)
-        self.spot_chips: dict[str, dict[int, SpotChips]] = {}
-        self.added_in: dict[int, int] = {}  # seat -> the picture version chips added were reported in
-        self.rereads = 0  # bet readings that changed with nothing touching the spot (not reported)
-        # chip track -> (seat, cents, last seen, cents exact: not a lower bound)
-        self.stacks: dict[str, tuple[int, int, float, bool]] = {}
-        # chip track or "seatN" -> recent readings (t, frame, cents, confidence)
-        self.chip_reads: dict[str, deque[tuple[float, int, int, float]]] = {}
+        self.bets = BetsWatcher(self.s, self.rest, self.out, self)
+        self.dice = DiceWatcher(self.s, self.rest, self.out)
         self.clear = _Count()
-        self._out: list[EventBase] = []
         self._frame = 0
         self._now = 0.0
-        self.frames_seen = 0
 
     # ---- input -----------------------------------------------------------------------------------
 
@@ -384,11 +341,12 @@ class EventExtractor:
             self.round_open = False
         elif t == "misdeal_declared":
             self.deal = _Deal()
+            self.bets.misdeal()
+            self.dice.reset()
         elif t in ("bets_closed", "dice_rolled"):
-            self.bets_closed = True  # the dice exposed close the bets too (seed 000 rule 36)
+            # the dice exposed close the bets too (seed 000 rule 36)
             at = getattr(event, "media_time", None)
-            at = self._now if at is None else float(at)
-            self.closed_at = at if self.closed_at is None else min(self.closed_at, at)
+            self.bets.close(self._now if at is None else float(at))
         elif t == "action_pile_chosen":
             self.deal.action_pile = getattr(event, "pile", None)
 
@@ -404,77 +362,20 @@ class EventExtractor:
 
     def see(self, view: FrameView) -> list[EventBase]:
         """One frame (:class:`FrameView`); returns the vision events it confirmed, in order."""
-        index, media_time, objects = view.index, view.media_time, view.objects
+        index, media_time = view.index, view.media_time
         self._frame, self._now = index, media_time
         self.hand_cards = view.hand_cards
         self.spots = view.spots
         self.stub_spread = view.stub
         self.stub_still = view.stub_still
-        for zone, spot in self.spots.items():
-            if spot.settled and self.spot_since.get(zone, (None, 0.0, 0))[0] != spot.version:
-                self.spot_since[zone] = (spot.version, self._now, self._frame)
-        for zone, read in view.spot_chips.items():
-            versions = self.spot_chips.setdefault(zone, {})
-            versions[read.version] = read
-            if len(versions) > KEEP:  # as many as the spot's watcher remembers pictures
-                del versions[min(versions)]
-        self.frames_seen += 1
-        visible: dict[str, Seen] = {}
-        settled: list[tuple[Seen, str | None]] = []
-        hands: list[Seen] = []
-        for o in objects:
-            if o.kind == "hand":
-                hands.append(o)  # hands never rest: they only say where the dealer is touching
-                continue
-            visible[o.track] = o
-            tr = self.tracks.get(o.track)
-            if tr is None:
-                tr = self.tracks[o.track] = _Track(o.zone, o.x, o.y, entered=media_time)
-            moved = ((o.x - tr.x) ** 2 + (o.y - tr.y) ** 2) ** 0.5
-            if o.zone == tr.zone and moved <= self.s.still_mm:
-                tr.still += 1
-                tr.moved = 0
-                k = min(tr.still, 30)  # the anchor follows the mean, so noise does not walk it away
-                tr.x += (o.x - tr.x) / k
-                tr.y += (o.y - tr.y) / k
-            elif (o.zone == tr.zone and tr.resting == o.zone and tr.still >= self.s.settle_frames
-                  and tr.moved + 1 < self.s.leave_frames):
-                tr.moved += 1  # one odd reading of a resting object: wait for the next frame
-            else:
-                if o.zone != tr.zone:
-                    tr.entered = media_time
-                if tr.seen_at < media_time:
-                    tr.moved_at = media_time
-                tr.still, tr.moved, tr.zone, tr.x, tr.y = 1, 0, o.zone, o.x, o.y
-            tr.last, tr.seen_at = o, media_time
-            if o.kind == "card":
-                named = o.face_up and (o.card is not None or o.rank is not None)
-                if not named:
-                    tr.named_at = None
-                elif tr.named_at is None:
-                    tr.named_at = (media_time, index)
-                if not o.face_sure:
-                    tr.face_at = None
-                elif tr.face_at is None:
-                    tr.face_at = (media_time, index)
-                if not self._certain_face(o):
-                    tr.certain_at = None
-                elif tr.certain_at is None:
-                    tr.certain_at = (media_time, index)
-            if tr.still >= self.s.settle_frames and tr.resting != o.zone:
-                before = tr.resting
-                tr.resting = o.zone
-                settled.append((o, before))
-                self._landing.discard(o.track)
-            elif o.kind == "card" and tr.resting != o.zone and zone_kind(o.zone) == "pile":
-                self._landing.add(o.track)
-            else:
-                self._landing.discard(o.track)
-        settled += self._covered_landings(visible)
-        if self.frames_seen % 300 == 0:
-            self._forget(media_time)
+        self.bets.look(view)
+        self.out.at(index, media_time)
+        view = self.rest.frame(view)
+        hands = list(view.hands)
+        settled = list(view.settled) + self._covered_landings(view)
         # carrying missed objects only matters where something reads the table
-        present = self._present(visible) if self.round_open or self.s.round_from_vision else visible
+        view = self.rest.with_present(view, carry=self.round_open or self.s.round_from_vision)
+        present = dict(view.present)
         self._round_from_table(present)
         if self.round_open:
             self._hand_visits(hands, present)
@@ -489,14 +390,13 @@ class EventExtractor:
             self._seats(present)
             self._banker_seat_seen(present)
             self._banker(present)
-            self._showdown(present)
-            self._spot_touches(visible, hands)
-            self._chips(visible)  # chips have their own memory of hidden stacks (``hold_s``)
-            self._dice(present)
-        out, self._out = self._out, []
-        return out
+            out = self.out.take()
+            out += self.bets.frame(view)
+            out += self.dice.frame(view)
+            return out
+        return self.out.take()
 
-    def _covered_landings(self, visible: dict[str, Seen]) -> list[tuple[Seen, str | None]]:
+    def _covered_landings(self, view: FrameView) -> list[tuple[Seen, str | None]]:
         """Cards that came onto a pile and vanished there before they settled: they landed.
 
         A card covered before the debounce ended (the next card came quickly, or a lagging chain
@@ -507,11 +407,8 @@ class EventExtractor:
         ``missing_s`` may be a detector's dropout, so the decision waits that long.
         """
         out: list[tuple[Seen, str | None]] = []
-        for track in [t for t in self._landing if t not in visible]:
+        for track in self.rest.gone_landing(view):
             tr = self.tracks[track]
-            if self._now - tr.seen_at < self.s.missing_s - 1e-9:
-                continue
-            self._landing.discard(track)
             o = tr.last
             if o is None or self.deal.done:
                 continue
@@ -537,48 +434,21 @@ class EventExtractor:
                 return True
         return False
 
-    def _present(self, visible: dict[str, Seen]) -> dict[str, Seen]:
-        """What is on the table: the objects seen, and resting ones missed for at most ``missing_s``.
-
-        A detector misses an object in a frame now and then; a resting card or stack that vanishes
-        for a frame or two has not moved (moving objects are not carried: they may have left).
-        """
-        present = dict(visible)
-        for track, tr in self.tracks.items():
-            if (track not in visible and tr.last is not None and tr.resting == tr.zone
-                    and tr.still >= self.s.settle_frames and self._now - tr.seen_at <= self.s.missing_s):
-                present[track] = tr.last
-        return present
-
-    def _forget(self, now: float, after_s: float = 30.0) -> None:
-        """Tracks unseen for ``after_s`` are dropped (a live run goes on for days)."""
-        for t in [t for t, tr in self.tracks.items() if now - tr.seen_at > after_s]:
-            del self.tracks[t]
-
     def _certain_face(self, o: Seen) -> bool:
-        """Face up and certainly a face: named, its rank read, or all but no chance of a back."""
-        return o.face_up and (o.card is not None or o.rank is not None or (
-            o.back_p is not None and o.back_p <= self.s.unread_face_back_p))
+        return self.rest.certain_face(o)
 
     def _at_rest(self, o: Seen) -> bool:
-        """Resting now: still, in its zone, for ``settle_frames`` observations."""
-        tr = self.tracks[o.track]
-        return tr.resting == o.zone and tr.still >= self.s.settle_frames
+        return self.rest.at_rest(o)
 
     # ---- output ----------------------------------------------------------------------------------
 
     def _emit(self, etype: str, confidence: float = 1.0, source: Source = Source.VISION,
               at: tuple[float, int] | None = None, **fields: Any) -> None:
-        """``at``: (media time, frame) the event happened at, when earlier than the frame confirming it."""
+        self.out.emit(etype, confidence, source, at, **fields)
+
+    def _cards_first(self, etype: str) -> None:
         if etype not in _PASS_DEALT and self.deal.dealt_out:
             self._send_dealt({}, force=True)  # what closes or follows the deal comes after its cards
-        t, frame = at if at is not None else (self._now, self._frame)
-        cls = EVENT_TYPES[etype]
-        self._out.append(cls(
-            table_id=self.table_id, seq=self._next_seq(), media_time=max(0.0, t), frame=frame,
-            wall_time=self._wall(t), source=source, confidence=max(0.0, min(1.0, confidence)),
-            **fields,
-        ))
 
     # ---- rounds ----------------------------------------------------------------------------------
 
@@ -586,16 +456,8 @@ class EventExtractor:
         if getattr(self, "deal", None) is not None and self.deal.dealt_out:
             self._send_dealt({}, force=True)  # the last round's cards are not lost with it
         self.deal = _Deal()
-        self.bets_closed = False
-        self.closed_at = None
-        self.bets = {}
-        self.bets_reported = {}
-        self.bet_since, self.spot_touched, self.spot_missing = {}, {}, {}
-        self.bet_version = {}
-        self.close_view = {}
-        self.added_in = {}
-        self.stacks = {}
-        self.chip_reads = {}
+        self.bets.reset()
+        self.dice.reset()
 
     def _round_from_table(self, visible: dict[str, Seen]) -> None:
         if not self.s.round_from_vision:
@@ -1040,7 +902,7 @@ class EventExtractor:
         d = self.deal
         on_slot = [tr for tr in self.tracks.values() if self._card_on_slot(tr)]
 
-        def lying(tr: _Track) -> bool:  # a card flying over the slot to the next pile is not on it
+        def lying(tr: Track) -> bool:  # a card flying over the slot to the next pile is not on it
             return zone_number(tr.zone) == v.pile and tr.still >= 2
 
         # A hand passing close to a neighbour on its way (a frame of the landing missed) is nearer
@@ -1154,7 +1016,7 @@ class EventExtractor:
                        rank=e.rank)
 
     @staticmethod
-    def _card_on_slot(tr: _Track) -> bool:
+    def _card_on_slot(tr: Track) -> bool:
         """A card track whose last sighting is on a pile slot (the zone it is counted in)."""
         return (tr.last is not None and tr.last.kind == "card" and tr.zone == tr.last.zone
                 and zone_kind(tr.zone) == "pile")
@@ -1653,219 +1515,24 @@ class EventExtractor:
                    and tr.last.kind == "card" and zone_number(tr.resting) in waiting
                    and zone_kind(tr.resting) in ("front", "back") for tr in self.tracks.values())
 
-    def _showdown(self, visible: dict[str, Seen]) -> None:
-        """A player's set cards face up after the piles went out: the hands are being opened."""
-        d = self.deal
-        if self.bets_closed and d.delivered and not d.hands_face_up:
-            opened = Counter(zone_number(o.zone) for o in visible.values()
-                             if o.kind == "card" and o.face_up and zone_kind(o.zone) in ("front", "back")
-                             and self._at_rest(o))
-            d.hands_face_up = any(n >= HAND_SHOWN for n in opened.values())
+    # ---- what the bets watcher reads of the hands -------------------------------------------------
 
-    # ---- chips -----------------------------------------------------------------------------------
+    @property
+    def banker_exposed(self) -> bool:
+        return self.deal.banker_exposed
 
-    def _chips(self, visible: dict[str, Seen]) -> None:
-        d = self.deal
-        if d.banker_exposed or (self.bets_closed and (d.banker_face_up or d.hands_face_up)):
-            return  # settlement moves chips on purpose (rules 13, 23): not a bet change
-        for zone, spot_view in self.spots.items():
-            # the picture a bet is judged against: the spot's as the bets closed (settled)
-            seat = zone_number(zone)
-            if (zone_kind(zone) == "bet" and seat is not None and spot_view.settled
-                    and (self.closed_at is None or seat not in self.bet_version)):
-                self.bet_version[seat] = spot_view.version
-                if self.closed_at is None:
-                    self.close_view[seat] = (spot_view.version, self._now, self._frame)
-        totals: dict[int, int] = {}
-        conf: dict[int, float] = {}
-        fresh: set[int] = set()
-        bound: set[int] = set()  # spots whose total is a lower bound (a stack's height not seen)
-        for o in visible.values():
-            if o.kind != "chips" or zone_kind(o.zone) != "bet" or not self._at_rest(o):
-                continue
-            seat = zone_number(o.zone)
-            assert seat is not None
-            value = self._chip_vote(o)
-            totals[seat] = totals.get(seat, 0) + value
-            conf[seat] = min(conf.get(seat, 1.0), o.confidence)
-            if o.track not in self.stacks:
-                fresh.add(seat)
-            if not o.exact:
-                bound.add(seat)
-            self.stacks[o.track] = (seat, value, self._now, o.exact)
-        # A stack that vanished where it rested is hidden (an arm over the spot) until new chips come
-        # to that spot (the old ones were swapped) or it stays away ``hold_s``.
-        for track, (seat, value, seen_at, exact) in list(self.stacks.items()):
-            shown = visible.get(track)
-            if shown is not None and self._at_rest(shown) and shown.zone == f"seat{seat}.bet":
-                continue
-            if track in visible or seat in fresh or self._now - seen_at > self.s.hold_s:
-                del self.stacks[track]
-                self.chip_reads.pop(track, None)
-            else:
-                totals[seat] = totals.get(seat, 0) + value
-                if not exact:
-                    bound.add(seat)
-        for seat in sorted(set(totals) | set(self.bets)):
-            c = self.bets.setdefault(seat, _Count())
-            # the spot's total is voted too: a stack missed or boxed twice for a few frames (or
-            # re-tracked under a new id) changes the sum, not the bet
-            total, since, since_frame = self._vote(f"seat{seat}", totals.get(seat, 0), conf.get(seat, 1.0))
-            c.update(total, since, since_frame)
-            before = self.bets_reported.get(seat, 0)
-            added = self._chips_added(seat, before)
-            if added is not None:
-                self._report_added(seat, before, *added, conf.get(seat, 1.0))
-                continue
-            picture = self.spots.get(f"seat{seat}.bet")
-            if picture is not None and self.added_in.get(seat) == picture.version:
-                continue  # the tracks' readings catching up with chips already reported from the picture
-            if not c.held(self._now, self.s.stable_s):
-                continue
-            if c.value == before:
-                continue
-            # a watched spot is judged even when its chips were read as none: from overhead a
-            # stack can drop out of the detector's sight for seconds while it lies untouched
-            late = self.closed_at is not None and c.since >= self.closed_at
-            after_close = late and (before != 0 or (picture is not None and seat in self.bets_reported))
-            # (a first reading after the close waits for a still spot too: a box on an empty spot's
-            # printed circle while a hand passes by is dated by the spot's picture, as it was at the close)
-            if picture is not None and late and (not picture.settled or (
-                    picture.version != self.bet_version.get(seat, picture.version)
-                    and self._now - self.spot_since[f"seat{seat}.bet"][1] < self.s.spot_hold_s - 1e-9)):
-                # something is moving over the spot, or has just stopped there (a hand resting a
-                # moment, cards slid past): judge when it is still, as it was or changed for good
-                continue
-            # Chips change only where something touches them: a reading that changed after the close
-            # while the spot looks as it did when the bet was read (its picture: the same version)
-            # is the same chips read another way (two stacks boxed as one, then as two; a colour
-            # read off the neighbouring stack), taken silently. Where the spot's picture is not
-            # watched, "touched" is judged from the detections: a hand on it, its chips jumping or
-            # all out of sight for a moment.
-            if picture is not None:
-                untouched = after_close and picture.version == self.bet_version.get(seat, picture.version)
-            else:
-                untouched = after_close and (
-                    self.spot_touched.get(seat, -math.inf) <= self.bet_since.get(seat, -math.inf))
-            self.bets_reported[seat] = c.value
-            self.bet_since[seat] = c.since
-            if picture is not None:
-                self.bet_version[seat] = picture.version
-            if untouched:
-                self.rereads += 1
-                continue
-            # dated when the chips came to rest: the procedure monitor compares that with the close.
-            # Where the spot is watched, that is when its picture settled as it is now, if earlier
-            # than the reading (a stack the detector missed for a second or two: rule 32 asks when
-            # the chips were put down, not when they were first read)
-            at = (c.since, c.since_frame)
-            still = self.spot_since.get(f"seat{seat}.bet")
-            if picture is not None and picture.settled and still is not None and still[0] == picture.version:
-                at = min(at, (still[1], still[2]))
-            closing = self.close_view.get(seat)
-            if picture is not None and picture.settled and late and closing is not None \
-                    and picture.version == closing[0]:
-                # the spot looks as it did as the bets closed (it left that picture and came back: a
-                # pile laid beside it, a hand resting there): what it holds, it held then
-                at = min(at, (closing[1], closing[2]))
-            if before == 0:
-                self._emit("bet_placed", conf.get(seat, 1.0), at=at, seat=seat, amount=c.value,
-                           at_least=seat in bound)
-            else:
-                self._emit("bet_changed", conf.get(seat, 1.0), at=at, seat=seat, before=before, after=c.value,
-                           at_least=seat in bound)
+    @property
+    def banker_face_up(self) -> bool:
+        return self.deal.banker_face_up
 
-    def _chips_added(self, seat: int, before: int) -> tuple[int, bool] | None:
-        """The spot's worth and whether it is exact, where chips were added to a bet after the close
-        (``new_chip_mm``), judged on the full-resolution reads of the spot's pictures; else None."""
-        zone = f"seat{seat}.bet"
-        picture = self.spots.get(zone)
-        if (self.closed_at is None or before <= 0 or picture is None or not picture.settled
-                or seat not in self.bet_version or picture.version == self.bet_version[seat]):
-            return None
-        reads = self.spot_chips.get(zone, {})
-        now, held = reads.get(picture.version), reads.get(self.bet_version[seat])
-        if now is None or not now.chips or held is None or not held.chips:
-            return None  # a picture whose chips were not read, or a bet its circles never showed
-        worth = sum(o.value for o in now.chips)
-        away = now.away.get(held.version)
-        if away is None or away > self.s.spot_bare_share:
-            return None  # more than chips changed there: an arm or a card resting on the spot
-        # new: far from every chip read before, and its place looked otherwise in the bet's picture
-        # (a chip the reader missed then, read now beside an arm resting on the spot, lay there)
-        if worth <= before or not any(
-                held.version not in alike
-                and all(math.hypot(o.x - p.x, o.y - p.y) > self.s.new_chip_mm for p in held.chips)
-                for o, alike in zip(now.chips, now.alike, strict=True)):
-            return None
-        return worth, all(o.exact for o in now.chips)
+    @property
+    def piles_delivered(self) -> bool:
+        return bool(self.deal.delivered)
 
-    def _report_added(self, seat: int, before: int, worth: int, exact: bool, confidence: float) -> None:
-        """A bet raised after the close (:meth:`_chips_added`), dated when its spot settled as it is now;
-        the spot's reading that follows is the same chips (its picture's version is the reported one)."""
-        zone = f"seat{seat}.bet"
-        version, since, frame = self.spot_since[zone]
-        self.bets_reported[seat] = worth
-        self.bet_since[seat] = since
-        self.bet_version[seat] = version
-        self.added_in[seat] = version
-        self._emit("bet_changed", confidence, at=(since, frame), seat=seat, before=before, after=worth,
-                   at_least=not exact)
-
-    def _spot_touches(self, visible: dict[str, Seen], hands: list[Seen]) -> None:
-        """When each betting spot was last touched: a hand on it, chips jumping in it, or all its
-        chips out of sight ``touch_gap_s`` or longer (an arm over them, or taken away)."""
-        seen: set[int] = set()
-        for o in visible.values():
-            if o.kind != "chips" or zone_kind(o.zone) != "bet" or (seat := zone_number(o.zone)) is None:
-                continue
-            seen.add(seat)
-            if self.tracks[o.track].moved_at == self._now:
-                self.spot_touched[seat] = self._now
-        for h in hands:
-            if zone_kind(h.zone) == "bet" and (seat := zone_number(h.zone)) is not None:
-                self.spot_touched[seat] = self._now
-        # measured over the frames looked at: a review skips still spans, a live chain lagging frames
-        for seat in seen | set(self.bets_reported):
-            since = self.spot_missing.setdefault(seat, self._now)
-            if self._now - since >= self.s.touch_gap_s - 1e-9:
-                self.spot_touched[seat] = self._now  # covered or emptied: touched until seen again
-            if seat in seen:
-                del self.spot_missing[seat]
-
-    def _chip_vote(self, o: Seen) -> int:
-        """The stack's worth most believed over the last ``chip_vote_s`` (confidence-weighted votes)."""
-        return self._vote(o.track, o.value, o.confidence)[0]
-
-    def _vote(self, key: str, value: int, confidence: float) -> tuple[int, float, int]:
-        """The value most believed over the last ``chip_vote_s``, and the time and frame it was first
-        read in that window (a change is dated when it happened, not when it won the vote)."""
-        reads = self.chip_reads.setdefault(key, deque())
-        reads.append((self._now, self._frame, value, confidence))
-        while reads and self._now - reads[0][0] > self.s.chip_vote_s:
-            reads.popleft()
-        votes: dict[int, float] = {}
-        for _, _, v, c in reads:
-            votes[v] = votes.get(v, 0.0) + max(c, 1e-3)
-        # ties go to the latest reading (a real change wins as soon as it is half the window)
-        best = max(votes, key=lambda v: (votes[v], v == value))
-        t, frame = next((t, f) for t, f, v, _ in reads if v == best)
-        return best, t, frame
-
-    # ---- dice ------------------------------------------------------------------------------------
-
-    def _dice(self, visible: dict[str, Seen]) -> None:
-        d = self.deal
-        dice = sorted((o for o in visible.values() if o.kind == "die" and o.zone == "dice"),
-                      key=lambda o: o.x)
-        if not dice or any(not self._at_rest(o) or not 1 <= o.value <= 6 for o in dice):
-            d.dice.update(None, self._now)
-            return
-        values = tuple(o.value for o in dice)
-        d.dice.update(values, self._now)
-        if len(values) == 3 and d.dice.held(self._now, self.s.stable_s) and values != d.dice_reported:
-            d.dice_reported = values
-            self._emit("dice_rolled", min(o.confidence for o in dice), values=list(values))
+    @property
+    def rereads(self) -> int:
+        """Bet readings that changed with nothing touching the spot (not reported)."""
+        return self.bets.rereads
 
 
 def _along(cards: list[Seen]) -> list[Seen]:
