@@ -38,5 +38,12 @@ def test_different_names_unread_boxes_and_apart_boxes_all_stay() -> None:
 
 
 def test_a_box_overlapping_less_than_the_threshold_stays() -> None:
-    dets = Detections(400, 300, (_card(10, "Ks"), _card(45, "Ks")))  # IoU 15/85 of a card
+    dets = Detections(400, 300, (_card(10, "Ks"), _card(52, "Ks")))  # 0.16 of either box covered
     assert len(one_box_per_card(dets).items) == 2
+
+
+def test_a_box_turned_across_another_named_alike_is_the_same_card() -> None:
+    across = Detection("card_face_up", 0.9, ((0, 40), (70, 40), (70, 90), (0, 90)), identity="Ks",
+                       identity_confidence=1.0, source="split")
+    dets = Detections(400, 300, (_card(10, "Ks"), across))  # IoU under 0.4, most of the smaller box
+    assert _ids(one_box_per_card(dets)) == [("Ks", "detector")]
