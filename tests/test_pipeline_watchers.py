@@ -15,6 +15,7 @@ from monitor.pipeline.watchers.bets import BetsWatcher
 from monitor.pipeline.watchers.dice import DiceWatcher
 from monitor.pipeline.watchers.emit import Outbox
 from monitor.pipeline.watchers.rest import RestWatcher
+from monitor.pipeline.watchers.round import RoundWatcher
 from monitor.pipeline.watchers.view import FrameView, TableLayout
 
 TABLE = Path(__file__).resolve().parents[1] / "calibration" / "default-table.yaml"
@@ -188,3 +189,38 @@ def test_bets_a_reading_changed_after_the_close_with_nothing_touching_the_spot_i
     bets.reset()  # a new round: the same chips are the next round's bet
     run(1.0, _chips("a2", 4, 2500))
     assert [e.type for e in events[2:]] == ["bet_placed"]
+
+
+def test_round_from_vision_chips_at_rest_open_it_and_a_clear_table_closes_it_dated_when_it_cleared() -> None:
+    rig = _Rig(round_from_vision=True, clear_s=1.0, banker_seat=3)
+    opened: list[int] = []
+    rounds = RoundWatcher(rig.s, rig.rest, rig.out, lambda: opened.append(rig.n - 1))
+    events: list[Any] = []
+
+    def run(seconds: float, *objects: Seen) -> None:
+        for _ in range(round(seconds * FPS)):
+            events.extend(rounds.frame(rig.view(*objects)))
+
+    assert not rounds.open
+    run(0.5, Seen("tray", "chips", "tray", 0.0, 0.0, value=10000))  # the house's chips: no round
+    assert events == [] and not rounds.open
+    run(0.5, _chips("a", 2, 2500))
+    assert [(e.type, e.banker_seat) for e in events] == [("round_started", 3)]
+    assert rounds.open and opened == [15 + 2]  # the others told first, at the third still look
+    run(0.5)  # the chips gone: the table must stay clear clear_s
+    assert len(events) == 1
+    run(1.0)
+    assert [e.type for e in events] == ["round_started", "round_ended"] and not rounds.open
+    cleared = 29 / FPS + 0.2  # last seen at frame 29, carried as present missing_s more
+    assert events[1].media_time == pytest.approx(cleared, abs=1.5 / FPS)
+
+
+def test_round_with_a_console_every_frame_is_a_rounds_until_it_says_otherwise() -> None:
+    rig = _Rig()
+    rounds = RoundWatcher(rig.s, rig.rest, rig.out, lambda: None)
+    assert rounds.open
+    assert [e for _ in range(60) for e in rounds.frame(rig.view())] == []  # the table clear: still open
+    rounds.closed()
+    assert not rounds.open
+    rounds.opened()
+    assert rounds.open

@@ -49,6 +49,7 @@ from monitor.pipeline.watchers.bets import BetsWatcher
 from monitor.pipeline.watchers.dice import DiceWatcher
 from monitor.pipeline.watchers.emit import Outbox
 from monitor.pipeline.watchers.rest import RestWatcher, Track
+from monitor.pipeline.watchers.round import RoundWatcher
 from monitor.pipeline.watchers.view import FrameView, TableLayout
 from monitor.rules.paigow.partial import MAX_UNREAD
 from monitor.tablestate.index_cards import IndexCard
@@ -316,7 +317,6 @@ class EventExtractor:
         self.slot_centers = self.layout.slot_centers
         self.deck_at = self.layout.deck_at
         self._deal_hull: list[tuple[float, float]] | None = None  # deck and slots: where the hand deals
-        self.round_open = not self.s.round_from_vision
         self.banker_seat = self.s.banker_seat
         self.deal = _Deal()
         self.spots: Mapping[str, SpotView] = {}  # zone name -> its picture (betting spots, pile slots)
@@ -324,7 +324,7 @@ class EventExtractor:
         self.stub_still: tuple[float, int] | None = None  # since when (time, frame) it has lain still
         self.bets = BetsWatcher(self.s, self.rest, self.out, self)
         self.dice = DiceWatcher(self.s, self.rest, self.out)
-        self.clear = _Count()
+        self.round = RoundWatcher(self.s, self.rest, self.out, self._opened_by_vision)
         self._frame = 0
         self._now = 0.0
 
@@ -335,10 +335,10 @@ class EventExtractor:
         t = getattr(event, "type", "")
         if t == "round_started":
             self._new_round()
-            self.round_open = True
+            self.round.opened()
             self.banker_seat = getattr(event, "banker_seat", None) or self.s.banker_seat
         elif t == "round_ended":
-            self.round_open = False
+            self.round.closed()
         elif t == "misdeal_declared":
             self.deal = _Deal()
             self.bets.misdeal()
@@ -376,7 +376,7 @@ class EventExtractor:
         # carrying missed objects only matters where something reads the table
         view = self.rest.with_present(view, carry=self.round_open or self.s.round_from_vision)
         present = dict(view.present)
-        self._round_from_table(present)
+        out = self.round.frame(view)
         if self.round_open:
             self._hand_visits(hands, present)
             if self.deal.dealt_out:
@@ -390,11 +390,10 @@ class EventExtractor:
             self._seats(present)
             self._banker_seat_seen(present)
             self._banker(present)
-            out = self.out.take()
+            out += self.out.take()
             out += self.bets.frame(view)
             out += self.dice.frame(view)
-            return out
-        return self.out.take()
+        return out
 
     def _covered_landings(self, view: FrameView) -> list[tuple[Seen, str | None]]:
         """Cards that came onto a pile and vanished there before they settled: they landed.
@@ -459,24 +458,13 @@ class EventExtractor:
         self.bets.reset()
         self.dice.reset()
 
-    def _round_from_table(self, visible: dict[str, Seen]) -> None:
-        if not self.s.round_from_vision:
-            return
-        # (the tray holds the house's chips and the discards between rounds: never the round's)
-        on_table = [o for o in visible.values() if o.zone not in ("off_table", "tray")]
-        self.clear.update(not on_table, self._now, self._frame)
-        if not self.round_open:
-            chips_down = any(o.kind == "chips" and zone_kind(o.zone) == "bet" and self._at_rest(o)
-                             for o in on_table)
-            if chips_down:
-                self._new_round()
-                self.round_open = True
-                self.banker_seat = self.s.banker_seat  # the bank moves (rule 3): told, or seen anew
-                self._emit("round_started", banker_seat=self.s.banker_seat)
-        elif self.clear.value and self.clear.held(self._now, self.s.clear_s):
-            self.round_open = False
-            # dated when its last card or chip left (a review skips the still frames that follow)
-            self._emit("round_ended", at=(self.clear.since, self.clear.since_frame))
+    def _opened_by_vision(self) -> None:
+        self._new_round()
+        self.banker_seat = self.s.banker_seat  # the bank moves (rule 3): told, or seen anew
+
+    @property
+    def round_open(self) -> bool:
+        return self.round.open
 
     # ---- the deal --------------------------------------------------------------------------------
 
