@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -146,17 +147,24 @@ def _chips(track: str, seat: int, cents: int, x: float = 0.0) -> Seen:
     return Seen(track, "chips", f"seat{seat}.bet", x, 0.0, value=cents)
 
 
-def test_bets_chips_resting_are_a_bet_placed_then_changed_and_settlement_is_not_followed() -> None:
-    rig = _Rig()
-    hands = _Hands()
-    bets = BetsWatcher(rig.s, rig.rest, rig.out, hands)
-    events: list[Any] = []
+def _runner(rig: _Rig, bets: BetsWatcher, events: list[Any]) -> Callable[..., None]:
+    """Frames of the given objects for so many seconds through the bets watcher, its events kept."""
 
     def run(seconds: float, *objects: Seen) -> None:
         for _ in range(round(seconds * FPS)):
             view = rig.view(*objects)
             bets.look(view)
             events.extend(bets.frame(view))
+
+    return run
+
+
+def test_bets_chips_resting_are_a_bet_placed_then_changed_and_settlement_is_not_followed() -> None:
+    rig = _Rig()
+    hands = _Hands()
+    bets = BetsWatcher(rig.s, rig.rest, rig.out, hands)
+    events: list[Any] = []
+    run = _runner(rig, bets, events)
 
     run(1.0, _chips("a", 2, 2500))
     assert [(e.type, e.seat, e.amount) for e in events] == [("bet_placed", 2, 2500)]
@@ -172,12 +180,7 @@ def test_bets_a_reading_changed_after_the_close_with_nothing_touching_the_spot_i
     rig = _Rig()
     bets = BetsWatcher(rig.s, rig.rest, rig.out, _Hands())
     events: list[Any] = []
-
-    def run(seconds: float, *objects: Seen) -> None:
-        for _ in range(round(seconds * FPS)):
-            view = rig.view(*objects)
-            bets.look(view)
-            events.extend(bets.frame(view))
+    run = _runner(rig, bets, events)
 
     run(1.0, _chips("a", 4, 1000))
     bets.close(rig.n / FPS)

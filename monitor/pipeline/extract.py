@@ -48,6 +48,7 @@ from monitor.pipeline.observe import Seen, SpotChips
 from monitor.pipeline.watchers.bets import BetsWatcher
 from monitor.pipeline.watchers.dice import DiceWatcher
 from monitor.pipeline.watchers.emit import Outbox
+from monitor.pipeline.watchers.held import Held
 from monitor.pipeline.watchers.rest import RestWatcher, Track
 from monitor.pipeline.watchers.round import RoundWatcher
 from monitor.pipeline.watchers.view import FrameView, TableLayout
@@ -192,29 +193,13 @@ class _HandAt:
 
 
 @dataclass(slots=True)
-class _Count:
-    """A value that must hold ``stable_s`` before it is believed."""
-
-    value: Any = None
-    since: float = 0.0
-    since_frame: int = 0
-
-    def update(self, value: Any, now: float, frame: int = 0) -> None:
-        if value != self.value:
-            self.value, self.since, self.since_frame = value, now, frame
-
-    def held(self, now: float, for_s: float) -> bool:
-        return now - self.since >= for_s - 1e-9
-
-
-@dataclass(slots=True)
 class _Seat:
     pile: int
     tracks: set[str]
     absent_since: float | None = None
     collected: bool = False
-    set_counts: _Count = field(default_factory=_Count)
-    set_rest: _Count = field(default_factory=_Count)  # cards resting in both hands, uncounted
+    set_counts: Held = field(default_factory=Held)
+    set_rest: Held = field(default_factory=Held)  # cards resting in both hands, uncounted
     reported_set: tuple[tuple[str | None, ...], tuple[str | None, ...]] | None = None
     opened: bool = False
 
@@ -245,7 +230,7 @@ class _Deal:
     counts: list[int] = field(default_factory=lambda: [0] * 8)
     last_card: float | None = None
     done: bool = False
-    stub: _Count = field(default_factory=_Count)
+    stub: Held = field(default_factory=Held)
     delivered: dict[int, int] = field(default_factory=dict)  # pile -> seat
     exposed: dict[str, int] = field(default_factory=dict)  # face-up card track -> its pile
     exposed_cards: set[str] = field(default_factory=set)  # the exposed cards' names (tracks may switch)
@@ -272,7 +257,7 @@ class _Deal:
     stub_seen: dict[str, float] = field(default_factory=dict)  # stub card track -> last seen resting
     action_pile: int | None = None
     seats: dict[int, _Seat] = field(default_factory=dict)
-    banker_row: _Count = field(default_factory=_Count)
+    banker_row: Held = field(default_factory=Held)
     banker_exposed: bool = False
     banker_seen: bool = False  # the banker's seat looked for from vision (no console said it)
     banker_cards_at: float | None = None  # ... since cards came to rest at the banker's place
@@ -290,7 +275,7 @@ class _Deal:
     # settings read by index while the exposure's report waits (on the players' sets): each held a
     # while, kept with when it was first read, and sent once the exposure is (a foul setting may be
     # changed before that: banker_foul's lay 1.4 s)
-    banker_index_row: _Count = field(default_factory=_Count)
+    banker_index_row: Held = field(default_factory=Held)
     banker_index_early: list[tuple[tuple[float, int], dict[str, Any]]] = field(default_factory=list)
 
 
