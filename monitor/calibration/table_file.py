@@ -45,7 +45,7 @@ from monitor.calibration.zones import OPTIONAL_ZONES, REQUIRED_ZONES, layout_pol
 from monitor.geometry import FELT, OFF_TABLE, Polygon, TableLayout
 from monitor.geometry.shapes import PolygonSet
 from monitor.rules.profile import DEFAULT_PROFILE, PaiGowProfile
-from monitor.rules.table_profile import parse_profile, profile_data
+from monitor.rules.table_profile import FieldProblem, parse_profile, profile_data
 
 FORMAT_VERSION = 1
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml parses a table file ~10x faster
@@ -58,15 +58,7 @@ KNOWN_FIELDS = frozenset(
 )
 
 Point = tuple[float, float]
-
-
-@dataclass(frozen=True, slots=True)
-class Problem:
-    field: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.field}: {self.message}" if self.field else self.message
+Problem = FieldProblem  # one bad key of a table file (the profile section's checks give the same shape)
 
 
 class CalibrationError(ValueError):

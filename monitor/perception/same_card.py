@@ -21,16 +21,15 @@ import numpy as np
 import numpy.typing as npt
 
 from monitor.perception.detections import Detection, Detections
-from monitor.perception.labels import BACK, UNKNOWN
+from monitor.perception.labels import BACK, CARD_FACE_DOWN, CARD_FACE_UP, UNKNOWN
 
 SAME_CARD_SHARE = 0.2  # of the smaller box's area covered by the other
 # The box kept is the one whose finder is surest of a card, then the surer reading
 SOURCE_RANK = {"both": 0, "detector": 1, "split": 2, "second": 3, "pile": 4, "contour": 5}
-CARD_KINDS = ("card_face_up", "card_face_down")
 
 
 def _named(d: Detection) -> bool:
-    return d.kind in CARD_KINDS and d.identity not in (None, UNKNOWN, BACK)
+    return d.kind in (CARD_FACE_UP, CARD_FACE_DOWN) and d.identity not in (None, UNKNOWN, BACK)
 
 
 def overlap_share(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]) -> float:

@@ -53,8 +53,9 @@ class DiceStart(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class ProfileProblem:
-    """One bad key of a profile section: ``field`` is its path inside the section (``dice.direction``)."""
+class FieldProblem:
+    """One bad key of a checked file or section: ``field`` is its path (``dice.direction``; "": the whole);
+    the table file's checks report theirs in the same shape."""
 
     field: str
     message: str
@@ -76,10 +77,10 @@ class _Reader:
     """Walks the section, collecting problems; each ``take`` reads one key and checks it."""
 
     def __init__(self) -> None:
-        self.problems: list[ProfileProblem] = []
+        self.problems: list[FieldProblem] = []
 
     def bad(self, path: str, message: str) -> None:
-        self.problems.append(ProfileProblem(path, message))
+        self.problems.append(FieldProblem(path, message))
 
     def mapping(self, path: str, v: Any, known: tuple[str, ...]) -> dict[str, Any] | None:
         if not isinstance(v, dict):
@@ -202,7 +203,7 @@ def _collection(r: _Reader, v: Any) -> tuple[CollectionTier, ...] | None:
     return tuple(tiers) if ok else None
 
 
-def parse_profile(data: Any) -> tuple[PaiGowProfile | None, list[ProfileProblem]]:
+def parse_profile(data: Any) -> tuple[PaiGowProfile | None, list[FieldProblem]]:
     """The profile a table file's ``profile:`` section describes (None: no section, today's default).
 
     Returns the profile, or None with every problem found (each names its key path, the bad value
@@ -214,7 +215,7 @@ def parse_profile(data: Any) -> tuple[PaiGowProfile | None, list[ProfileProblem]
     section = r.mapping("", data, TOP_KEYS)
     if section is None:
         why = f"must be a mapping (keys: {', '.join(TOP_KEYS)}), got {_shown(data)}"
-        return None, [ProfileProblem("", why)]
+        return None, [FieldProblem("", why)]
     base_name = section.get("based_on", DEFAULT_BASE)
     base = BASES.get(base_name) if isinstance(base_name, str) else None
     if base is None:
@@ -265,13 +266,13 @@ def parse_profile(data: Any) -> tuple[PaiGowProfile | None, list[ProfileProblem]
     try:
         built = PaiGowProfile.model_validate({**base.model_dump(), **changes, "name": name})
     except (ProfileError, ValidationError) as exc:  # a rule the checks above missed: still named
-        return None, [ProfileProblem("", str(exc))]
+        return None, [FieldProblem("", str(exc))]
     shipped = BASES.get(name)
     if shipped is not None and shipped != built:
         # the id must tell one set of settings from another, or an alert cannot say what judged it
         why = (f"{name!r} is a shipped profile with other settings; give this one a name of its own "
                "(allowed: 1-64 letters, digits, . _ : -)")
-        return None, [ProfileProblem("name", why)]
+        return None, [FieldProblem("name", why)]
     return built, []
 
 
