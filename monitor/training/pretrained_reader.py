@@ -116,8 +116,8 @@ def train_pretrained(data: Path, run: Path, classes: list[str], epochs: int, img
                      batch: int = 64, lr: float = 1e-3, threads: int = 2, seed: int = 0,
                      log: Any = print, init: Path | None = None) -> Path:
     """Train (or resume from ``run/last.pt``); returns ``run/best.pt`` (best val top-1). ``init``: a
-    reader's ``best.pt`` to start from instead of ImageNet features (a fine-tune on new crops), its
-    classes the same as ``classes``."""
+    reader's ``best.pt``, or its shipped ``cards.onnx`` export, to start from instead of ImageNet
+    features (a fine-tune on new crops), its classes the same as ``classes``."""
     import torch
 
     torch.set_num_threads(threads)
@@ -126,8 +126,11 @@ def train_pretrained(data: Path, run: Path, classes: list[str], epochs: int, img
     val = _files(data, "val", classes)
     if not train or not val:
         raise FileNotFoundError(f"{data}: needs train/ and val/ crops of the classes {classes[:3]}...")
-    model = build(len(classes), pretrained=init is None)
-    if init is not None:
+    if init is not None and init.suffix == ".onnx":
+        model = _from_export(init, classes, train, imgsz)
+    else:
+        model = build(len(classes), pretrained=init is None)
+    if init is not None and init.suffix != ".onnx":
         start_from = torch.load(init, map_location="cpu", weights_only=False)
         if list(start_from["classes"]) != classes:
             raise ValueError(f"{init}: its classes {start_from['classes'][:3]}... are not {classes[:3]}...")
@@ -190,6 +193,23 @@ def train_pretrained(data: Path, run: Path, classes: list[str], epochs: int, img
         with (run / "results.jsonl").open("a") as f:
             f.write(json.dumps({"epoch": epoch + 1, "loss": total / seen, "val_top1": top1}) + "\n")
     return run / "best.pt"
+
+
+def _from_export(path: Path, classes: list[str], train: list[tuple[Path, int]], imgsz: int) -> Any:
+    """The reader rebuilt from a shipped ``cards.onnx`` (its ``.json`` beside it naming the classes),
+    its folded norms measured on 64 train crops spread over the classes."""
+    from monitor.training.lite0_from_onnx import lite0_from_onnx
+
+    card = path.with_suffix(".json")
+    try:
+        theirs = list(json.loads(card.read_text())["classes"])
+    except (OSError, ValueError, KeyError) as exc:
+        raise ValueError(f"{card}: the reader's classes are needed beside {path.name} ({exc})") from exc
+    if theirs != classes:
+        raise ValueError(f"{path}: its classes {theirs[:3]}... are not {classes[:3]}...")
+    picked = [train[k][0] for k in np.linspace(0, len(train) - 1, min(64, len(train))).astype(int)]
+    crops = [c for c in (cv2.imread(str(p), cv2.IMREAD_COLOR) for p in picked) if c is not None]
+    return lite0_from_onnx(path, classes, crops, imgsz)
 
 
 def evaluate_top1(model: Any, files: list[tuple[Path, int]], imgsz: int, load: Any) -> float:
