@@ -19,8 +19,8 @@ from store_api_support import (  # noqa: F401
 )
 
 from monitor.api.app import create_app
-from monitor.api.procedure_adapter import StreamFeedAdapter
 from monitor.calibration import parse_table
+from monitor.procedure.feed_adapter import StreamFeedAdapter
 from monitor.store.models import EventRow
 
 TABLE = Path(__file__).resolve().parents[1] / "calibration" / "default-table.yaml"

@@ -20,7 +20,6 @@ from monitor import __version__
 from monitor.api import errors
 from monitor.api.auth import TokenRegistry
 from monitor.api.deps import Caller
-from monitor.api.feed import ProcedureFeed, procedure_feed
 from monitor.api.hub import LiveHub
 from monitor.api.ingest import IngestPipeline
 from monitor.api.metrics import Metrics
@@ -29,6 +28,7 @@ from monitor.api.routers import alerts, ingest, live, rules, system, tables
 from monitor.api.services import Services
 from monitor.api.settings import Settings
 from monitor.api.webhooks.outbox import DeliveryWorker
+from monitor.procedure.feed_contract import ProcedureFeed, procedure_feed
 from monitor.store.db import make_engine, make_sessionmaker, redacted
 from monitor.store.migrate import upgrade
 

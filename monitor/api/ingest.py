@@ -27,13 +27,13 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from monitor.api import table_state
 from monitor.api.alert_records import new_alert
-from monitor.api.feed import FeedOutput, ProcedureFeed
 from monitor.api.hub import LiveHub
 from monitor.api.metrics import Metrics
 from monitor.api.schemas import AlertSummary, IngestResult
 from monitor.api.settings import WebhookTarget
 from monitor.api.webhooks import outbox
 from monitor.events.schema import Event, RoundEnded, RoundStarted, parse_event
+from monitor.procedure.feed_contract import FeedOutput, ProcedureFeed
 from monitor.rules.table_profile import profile_summary
 from monitor.store import repository as repo
 from monitor.store.models import EventRow, TableRow

@@ -35,9 +35,9 @@ def register(app: typer.Typer) -> None:
 
         from monitor.api.app import create_app
         from monitor.api.auth import TokenConfigError
-        from monitor.api.procedure_adapter import StreamFeedAdapter
         from monitor.api.settings import Settings
         from monitor.calibration import CalibrationError, load_table
+        from monitor.procedure.feed_adapter import StreamFeedAdapter
         from monitor.rules.profile import PaiGowProfile
         from monitor.store.db import StoreURLError
 

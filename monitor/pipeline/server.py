@@ -32,7 +32,7 @@ class ApiServer:
         import uvicorn
 
         from monitor.api.app import create_app
-        from monitor.api.procedure_adapter import StreamFeedAdapter
+        from monitor.procedure.feed_adapter import StreamFeedAdapter
 
         self.settings = settings
         self.ring = ring or FrameRing()

@@ -20,8 +20,8 @@ import cv2
 import numpy as np
 
 from monitor.alerts.model import Alert
-from monitor.api.feed import FeedOutput, ProcedureFeed
 from monitor.events.schema import Event
+from monitor.procedure.feed_contract import FeedOutput, ProcedureFeed
 from monitor.rules.profile import PaiGowProfile
 
 log = logging.getLogger(__name__)

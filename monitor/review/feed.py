@@ -11,9 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from monitor.api.feed import FeedOutput, HistoryRecord
 from monitor.events.schema import Event, EventBase
 from monitor.pipeline.snapshots import FrameRing, SnapshotFeed
+from monitor.procedure.feed_contract import FeedOutput, HistoryRecord
 from monitor.procedure.monitor import Monitor
 from monitor.rules.profile import DEFAULT_PROFILE, PaiGowProfile
 

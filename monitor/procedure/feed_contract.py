@@ -1,5 +1,9 @@
-"""The procedure monitor as the API sees it: push one event, get the alerts and finished hand
-histories it produced. ``procedure_feed()`` adapts the project's stream feed to this shape."""
+"""The procedure monitor as its callers push into it: one event in, the alerts and finished hand
+histories it produced out.
+
+The API's ingest, the live pipeline's snapshot wrapper and the review all speak this shape;
+``procedure_feed()`` gives the project's monitor behind it (:mod:`monitor.procedure.feed_adapter`).
+"""
 
 from __future__ import annotations
 
@@ -34,6 +38,6 @@ class ProcedureFeed(Protocol):
 
 def procedure_feed() -> ProcedureFeed:
     """The project's procedure monitor behind the :class:`ProcedureFeed` shape."""
-    from monitor.api.procedure_adapter import StreamFeedAdapter
+    from monitor.procedure.feed_adapter import StreamFeedAdapter
 
     return StreamFeedAdapter()

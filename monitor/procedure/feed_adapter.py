@@ -1,4 +1,5 @@
-"""Adapts the procedure monitor (:class:`monitor.procedure.monitor.Monitor`) to the API's feed."""
+"""The procedure monitor (:class:`monitor.procedure.monitor.Monitor`) behind the feed contract
+(:class:`monitor.procedure.feed_contract.ProcedureFeed`)."""
 
 from __future__ import annotations
 
@@ -6,8 +7,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from monitor.alerts.model import Alert
-from monitor.api.feed import FeedOutput, HistoryRecord
 from monitor.events.schema import Event
+from monitor.procedure.feed_contract import FeedOutput, HistoryRecord
 from monitor.procedure.monitor import Monitor
 from monitor.rules.profile import DEFAULT_PROFILE, PaiGowProfile
 
