@@ -13,32 +13,26 @@ by replaying the stored events, and the senders get an error so they resend.
 from __future__ import annotations
 
 import asyncio
-import copy
 import logging
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from monitor.api import table_state
-from monitor.api.alert_records import new_alert
 from monitor.api.hub import LiveHub
 from monitor.api.metrics import Metrics
 from monitor.api.schemas import AlertSummary, IngestResult
 from monitor.api.settings import WebhookTarget
 from monitor.api.webhooks import outbox
-from monitor.events.schema import Event, RoundEnded, RoundStarted, parse_event
+from monitor.events.schema import Event, parse_event
 from monitor.procedure.feed_contract import FeedOutput, ProcedureFeed
 from monitor.rules.table_profile import profile_summary
-from monitor.store import repository as repo
+from monitor.store.event_writer import EventWriter
 from monitor.store.models import EventRow, TableRow
-from monitor.store.types import RawJSON, utcnow
-from monitor.store.write_batch import WriteBatch
 
 log = logging.getLogger("monitor.api.ingest")
 
@@ -197,28 +191,28 @@ class IngestPipeline:
     # ------------------------------------------------------------------ the writer thread
 
     def _process(self, jobs: list[_Job]) -> tuple[list[_Done], dict[str, dict[str, Any]]]:
-        touched: set[str] = set()
         results: list[_Done] = []
         with self._sessions() as session, session.begin():
             # Everything is gathered in memory and written with a few multi-row statements at the
-            # end (WriteBatch); duplicates are found with one query per table.
-            batch = WriteBatch(session)
-            received_at = utcnow()
-            seen = repo.known_event_keys(session, {(e.table_id, e.seq) for j in jobs for e in j.events})
+            # end (EventWriter over a WriteBatch); resent events are found with one query per table.
+            writer = EventWriter(session, self._states)
+            writer.look_up(e for j in jobs for e in j.events)
             raised: list[tuple[_Done, str]] = []  # which request raised which alert, in order
             for job in jobs:
                 done = _Done(IngestResult(accepted=0, duplicates=0, alerts=[]))
                 for event in job.events:
-                    self._one(batch, event, done, seen, touched, raised, received_at)
+                    if writer.event(event, self._profile(event.table_id)):
+                        done.result.accepted += 1
+                    else:
+                        done.result.duplicates += 1
+                    # Resends go to the monitor too: it tells an identical resend from a conflicting one.
+                    self._collect(writer, self._feed.push(event), done, raised)
                 if job.flush:
-                    self._collect(batch, self._feed.flush(), done, raised)
+                    self._collect(writer, self._feed.flush(), done, raised)
                 results.append(done)
-            # One copy per table serves the store and the live push: the writer thread keeps
-            # mutating its own states after this batch.
-            snapshots = {t: copy.deepcopy(self._states[t]) for t in touched}
-            for table_id, state in snapshots.items():
-                batch.table(table_id, game=state.get("game"), state=state, seq=state.get("last_seq"))
-            new_rows = batch.write()
+            # The states are copied per table: one copy serves the store and the live push, while
+            # the writer thread keeps folding its own states after this batch.
+            new_rows, snapshots = writer.write()
             outbox.enqueue_many(session, new_rows, self._targets)
         by_id = {row.id: row for row in new_rows}
         for done, alert_id in raised:
@@ -228,40 +222,10 @@ class IngestPipeline:
                 done.pushed.append(AlertSummary.of(row).model_dump(mode="json"))
         return results, snapshots
 
-    def _one(self, batch: WriteBatch, event: Event, done: _Done, seen: set[tuple[str, int]],
-             touched: set[str], raised: list[tuple[_Done, str]], received_at: datetime) -> None:
-        key = (event.table_id, event.seq)
-        if key not in seen:
-            seen.add(key)
-            profile = self._profile(event.table_id)
-            batch.add_event({
-                "table_id": event.table_id, "seq": event.seq, "kind": event.type,
-                "source": event.source.value, "media_time": event.media_time,
-                "payload": RawJSON(event.model_dump_json()), "received_at": received_at,
-                "profile": None if profile is None else profile["name"],
-            })
-            done.result.accepted += 1
-            state = self._states.setdefault(event.table_id, table_state.empty_state(event.table_id))
-            # the profile judging now (a state stored by an earlier run may name the one before)
-            state["profile"] = profile
-            table_state.apply(state, event)
-            touched.add(event.table_id)
-            if isinstance(event, RoundStarted) and event.round_id:
-                batch.round(table_id=event.table_id, round_ref=event.round_id, game=event.game.value,
-                            phase=state["phase"], media_time=event.media_time)
-            elif isinstance(event, RoundEnded) and state.get("round_id"):
-                batch.round(table_id=event.table_id, round_ref=state["round_id"], game=state.get("game"),
-                            phase=state["phase"], media_time=event.media_time, ended=True)
-        else:
-            done.result.duplicates += 1
-        # Resends go to the monitor too: it tells an identical resend from a conflicting one.
-        self._collect(batch, self._feed.push(event), done, raised)
-
     @staticmethod
-    def _collect(batch: WriteBatch, out: FeedOutput, done: _Done, raised: list[tuple[_Done, str]]) -> None:
+    def _collect(writer: EventWriter, out: FeedOutput, done: _Done, raised: list[tuple[_Done, str]]) -> None:
         for alert in out.alerts:
-            batch.alert(new_alert(alert))
-            raised.append((done, alert.id))
+            raised.append((done, writer.alert(alert)))
         for history in out.histories:
-            batch.hand_history(table_id=history.table_id, round_ref=history.round_id, game=history.game,
-                               history=history.data)
+            writer.history(table_id=history.table_id, round_ref=history.round_id, game=history.game,
+                           history=history.data)

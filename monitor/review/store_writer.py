@@ -3,8 +3,10 @@
 The session is its own table in the store (``<table>:review:<session>``), so its events, rounds,
 hand histories and alerts never mix with the live table's, and the table's state carries a
 ``review`` block (the recordings, the report, the perception, when) that marks it as reviewed.
-Nothing in the store's schema changes. Writing is idempotent: a session written again (a resumed
-review) adds only what is new (events by sequence number, alerts by id; histories are rewritten).
+Nothing in the store's schema changes. The writing is the API's ingest's
+(:class:`monitor.store.event_writer.EventWriter`), so it is idempotent the same way: a session written
+again (a resumed review) adds only what is new (events by sequence number, alerts by id; histories
+are rewritten).
 """
 
 from __future__ import annotations
@@ -16,16 +18,11 @@ from pathlib import Path
 from typing import Any
 
 from monitor.alerts.model import Alert
-from monitor.api import table_state
-from monitor.api.alert_records import new_alert
-from monitor.events.schema import RoundStarted, parse_event
+from monitor.events.schema import parse_event
 from monitor.review.merge import Session
-from monitor.store import repository as repo
 from monitor.store.db import make_engine, make_sessionmaker
+from monitor.store.event_writer import EventWriter
 from monitor.store.migrate import upgrade
-from monitor.store.types import utcnow
-
-CHUNK = 500
 
 
 def _events(out: Path, keys: list[str]) -> list[dict[str, Any]]:
@@ -44,56 +41,37 @@ def write_store(db_url: str, session: Session, out: Path, snapshot_dir: Path | N
     try:
         upgrade(engine)
         sessions = make_sessionmaker(engine)
-        raw = _events(out, [f["key"] for f in session.files])
-        events = [parse_event(e) for e in raw]
-        state = table_state.empty_state(session.table_id)
-        state["profile"] = session.summary.get("profile")
-        judged_by = (state["profile"] or {}).get("name")
+        events = [parse_event(e) for e in _events(out, [f["key"] for f in session.files])]
+        profile = session.summary.get("profile")
         counts = {"events": 0, "alerts": 0, "hands": 0}
         with sessions() as s, s.begin():
-            repo.upsert_table(s, session.table_id, game=None)
-            for i in range(0, len(events), CHUNK):
-                chunk = events[i:i + CHUNK]
-                known = repo.known_event_keys(s, {(e.table_id, e.seq) for e in chunk})
-                rows = [{"table_id": e.table_id, "seq": e.seq, "kind": e.type, "source": e.source.value,
-                         "media_time": e.media_time, "payload": e.model_dump(mode="json"),
-                         "received_at": utcnow(), "profile": judged_by}
-                        for e in chunk if (e.table_id, e.seq) not in known]
-                repo.insert_events(s, rows)
-                counts["events"] += len(rows)
+            # The state is rebuilt from the whole recording each time (a resumed review writes again).
+            writer = EventWriter(s, fold_known=True)
+            writer.state(session.table_id)["profile"] = profile
+            writer.look_up(events)
             for e in events:
-                table_state.apply(state, e)
-                if isinstance(e, RoundStarted) and e.round_id:
-                    repo.upsert_round(s, table_id=e.table_id, round_ref=e.round_id, game=e.game.value,
-                                      media_time=e.media_time)
+                counts["events"] += int(writer.event(e, profile))
             for h in session.hands:
                 hist = h["history"]
-                repo.save_hand_history(s, table_id=session.table_id, round_ref=hist["round_id"],
-                                       game=hist.get("game"), history={**hist, "review": _where(h)})
-                rnd = repo.upsert_round(s, table_id=session.table_id, round_ref=hist["round_id"],
-                                        game=hist.get("game"),
-                                        phase="ended" if hist.get("complete") else "cut short")
-                rnd.media_start = h["history"]["media_begin"]
-                rnd.media_end = h["history"]["media_end"]
-                if rnd.ended_at is None:
-                    rnd.ended_at = utcnow()
+                writer.history(table_id=session.table_id, round_ref=hist["round_id"], game=hist.get("game"),
+                               history={**hist, "review": _where(h)},
+                               phase="ended" if hist.get("complete") else "cut short",
+                               span=(hist["media_begin"], hist["media_end"]))
                 counts["hands"] += 1
             for a in session.alerts:
                 alert = Alert.model_validate({k: v for k, v in a.items() if k in Alert.model_fields})
-                new = new_alert(alert)
+                snapshot = None
                 if a.get("snapshot"):
-                    new.snapshot = _copy_snapshot(out / a["snapshot"], snapshot_dir) or a["snapshot"]
-                new.payload = {**new.payload, "review": _where(a)}
-                if repo.record_alert(s, new) is not None:
-                    counts["alerts"] += 1
-            state["review"] = {
+                    snapshot = _copy_snapshot(out / a["snapshot"], snapshot_dir) or a["snapshot"]
+                writer.alert(alert, snapshot=snapshot, annotations={"review": _where(a)})
+            writer.state(session.table_id)["review"] = {
                 "session": session.name, "report": str((out / "report.html").resolve()),
                 "recordings": [f["video"] for f in session.files],
                 "perception": session.summary["perception"],
                 "reviewed_at": datetime.now(UTC).isoformat(timespec="seconds"), "summary": session.summary,
             }
-            repo.upsert_table(s, session.table_id, game=state.get("game"), state=state,
-                              seq=state.get("last_seq"))
+            new_alerts, _ = writer.write()
+            counts["alerts"] = len(new_alerts)
         return counts
     finally:
         engine.dispose()

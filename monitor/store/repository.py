@@ -82,15 +82,20 @@ def upsert_table(session: Session, table_id: str, *, game: str | None, state: di
     return row
 
 
+_KEYS_PER_QUERY = 500  # sequence numbers per IN (...): well under every backend's bound-parameter limit
+
+
 def known_event_keys(session: Session, keys: set[tuple[str, int]]) -> set[tuple[str, int]]:
-    """Which of ``keys`` (table, seq) are already stored (one query per table)."""
+    """Which of ``keys`` (table, seq) are already stored (one query per table and 500 keys)."""
     found: set[tuple[str, int]] = set()
     by_table: dict[str, list[int]] = {}
     for table_id, seq in keys:
         by_table.setdefault(table_id, []).append(seq)
     for table_id, seqs in by_table.items():
-        stmt = select(EventRow.seq).where(EventRow.table_id == table_id, EventRow.seq.in_(seqs))
-        found.update((table_id, seq) for seq in session.execute(stmt).scalars())
+        for i in range(0, len(seqs), _KEYS_PER_QUERY):
+            chunk = seqs[i:i + _KEYS_PER_QUERY]
+            stmt = select(EventRow.seq).where(EventRow.table_id == table_id, EventRow.seq.in_(chunk))
+            found.update((table_id, seq) for seq in session.execute(stmt).scalars())
     return found
 
 

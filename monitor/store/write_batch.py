@@ -49,6 +49,7 @@ class _RoundChange:
     ended_at: datetime | None = None
     media_end: float | None = None
     new_alerts: int = 0
+    spanned: bool = False  # media_start and media_end replace the stored ones (a span from a history)
 
 
 @dataclass(slots=True)
@@ -88,8 +89,11 @@ class WriteBatch:
         change.touched_at = utcnow()
 
     def round(self, *, table_id: str, round_ref: str, game: str | None, phase: str | None = None,
-              media_time: float | None = None, ended: bool = False) -> str:
-        """Like ``repository.upsert_round``; returns the round's id."""
+              media_time: float | None = None, ended: bool = False,
+              span: tuple[float, float] | None = None) -> str:
+        """Like ``repository.upsert_round``; returns the round's id. ``span``: the round's (begin, end)
+        on the recording, known from its hand history (a reviewed recording): it replaces the media
+        times the events gave and ends the round."""
         key = round_key(table_id, round_ref)
         change = self._rounds.get(key)
         now = utcnow()
@@ -105,6 +109,11 @@ class WriteBatch:
         if ended and change.ended_at is None:
             change.ended_at = now
             change.media_end = media_time
+        if span is not None:
+            change.media_start, change.media_end = span
+            change.spanned = True
+            if change.ended_at is None:
+                change.ended_at = now
         return key
 
     def hand_history(self, *, table_id: str, round_ref: str, game: str | None,
@@ -202,17 +211,19 @@ class WriteBatch:
                                 "media_start": c.media_start, "media_end": c.media_end,
                                 "alert_count": c.new_alerts})
                 continue
-            ended_at, media_end = row.ended_at, row.media_end
+            ended_at, media_start, media_end = row.ended_at, row.media_start, row.media_end
             if ended_at is None and c.ended_at is not None:
                 ended_at, media_end = c.ended_at, c.media_end
+            if c.spanned:
+                media_start, media_end = c.media_start, c.media_end
             updates.append({"k": key, "g": row.game or c.game, "p": c.phase or row.phase, "e": ended_at,
-                            "m": media_end, "n": row.alert_count + c.new_alerts})
+                            "s": media_start, "m": media_end, "n": row.alert_count + c.new_alerts})
         if inserts:
             conn.execute(insert(RoundRow), inserts)
         if updates:
             conn.execute(update(RoundRow).where(RoundRow.id == bindparam("k")).values(
-                game=bindparam("g"), phase=bindparam("p"), ended_at=bindparam("e"), media_end=bindparam("m"),
-                alert_count=bindparam("n")), updates)
+                game=bindparam("g"), phase=bindparam("p"), ended_at=bindparam("e"),
+                media_start=bindparam("s"), media_end=bindparam("m"), alert_count=bindparam("n")), updates)
 
     def _write_histories(self, conn: Connection) -> None:
         if not self._histories:

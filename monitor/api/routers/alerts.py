@@ -14,7 +14,6 @@ from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
 from monitor.alerts.model import Severity
-from monitor.api.alert_records import stored_alert
 from monitor.api.deps import (
     AUTH_ERRORS,
     NOT_FOUND,
@@ -36,6 +35,7 @@ from monitor.api.schemas import (
     ResolveIn,
 )
 from monitor.store import repository as repo
+from monitor.store.alert_records import stored_alert
 from monitor.store.models import AlertStatus
 
 router = APIRouter(prefix="/api/v1/alerts", tags=["alerts"], responses={**AUTH_ERRORS, **VALIDATION_ERROR})
