@@ -11,11 +11,12 @@ import numpy as np
 import pytest
 
 from monitor.calibration import load_table
+from monitor.events.outside import EventLogError, read_outside_events
 from monitor.review.gate import SampledMotionGate
 from monitor.review.jobs import FileJob, FileResult, GateSettings
 from monitor.review.report_html import clock, money
 from monitor.review.session import ReviewOptions, ReviewSetupError, _pin, build_jobs
-from monitor.review.sidecars import SidecarError, find_sidecars, read_outside_events
+from monitor.review.sidecars import find_sidecars
 from monitor.review.zones import RasterCalibration
 from monitor.sources.frame import Frame
 from monitor.sources.status import utc_now
@@ -96,7 +97,7 @@ def test_sidecars_and_bad_log(tmp_path: Path) -> None:
     assert side.truth == tmp_path / "video.truth.jsonl.gz" and side.events == log
     assert [e["type"] for e in read_outside_events(log)] == ["dice_rolled", "bets_closed"]  # not vision
     log.write_text('{"type": "bets_closed"}\n')
-    with pytest.raises(SidecarError, match=r"events.jsonl line 1: not an event"):
+    with pytest.raises(EventLogError, match=r"events.jsonl line 1: not an event"):
         read_outside_events(log)
 
 

@@ -17,19 +17,12 @@ from typing import Any
 
 from monitor.alerts.model import Alert
 from monitor.calibration import TableCalibration
+from monitor.events.outside import outside_events
 from monitor.events.schema import EventBase, parse_event
 from monitor.pipeline.chain import TableChain
 from monitor.pipeline.extract import EventExtractor, ExtractorSettings
 from monitor.pipeline.oracle import OracleFrame, OracleOptions, oracle_frames, timeline_truth
 from monitor.pipeline.watchers.view import TableLayout
-
-# Events a camera is not asked to produce: they come from the dealer's console or the dice reader.
-CONSOLE_TYPES = frozenset({"round_started", "bets_closed", "misdeal_declared", "round_ended", "shuffle_done"})
-
-
-def outside_events(true_events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """True events that reach the monitor from the console or the dice reader, not from vision."""
-    return [e for e in true_events if e["type"] in CONSOLE_TYPES or e["source"] == "dice_reader"]
 
 
 @dataclass

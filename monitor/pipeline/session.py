@@ -7,7 +7,6 @@ build one :class:`Session` from :class:`SessionOptions`, start it, wait, and clo
 from __future__ import annotations
 
 import dataclasses
-import json
 import logging
 import time
 from dataclasses import dataclass, field
@@ -15,12 +14,12 @@ from pathlib import Path
 from typing import Any
 
 from monitor.calibration import load_table
+from monitor.events.outside import console_events, read_event_log
 from monitor.perception.backends import DEFAULT_BACKEND
 from monitor.perception.models_home import models_home
 from monitor.pipeline.extract import ExtractorSettings
 from monitor.pipeline.orchestrator import LiveRun
 from monitor.pipeline.perceive import Choice, choose
-from monitor.pipeline.scripted import CONSOLE_TYPES
 from monitor.pipeline.server import ApiServer, ApiSink
 from monitor.pipeline.snapshots import FrameRing
 
@@ -88,18 +87,6 @@ class Session:
         if self.simulator is not None:
             self.simulator.stop()
         self.server.stop()
-
-
-def _events(path: Path) -> list[dict[str, Any]]:
-    out = []
-    with path.open(encoding="utf-8") as f:
-        for n, line in enumerate(f, start=1):
-            if line.strip():
-                try:
-                    out.append(json.loads(line))
-                except json.JSONDecodeError as e:
-                    raise ValueError(f"{path} line {n}: not JSON ({e.msg})") from None
-    return out
 
 
 def open_session(opts: SessionOptions) -> Session:
@@ -176,7 +163,7 @@ def open_session(opts: SessionOptions) -> Session:
         run = LiveRun(calibration, source, perception, run_sink, ring,
                       first_seq=server.next_seq(calibration.table), settings=settings_x, dice=dice, fps=fps)
         if opts.console_log is not None:
-            run.replay_console([e for e in _events(opts.console_log) if e.get("type") in CONSOLE_TYPES])
+            run.replay_console(console_events(read_event_log(opts.console_log)))
         run.start()
     except BaseException:
         if forwarder is not None:

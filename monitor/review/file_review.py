@@ -20,6 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from monitor.calibration import load_table
+from monitor.events.outside import read_outside_events
 from monitor.events.schema import EventBase, parse_event
 from monitor.perception.models_home import models_home
 from monitor.pipeline.chain import TableChain
@@ -34,7 +35,6 @@ from monitor.review.clips import ClipSpec, attach_media
 from monitor.review.feed import ReviewFeed
 from monitor.review.gate import SampledMotionGate
 from monitor.review.jobs import FileJob, FileResult
-from monitor.review.sidecars import read_outside_events
 from monitor.review.zones import RasterCalibration
 from monitor.sources.status import SourceEnded, SourceStatus
 from monitor.sources.to_events import SourceEventMapper
