@@ -50,7 +50,7 @@ PANEL_BENCH = "Benchmarks"
 PANELS: dict[str, tuple[str, ...]] = {
     PANEL_ROOM: ("run", "serve", "demo", "review", "replay", "audit", "token", "detect", "version"),
     PANEL_SETUP: ("calibrate", "calibration-sheet", "calibrate-lens", "check-table", "dice-sim", "dice-read",
-                  "probe-source", "enroll-deck", "export-schema"),
+                  "probe-source", "enroll-deck", "export-schema", "layout"),
 }
 BENCH_PREFIX = "bench-"
 

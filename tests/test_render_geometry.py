@@ -89,7 +89,7 @@ def test_loader_errors_name_the_problem(tmp_path) -> None:  # type: ignore[no-un
     )
     bad = dict(data)
     bad["seats"] = data["seats"][:6]
-    with pytest.raises(LayoutError, match=r"seats must number 1..7"):
+    with pytest.raises(LayoutError, match=r"seats: must number 1..7"):
         parse_layout(bad, "t.yaml")
     bad = dict(data)
     bad["dice"] = {"rect": {"center": [0, 0], "size": [-1, 3]}}

@@ -2,7 +2,8 @@
 
 Each marker is printed ``size_mm`` wide and laid centred on a named zone of the layout
 (default: the betting circles of seats 1, 4 and 7, the dice area, the banker's place and
-the stub spot), so its table position is known without measuring. Only marker centres
+the stub spot; on a table without a dice area or banker's place, the outer pile slots take their
+places), so its table position is known without measuring. Only marker centres
 are used (the intersection of the square's diagonals, exact under perspective), so a
 marker's rotation on the felt does not matter.
 """
@@ -24,6 +25,15 @@ from monitor.geometry import TableLayout
 DEFAULT_DICTIONARY = "DICT_4X4_50"
 DEFAULT_SIZE_MM = 100.0
 DEFAULT_PLACES: tuple[str, ...] = ("seat1.bet", "seat4.bet", "seat7.bet", "dice", "banker", "stub")
+# in order, the places a marker goes instead where a default place is not on the table
+FALLBACK_PLACES: tuple[str, ...] = ("pile1", "pile7", "seat2.bet", "seat6.bet")
+
+
+def default_places(layout: TableLayout) -> tuple[str, ...]:
+    """The default places this table has, each one it lacks (``dice``, ``banker``) taken by the next
+    fallback: still six markers spread over the table."""
+    spare = iter(z for z in FALLBACK_PLACES if layout.has(z))
+    return tuple(z if layout.has(z) else next(spare) for z in DEFAULT_PLACES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,12 +53,12 @@ class MarkerSet:
     def for_layout(
         cls,
         layout: TableLayout,
-        zones: tuple[str, ...] = DEFAULT_PLACES,
+        zones: tuple[str, ...] | None = None,
         dictionary: str = DEFAULT_DICTIONARY,
         size_mm: float = DEFAULT_SIZE_MM,
     ) -> MarkerSet:
         places = []
-        for i, name in enumerate(zones):
+        for i, name in enumerate(default_places(layout) if zones is None else zones):
             cx, cy = layout.zone(name).shape.center
             places.append(MarkerPlace(i, name, (float(cx), float(cy))))
         return cls(dictionary, size_mm, tuple(places))

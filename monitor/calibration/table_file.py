@@ -19,6 +19,9 @@ Format (version 1)::
       seat1.bet: [[x, y], ...]
       ...
     calibration: {method: aruco, points: 6, rms_error_mm: 0.9, max_error_mm: 1.6, created: ...}
+    zone_rules:                   # optional: the layout's zone rules (docs/layout.md), copied from it
+      zone_priority: smallest
+      delivered_pile: seat_area
     profile:                      # optional: the table's rule profile (docs/table-profile.md)
       name: room-ccw
       dice: {direction: counterclockwise, start: banker}
@@ -44,6 +47,13 @@ from monitor.calibration.polygons import distance_outside, self_intersection, si
 from monitor.calibration.zones import OPTIONAL_ZONES, REQUIRED_ZONES, layout_polygons, zone_kind
 from monitor.geometry import FELT, OFF_TABLE, Polygon, TableLayout
 from monitor.geometry.shapes import PolygonSet
+from monitor.geometry.zone_rules import (
+    DEFAULT_RULES,
+    ZoneRules,
+    lookup_order,
+    parse_zone_rules,
+    zone_rules_data,
+)
 from monitor.rules.profile import DEFAULT_PROFILE, PaiGowProfile
 from monitor.rules.table_profile import FieldProblem, parse_profile, profile_data
 
@@ -54,7 +64,7 @@ OUTLINE_TOLERANCE_MM = 25.0
 MIN_SINGULARITY = 1e-9
 KNOWN_FIELDS = frozenset(
     {"version", "table", "layout", "image_size", "homography", "lens", "outline", "zones", "calibration",
-     "reference_image", "profile"}
+     "reference_image", "profile", "zone_rules"}
 )
 
 Point = tuple[float, float]
@@ -97,6 +107,8 @@ class TableCalibration:
     reference_image: str | None = field(default=None, compare=False)
     # the rules the table is judged by (the file's ``profile:`` section; without one, today's default)
     profile: PaiGowProfile = field(default=DEFAULT_PROFILE, compare=False)
+    # which zone wins where zones overlap, where a delivered pile rests (the file's ``zone_rules:``)
+    zone_rules: ZoneRules = field(default=DEFAULT_RULES, compare=False)
 
     def reference_path(self) -> Path | None:
         if self.reference_image is None:
@@ -120,8 +132,9 @@ class TableCalibration:
 
     @cached_property
     def _ordered(self) -> tuple[tuple[str, Polygon], ...]:
-        # smallest first, so a hand area wins over the seat wedge that contains it
-        return tuple(sorted(self.zones.items(), key=lambda kv: kv[1].area))
+        # lookup order (by default smallest first, so a hand area wins over the seat wedge holding it)
+        return tuple(lookup_order(self.zones.items(), lambda kv: zone_kind(kv[0]), lambda kv: kv[1].area,
+                                  self.zone_rules))
 
     @cached_property
     def zone_names(self) -> tuple[str, ...]:
@@ -132,13 +145,14 @@ class TableCalibration:
         return PolygonSet([poly for _, poly in self._ordered])
 
     def zone_index(self, points_mm: NDArray[np.float64]) -> NDArray[np.int64]:
-        """For each table point, an index into ``zone_names`` (smallest containing zone)."""
+        """For each table point, an index into ``zone_names`` (the containing zone that wins by the
+        zone rules: by default the smallest)."""
         p = np.asarray(points_mm, dtype=np.float64).reshape(-1, 2)
         out = np.full(len(p), len(self._ordered), dtype=np.int64)
         on_table = self.outline.contains(p)
         out[~on_table] = len(self._ordered) + 1
         if on_table.any() and self._ordered:
-            inside = self._zone_set.contains(p[on_table])  # (points, zones), zones smallest first
+            inside = self._zone_set.contains(p[on_table])  # (points, zones), zones in lookup order
             found = inside.any(axis=1)
             out[on_table] = np.where(found, inside.argmax(axis=1), len(self._ordered))
         return out
@@ -182,6 +196,7 @@ class TableCalibration:
                 name: [[_num(x, 1), _num(y, 1)] for x, y in poly.points] for name, poly in self.zones.items()
             },
             **({"profile": profile_data(self.profile)} if self.profile != DEFAULT_PROFILE else {}),
+            **({"zone_rules": zone_rules_data(self.zone_rules)} if self.zone_rules != DEFAULT_RULES else {}),
             "calibration": {
                 "method": info.method,
                 "points": info.points,
@@ -241,6 +256,7 @@ def from_layout(
         zones=zones,
         info=info or CalibrationInfo(created=datetime.now(UTC).isoformat(timespec="seconds")),
         lens=lens,
+        zone_rules=layout.rules,
     )
 
 
@@ -318,11 +334,14 @@ def parse_table(data: Any, source: str = "<data>") -> TableCalibration:
         reference = None
     profile, profile_problems = parse_profile(data.get("profile"))
     problems += [Problem(f"profile.{p.field}" if p.field else "profile", p.message) for p in profile_problems]
+    zone_rules, rule_problems = parse_zone_rules(data.get("zone_rules"), "zone_rules")
+    problems += rule_problems
     if problems or h is None or outline is None or size is None:
         raise CalibrationError(source, problems or [Problem("", "incomplete table file")])
     return TableCalibration(
         table=str(table), layout=str(layout), image_size=size, homography=h, outline=outline, zones=zones,
         info=info, source=source, lens=lens, reference_image=reference, profile=profile or DEFAULT_PROFILE,
+        zone_rules=zone_rules or DEFAULT_RULES,
     )
 
 

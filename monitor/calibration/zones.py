@@ -2,16 +2,21 @@
 
 Names are the geometry layout's (``monitor.geometry.layout``): ``seat{n}.bet``,
 ``seat{n}.front``, ``seat{n}.back``, ``seat{n}``, ``pile{n}``, ``stub``, ``center``,
-``banker``, ``tray``, ``dice``.
+``banker``, ``tray``, ``dice``. A table may lack the optional ones (``OPTIONAL_ZONES``); the zone
+rules (``monitor.geometry.zone_rules``) say which zone wins where zones overlap and which zones a
+delivered pile rests on (:func:`delivery_seat`).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 import numpy as np
 
 from monitor.geometry import TableLayout
+from monitor.geometry.layout import OPTIONAL_PARTS
+from monitor.geometry.zone_rules import DEFAULT_RULES, ZoneRules
 
 SEATS = range(1, 8)
 PILES = range(1, 8)
@@ -20,10 +25,9 @@ REQUIRED_ZONES: tuple[str, ...] = (
     *(f"seat{n}.{part}" for n in SEATS for part in ("bet", "front", "back")),
     *(f"pile{n}" for n in PILES),
     "stub",
-    "banker",
-    "dice",
 )
-OPTIONAL_ZONES: tuple[str, ...] = (*(f"seat{n}" for n in SEATS), "center", "tray")
+# the seats' own felt, and the zones a table may not have (docs/layout.md: "not on this table")
+OPTIONAL_ZONES: tuple[str, ...] = (*(f"seat{n}" for n in SEATS), *OPTIONAL_PARTS)
 
 _NAME = re.compile(r"^(seat([1-7])(\.(bet|front|back))?|pile([1-7])|stub|center|banker|tray|dice)$")
 
@@ -48,6 +52,26 @@ def zone_number(name: str) -> int | None:
     """The seat or pile number in a zone name, if it has one."""
     m = re.match(r"^(?:seat|pile)([1-7])", name)
     return int(m.group(1)) if m else None
+
+
+def delivery_seat(name: str, rules: ZoneRules = DEFAULT_RULES) -> int | None:
+    """The seat a pile resting in zone ``name`` is delivered to, by the rules' ``delivered_pile``; None
+    for a zone no delivered pile rests on.
+
+    >>> delivery_seat("seat3"), delivery_seat("seat3.back"), delivery_seat("pile3")
+    (3, None, None)
+    >>> from monitor.geometry.zone_rules import DeliveredPile
+    >>> delivery_seat("seat3.back", ZoneRules(delivered_pile=DeliveredPile.SEAT_OR_HANDS))
+    3
+    """
+    return zone_number(name) if zone_kind(name) in rules.delivery_kinds else None
+
+
+def absent_zones(names: Iterable[str]) -> tuple[str, ...]:
+    """The optional zones (``center``, ``banker``, ``tray``, ``dice``) missing from ``names``: not on
+    this table."""
+    have = set(names)
+    return tuple(z for z in OPTIONAL_PARTS if z not in have)
 
 
 def layout_polygons(layout: TableLayout, circle_vertices: int = 32) -> dict[str, list[tuple[float, float]]]:

@@ -193,6 +193,10 @@ def register(app: typer.Typer) -> None:
         from monitor.rules.table_profile import profile_line
 
         typer.echo(f"profile {profile_line(cal.profile)}")
+        from monitor.calibration.zones import absent_zones
+
+        if absent := absent_zones(cal.zones):
+            typer.echo(f"not on this table: {', '.join(absent)}")
         hidden = cal.zones_outside_image()
         if hidden:
             typer.echo(f"warning: the camera does not see {', '.join(hidden)}", err=True)

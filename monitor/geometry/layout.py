@@ -13,6 +13,12 @@ Zones have stable names that the rest of the product uses:
 - ``banker``: where the player-dealer's (banker's) hand is exposed and set
 - ``tray``: the dealer's chip tray, ``dice``: where the dice cup is opened
 - ``felt``: any other point on the table, ``off_table``: outside the table outline
+
+``center``, ``banker``, ``tray`` and ``dice`` are optional: a table that lacks one leaves it out, and
+the layout names it in :attr:`TableLayout.absent` ("not on this table"). Which zone a point is in
+where zones overlap, and where a delivered pile rests, are the layout's zone rules
+(:mod:`monitor.geometry.zone_rules`, the file's ``rules:`` section). The format and the rules are
+written in docs/layout.md.
 """
 
 from __future__ import annotations
@@ -29,6 +35,8 @@ from numpy.typing import NDArray
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from monitor.geometry.shapes import Circle, FloatArray, Polygon, Rect, Shape
+from monitor.geometry.zone_rules import DEFAULT_RULES, ZoneRules, lookup_order, parse_zone_rules
+from monitor.rules.table_profile import FieldProblem
 
 OFF_TABLE = "off_table"
 FELT = "felt"
@@ -36,10 +44,28 @@ SEAT_COUNT = 7
 PILE_COUNT = 7
 
 Point = tuple[float, float]
+# the zones a table may lack, and what each is (for "not on this table")
+OPTIONAL_PARTS: dict[str, str] = {
+    "center": "the centre area around the pile slots",
+    "banker": "the banker's place",
+    "tray": "the dealer's chip tray",
+    "dice": "the dice area",
+}
 
 
 class LayoutError(ValueError):
-    """A layout file is missing, unreadable or describes an impossible table."""
+    """A layout file is missing, unreadable or describes an impossible table; ``problems`` names each
+    bad field (empty where the file could not be read at all)."""
+
+    def __init__(self, message: str, problems: list[FieldProblem] | None = None) -> None:
+        self.problems = list(problems or [])
+        super().__init__(message)
+
+
+def invalid_layout(source: str, problems: list[FieldProblem], what: str = "table layout") -> LayoutError:
+    """Every problem of a file, one line each (``what``: the kind of file, for the first line)."""
+    lines = "\n".join(f"  - {p}" for p in problems)
+    return LayoutError(f"bad {what} {source} ({len(problems)} problem(s)):\n{lines}", problems)
 
 
 # ---- YAML schema (pydantic: its errors name the exact path of a bad field) ----------------------
@@ -84,6 +110,14 @@ class _ShapeSpec(_Strict):
         return Polygon(tuple(self.polygon))
 
 
+def shape_from_data(data: Any) -> Shape:
+    """One shape in the layout file's form (``{rect: {...}}``, ``{circle: ...}``, ``{polygon: ...}``)."""
+    try:
+        return _ShapeSpec.model_validate(data).build()
+    except ValidationError as e:
+        raise LayoutError(f"bad shape {data!r}: {e.errors()[0]['msg']}") from None
+
+
 class _SeatSpec(_Strict):
     number: Annotated[int, Field(ge=1, le=SEAT_COUNT)]
     position: Point
@@ -100,7 +134,7 @@ class _PileSpec(_Strict):
 
 class _DealerSpec(_Strict):
     position: Point
-    tray: _ShapeSpec
+    tray: _ShapeSpec | None = None
 
 
 class _BankerSpec(_Strict):
@@ -108,36 +142,33 @@ class _BankerSpec(_Strict):
 
 
 class _CenterSpec(_Strict):
-    area: _ShapeSpec
+    area: _ShapeSpec | None = None
     piles: list[_PileSpec]
     stub: _ShapeSpec
 
-    @model_validator(mode="after")
-    def _seven_piles(self) -> _CenterSpec:
-        nums = sorted(p.number for p in self.piles)
-        if nums != list(range(1, PILE_COUNT + 1)):
-            raise ValueError(f"center.piles must number 1..{PILE_COUNT} once each, got {nums}")
-        return self
-
 
 class _LayoutSpec(_Strict):
-    name: str
+    name: Annotated[str, Field(min_length=1)]
     description: str = ""
     outline: list[Point]
     dealer: _DealerSpec
-    banker: _BankerSpec
-    dice: _ShapeSpec
+    banker: _BankerSpec | None = None
+    dice: _ShapeSpec | None = None
     center: _CenterSpec
     seats: list[_SeatSpec]
+    rules: Any = None  # read by monitor.geometry.zone_rules (its problems name rules.KEY)
 
-    @model_validator(mode="after")
-    def _checks(self) -> _LayoutSpec:
-        if len(self.outline) < 3:
-            raise ValueError("outline needs at least 3 points")
-        nums = sorted(s.number for s in self.seats)
-        if nums != list(range(1, SEAT_COUNT + 1)):
-            raise ValueError(f"seats must number 1..{SEAT_COUNT} once each, got {nums}")
-        return self
+
+def _numbering(spec: _LayoutSpec) -> list[FieldProblem]:
+    """Seats and pile slots are numbered 1..7 once each; the outline is a polygon."""
+    out = []
+    if len(spec.outline) < 3:
+        out.append(FieldProblem("outline", f"needs at least 3 points, got {len(spec.outline)}"))
+    for path, nums, n in (("seats", [s.number for s in spec.seats], SEAT_COUNT),
+                          ("center.piles", [p.number for p in spec.center.piles], PILE_COUNT)):
+        if sorted(nums) != list(range(1, n + 1)):
+            out.append(FieldProblem(path, f"must number 1..{n} once each, got {sorted(nums)}"))
+    return out
 
 
 # ---- the typed layout ----------------------------------------------------------------------------
@@ -164,24 +195,36 @@ class Seat:
 
 @dataclass(frozen=True)
 class TableLayout:
-    """A whole table in millimetres. See the module docstring for the zone names."""
+    """A whole table in millimetres. See the module docstring for the zone names; ``None``: a zone
+    this table does not have."""
 
     name: str
     description: str
     outline: Polygon
     dealer_position: Point
-    tray: Shape
-    banker_place: Shape
-    dice: Shape
-    center_area: Shape
+    tray: Shape | None
+    banker_place: Shape | None
+    dice: Shape | None
+    center_area: Shape | None
     piles: tuple[Shape, ...]  # index 0 is pile 1 (dealer's left)
     stub: Shape
     seats: tuple[Seat, ...]  # index 0 is seat 1 (dealer's left, numbering clockwise from above)
     source: str = field(default="", compare=False)
+    rules: ZoneRules = DEFAULT_RULES
 
     @cached_property
     def zones(self) -> tuple[Zone, ...]:
-        """Every named zone, smallest area first (the order :meth:`zone_at` resolves overlaps in)."""
+        """Every named zone in lookup order: where zones overlap, :meth:`zone_at` gives the first
+        (by the layout's rules; by default the smallest in area first)."""
+        return tuple(lookup_order(self._all_zones(), lambda z: z.kind, lambda z: z.shape.area, self.rules))
+
+    @property
+    def absent(self) -> tuple[str, ...]:
+        """The optional zones this table does not have ("not on this table")."""
+        have = {"center": self.center_area, "banker": self.banker_place, "tray": self.tray, "dice": self.dice}
+        return tuple(name for name in OPTIONAL_PARTS if have[name] is None)
+
+    def _all_zones(self) -> list[Zone]:
         zs: list[Zone] = []
         for s in self.seats:
             zs.append(Zone(f"seat{s.number}.bet", s.betting_spot, "bet", seat=s.number))
@@ -191,11 +234,15 @@ class TableLayout:
         for i, p in enumerate(self.piles, start=1):
             zs.append(Zone(f"pile{i}", p, "pile", pile=i))
         zs.append(Zone("stub", self.stub, "stub"))
-        zs.append(Zone("center", self.center_area, "center"))
-        zs.append(Zone("banker", self.banker_place, "banker"))
-        zs.append(Zone("tray", self.tray, "tray"))
-        zs.append(Zone("dice", self.dice, "dice"))
-        return tuple(sorted(zs, key=lambda z: z.shape.area))
+        if self.center_area is not None:
+            zs.append(Zone("center", self.center_area, "center"))
+        if self.banker_place is not None:
+            zs.append(Zone("banker", self.banker_place, "banker"))
+        if self.tray is not None:
+            zs.append(Zone("tray", self.tray, "tray"))
+        if self.dice is not None:
+            zs.append(Zone("dice", self.dice, "dice"))
+        return zs
 
     @cached_property
     def zone_names(self) -> tuple[str, ...]:
@@ -205,7 +252,33 @@ class TableLayout:
         for z in self.zones:
             if z.name == name:
                 return z
+        if name in OPTIONAL_PARTS:
+            raise KeyError(f"layout {self.name!r} has no {name} zone: "
+                           f"{OPTIONAL_PARTS[name]} is not on this table")
         raise KeyError(f"no zone {name!r} in layout {self.name!r} (zones: {', '.join(self.zone_names)})")
+
+    def has(self, name: str) -> bool:
+        return any(z.name == name for z in self.zones)
+
+    def spot(self, name: str) -> Point:
+        """Where the dealer works the banker's hand (``banker``), opens the dice cup (``dice``) or lays
+        a card off the piles (``center``): the zone's centre, or on a table without that zone the place
+        by the pile row it usually has (the renderer draws the deal there; the monitor reads no zone
+        there)."""
+        if self.has(name):
+            cx, cy = self.zone(name).shape.center
+            return (float(cx), float(cy))
+        xs = [p.outline(8)[:, 0] for p in self.piles]
+        left = float(min(x.min() for x in xs))
+        row_x = float(np.mean([p.center[0] for p in self.piles]))
+        row_y = float(np.mean([p.center[1] for p in self.piles]))
+        if name == "center":
+            return (row_x, row_y)
+        if name == "banker":
+            return (row_x, row_y - 155.0)
+        if name == "dice":
+            return (left - 150.0, row_y - 160.0)
+        raise KeyError(f"no working spot {name!r} (spots: banker, center, dice)")
 
     def seat(self, number: int) -> Seat:
         if not 1 <= number <= len(self.seats):
@@ -250,14 +323,15 @@ class TableLayout:
                 continue
             hit = idx[self.zones[i].shape.contains(p[idx])]
             out[hit] = i
-            inbox[hit, i + 1 :] = False  # the smallest zone holding a point wins
+            inbox[hit, i + 1 :] = False  # the first zone holding a point (in lookup order) wins
         return out
 
     def zones_at(self, points: FloatArray) -> list[str]:
         return [self.zone_names[i] for i in self.zone_index(points)]
 
     def zone_at(self, x: float, y: float) -> str:
-        """The name of the smallest zone containing table point (x, y) mm, ``felt`` or ``off_table``."""
+        """The zone containing table point (x, y) mm that wins by the layout's rules (by default the
+        smallest), ``felt`` or ``off_table``."""
         return self.zone_names[int(self.zone_index(np.array([[x, y]]))[0])]
 
     @property
@@ -267,7 +341,7 @@ class TableLayout:
         return (float(a[:, 0].min()), float(a[:, 1].min()), float(a[:, 0].max()), float(a[:, 1].max()))
 
 
-def _build(spec: _LayoutSpec, source: str) -> TableLayout:
+def _build(spec: _LayoutSpec, source: str, rules: ZoneRules) -> TableLayout:
     seats = tuple(
         Seat(
             s.number,
@@ -280,45 +354,83 @@ def _build(spec: _LayoutSpec, source: str) -> TableLayout:
         for s in sorted(spec.seats, key=lambda s: s.number)
     )
     piles = tuple(p.shape.build() for p in sorted(spec.center.piles, key=lambda p: p.number))
+
+    def opt(shape: _ShapeSpec | None) -> Shape | None:
+        return None if shape is None else shape.build()
+
     return TableLayout(
         name=spec.name,
         description=spec.description,
         outline=Polygon(tuple(spec.outline)),
         dealer_position=spec.dealer.position,
-        tray=spec.dealer.tray.build(),
-        banker_place=spec.banker.place.build(),
-        dice=spec.dice.build(),
-        center_area=spec.center.area.build(),
+        tray=opt(spec.dealer.tray),
+        banker_place=None if spec.banker is None else spec.banker.place.build(),
+        dice=opt(spec.dice),
+        center_area=opt(spec.center.area),
         piles=piles,
         stub=spec.center.stub.build(),
         seats=seats,
         source=source,
+        rules=rules,
     )
 
 
+def _field(loc: tuple[int | str, ...]) -> str:
+    """A pydantic error location as a key path: ``seats[2].back_hand.rect.size``."""
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def _message(err: Any) -> str:
+    if err["type"] == "extra_forbidden":
+        return "unknown key"
+    if err["type"] == "missing":
+        return "required, but missing"
+    return str(err["msg"]).removeprefix("Value error, ")
+
+
 def parse_layout(data: Any, source: str = "<data>") -> TableLayout:
-    """Build a layout from already-parsed YAML/JSON data; errors name the source and the field."""
+    """Build a layout from already-parsed YAML/JSON data; errors name the source and every bad field."""
+    rules, problems = parse_zone_rules(data.get("rules") if isinstance(data, dict) else None)
     try:
         spec = _LayoutSpec.model_validate(data)
     except ValidationError as e:
-        problems = "; ".join(
-            f"{'.'.join(str(x) for x in err['loc']) or '(top)'}: {err['msg']}" for err in e.errors()
-        )
-        raise LayoutError(f"bad table layout {source}: {problems}") from None
-    layout = _build(spec, source)
-    _check_inside(layout)
+        problems += [FieldProblem(_field(tuple(err["loc"])), _message(err)) for err in e.errors()]
+        raise invalid_layout(source, problems) from None
+    problems += _numbering(spec)
+    if problems or rules is None:
+        raise invalid_layout(source, problems)
+    layout = _build(spec, source, rules)
+    problems = _check_inside(layout, _zone_fields(spec))
+    if problems:
+        raise invalid_layout(source, problems)
     return layout
 
 
-def _check_inside(layout: TableLayout) -> None:
+def _zone_fields(spec: _LayoutSpec) -> dict[str, str]:
+    """Where in the file each zone is written (zone name -> key path), for errors."""
+    out = {"center": "center.area", "stub": "center.stub", "banker": "banker.place", "tray": "dealer.tray",
+           "dice": "dice"}
+    for i, p in enumerate(spec.center.piles):
+        out[f"pile{p.number}"] = f"center.piles[{i}].shape"
+    for i, s in enumerate(spec.seats):
+        for part, key in (("bet", "betting_spot"), ("front", "front_hand"), ("back", "back_hand")):
+            out[f"seat{s.number}.{part}"] = f"seats[{i}].{key}"
+        out[f"seat{s.number}"] = f"seats[{i}].area"
+    return out
+
+
+def _check_inside(layout: TableLayout, fields: dict[str, str]) -> list[FieldProblem]:
     # Every zone's centre must be on the table: catches a sign slip in a hand-written layout.
+    out = []
     for z in layout.zones:
         cx, cy = z.shape.center
         if not bool(layout.outline.contains(np.array([[cx, cy]]))[0]):
-            raise LayoutError(
-                f"bad table layout {layout.source}: zone {z.name} centre ({cx:.0f}, {cy:.0f}) "
-                "is outside the table outline"
-            )
+            why = f"zone {z.name} centre ({cx:.0f}, {cy:.0f}) is outside the table outline"
+            out.append(FieldProblem(fields.get(z.name, z.name), why))
+    return out
 
 
 def load_layout(path: str | Path | None = None) -> TableLayout:

@@ -187,7 +187,7 @@ class SceneMaker:
 
     def dice(self) -> None:
         r = self.rng
-        cx, cy = self.layout.dice.center
+        cx, cy = self.layout.spot("dice")
         for _ in range(3):
             self.scene.add(
                 Die(
@@ -226,7 +226,7 @@ class SceneMaker:
         for _ in range(int(r.poisson(self.arms * 1.5))):
             if r.random() < 0.35:
                 d = lay.dealer_position
-                tgt = lay.pile(int(r.integers(1, 8))).center if r.random() < 0.6 else lay.banker_place.center
+                tgt = lay.pile(int(r.integers(1, 8))).center if r.random() < 0.6 else lay.spot("banker")
                 self.arm((d[0] + r.uniform(-250, 250), d[1]), tgt)
             else:
                 seat = lay.seat(int(r.integers(1, 8)))
@@ -277,7 +277,7 @@ class SceneMaker:
             c = lay.stub.center
             self.fan(c[0], c[1], min(4, self.deck.left), r.normal(0, 5), False, float(r.uniform(0, 15)), 0.0)
         if self.deck.left and r.random() < 0.4:  # an exposed card
-            c = lay.center_area.center
+            c = lay.spot("center")
             self.card(
                 self.deck.draw(1)[0],
                 c[0] + r.uniform(-400, 400),
@@ -313,7 +313,7 @@ class SceneMaker:
         r = self.rng
         self._hands(bets, face_up_prob=0.9)
         if self.deck.left >= 7:
-            c = self.layout.banker_place.center
+            c = self.layout.spot("banker")
             ang = 180.0 if r.random() < 0.6 else 0.0
             if r.random() < 0.5:
                 self.fan(c[0] - 110, c[1], 2, ang + r.normal(0, 3), True, float(r.uniform(20, 66)), 0)

@@ -217,11 +217,13 @@ def render_table_texture(layout: TableLayout, style: TableStyle, px_per_mm: floa
         for p in layout.piles:
             _stroke(out, p, tex, line, 1.5)
     _stroke(out, layout.stub, tex, line, 1.5)
-    _stroke(out, layout.banker_place, tex, line, lw)
-    bc = layout.banker_place.center
-    _text(out, "BANKER", ((bc[0] - x0) * s, (y1 - bc[1] + 42) * s), 14 * s, 0, line, 1.6 * s)
-    dc = layout.dice.center
-    _stroke(out, Circle(dc[0], dc[1], 70), tex, line, 2.0)
+    if layout.banker_place is not None:  # a table without a banker's place prints none
+        _stroke(out, layout.banker_place, tex, line, lw)
+        bc = layout.banker_place.center
+        _text(out, "BANKER", ((bc[0] - x0) * s, (y1 - bc[1] + 42) * s), 14 * s, 0, line, 1.6 * s)
+    if layout.dice is not None:
+        dc = layout.dice.center
+        _stroke(out, Circle(dc[0], dc[1], 70), tex, line, 2.0)
     # Logo: the style's name across the felt between the piles and the seats, and two end emblems.
     _text(out, style.logo, ((0 - x0) * s, (y1 - 95) * s), 30 * s, 0, line, 3.2 * s)
     for ex in (-930.0, 930.0):

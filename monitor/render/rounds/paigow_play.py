@@ -234,7 +234,7 @@ class PaiGowPlayer(Player):
     def act_roll_dice(self, a: S.RollDice, t: float, d: float) -> None:
         for tr in self.dice_tracks:
             tr.end = t
-        cx, cy = self.layout.dice.center
+        cx, cy = self.layout.spot("dice")
         self.dice_tracks = []
         for j, v in enumerate(a.values):
             x, y = (
@@ -426,8 +426,7 @@ class PaiGowPlayer(Player):
         return max(len(seats), 1) * st
 
     def banker_center(self) -> tuple[float, float]:
-        c = self.layout.banker_place.center
-        return (float(c[0]), float(c[1]))
+        return self.layout.spot("banker")
 
     def act_expose_banker(self, a: S.ExposeBanker, t: float, d: float) -> None:
         b = self.need_banker()
