@@ -39,8 +39,8 @@ WITHOUT: dict[str, str] = {
     "banker": "the Player-Dealer's hand is not read from the picture at a place of its own (no "
               "banker_hand_set from the camera)",
     "tray": "a hand swept off the table is seen leaving it (off_table) instead",
-    "dice": "the dice are not read from the picture; the dice total comes from the console or the "
-            "dice reader",
+    "dice": "the dice are not read from the picture; they come from the dice reader where the table "
+            "has one",
 }
 DELIVERY: dict[DeliveredPile, str] = {
     DeliveredPile.SEAT_AREA: "on the seat's own felt (zone seat{n}), off its betting circle and hand areas",
