@@ -24,8 +24,8 @@ from store_api_support import (  # noqa: F401
 )
 
 from monitor.api.app import create_app
-from monitor.api.bench import alerts_in
 from monitor.api.hub import LiveHub, batch_text, drain
+from monitor.lab.api_bench import alerts_in
 
 
 def test_alerts_arrive_over_server_sent_events(db_url: str) -> None:  # noqa: F811

@@ -33,7 +33,7 @@ def test_an_unknown_path_is_refused_with_the_choices() -> None:
 
 
 def test_the_tables_process_refuses_what_it_cannot_run(capsys: pytest.CaptureFixture[str]) -> None:
-    from monitor.api.bench_feed import main
+    from monitor.lab.api_bench_feed import main
 
     with pytest.raises(SystemExit) as exit_:
         main(["central", "--rate", "10", "--tables", "2", "--duration", "1"])

@@ -97,7 +97,7 @@ def test_the_chain_takes_a_spots_chips_from_its_picture_not_the_detectors_box() 
 
 
 def test_the_bench_scores_found_chips_against_truth_stacks_and_skips_hidden_spots() -> None:
-    from monitor.perception.spot_chips_eval import score_frame
+    from monitor.lab.spot_chips_eval import score_frame
 
     image = _render([("seat2.bet", -40.0, 100), ("seat2.bet", 0.0, 25), ("seat5.bet", 0.0, 1000)])
     cal = load_table(TABLE)

@@ -178,9 +178,9 @@ def test_the_shipped_reader_reads_a_rendered_banker_row_card_for_card() -> None:
     """Seven cards set in the banker's place (project-drawn deck, default table at 1080p): read along
     the row's edges, every card is found once and nothing is misread."""
     from monitor.calibration.table_file import load_table
+    from monitor.lab.fan_check import rank_of
     from monitor.perception.fan_reader import load_fan_reader
     from monitor.perception.pipeline import Perceiver
-    from monitor.pipeline.fan_check import rank_of
     from monitor.pipeline.hand_zones import ZoneReader, fan_cards
     from monitor.render.camera import default_camera
     from monitor.render.renderer import Renderer

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from monitor.pipeline.bench import BenchResult, first_showing
+from monitor.lab.pipeline_bench import BenchResult, first_showing
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 

@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from monitor.cli import app
-from monitor.pipeline.fan_check import FanScore, hand_pictures
+from monitor.lab.fan_check import FanScore, hand_pictures
 from monitor.tablestate.index_cards import IndexCard
 
 SAMPLE = Path(__file__).resolve().parents[1] / "monitor" / "render" / "rounds" / "sample_recording"

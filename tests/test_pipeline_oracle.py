@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 
 from monitor.calibration import TableCalibration, load_table
-from monitor.pipeline.oracle import OracleOptions, oracle_frame, oracle_frames, read_truth, timeline_truth
-from monitor.pipeline.scripted import check_rounds
+from monitor.lab.scripted_check import check_rounds
+from monitor.lab.timeline_truth import timeline_truth
+from monitor.pipeline.oracle import OracleOptions, oracle_frame, oracle_frames, read_truth
 from monitor.render.rounds.play import PlayedRound, play_script
 from monitor.render.rounds.script import load_script, shipped_scripts
 
@@ -141,7 +142,7 @@ def test_the_deal_is_counted_by_the_dealers_hand_when_the_cards_below_are_never_
                 tracks[i] = kept[0] if kept else tracks[i]
                 pile_at[n] = (tracks[i], mm)
         frames.append(type(fr)(fr.index, fr.media_time, fr.detections, tuple(tracks)))
-    from monitor.pipeline.scripted import run_oracle
+    from monitor.lab.scripted_check import run_oracle
 
     events, alerts, _ = run_oracle([rnd], cal, iter(frames), rnd.events)
     done = next(e for e in events if e.type == "piles_complete")

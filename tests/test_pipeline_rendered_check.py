@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from monitor.pipeline.rendered_check import RenderedCheckError, compare
+from monitor.lab.rendered_check import RenderedCheckError, compare
 
 
 def _alert(code: str, trigger: float) -> str:

@@ -61,7 +61,7 @@ def register(app: typer.Typer) -> None:
         import asyncio
         import tempfile
 
-        from monitor.api.bench import central_durability_check, compare, durability_check, load_test
+        from monitor.lab.api_bench import central_durability_check, compare, durability_check, load_test
 
         paths = list(dict.fromkeys(path or [LoadPath.SENSOR]))
         root = workdir or Path(tempfile.mkdtemp(prefix="tm-bench-api-"))

@@ -18,7 +18,7 @@ def register(app: typer.Typer) -> None:
         """Measure monitor throughput: validated events, and JSON lines parsed then judged."""
         from rich.progress import Progress
 
-        from monitor.procedure.bench import run_bench
+        from monitor.lab.procedure_bench import run_bench
 
         with Progress(transient=True) as progress:
             task = progress.add_task("generating rounds", total=rounds)

@@ -190,8 +190,8 @@ def _bench_video(video: Path, frames: int, models: Path | None, backend: str, th
     from rich.progress import Progress
     from rich.table import Table
 
+    from monitor.lab.video_bench import read_frames, run_video
     from monitor.perception.models_home import models_home
-    from monitor.perception.video_bench import read_frames, run_video
 
     try:
         images = read_frames(video, frames)

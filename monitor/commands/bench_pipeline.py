@@ -33,7 +33,7 @@ def register(app: typer.Typer) -> None:
             DEFAULT_BACKEND),
     ) -> None:
         """Throughput (review, as fast as possible) and live latency of the chain, per perception."""
-        from monitor.pipeline.bench import BenchResult, ensure_recording, latency, throughput
+        from monitor.lab.pipeline_bench import BenchResult, ensure_recording, latency, throughput
 
         for p in perception:
             if p not in ("oracle", "models", "models-whole"):

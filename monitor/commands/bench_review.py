@@ -37,8 +37,8 @@ def register(app: typer.Typer) -> None:
         from rich.console import Console
         from rich.table import Table
 
-        from monitor.pipeline.bench import ensure_recording
-        from monitor.review.bench import run_bench
+        from monitor.lab.pipeline_bench import ensure_recording
+        from monitor.lab.review_bench import run_bench
 
         ensure_recording(recording)
         chosen = tuple(p.strip() for p in parts.split(",") if p.strip())

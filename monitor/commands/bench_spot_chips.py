@@ -20,8 +20,8 @@ def register(app: typer.Typer) -> None:
 
         from monitor.calibration.table_file import load_table
         from monitor.commands.demo import TABLE
+        from monitor.lab.spot_chips_eval import SpotChipScore, score_round
         from monitor.perception.spot_chips import SpotChipFinder
-        from monitor.perception.spot_chips_eval import SpotChipScore, score_round
 
         finder = SpotChipFinder.for_table(load_table(table or TABLE))
         total = SpotChipScore()

@@ -36,10 +36,10 @@ def register(app: typer.Typer) -> None:
 
         from monitor.calibration.table_file import load_table
         from monitor.commands.demo import TABLE
+        from monitor.lab.fan_check import FanScore, check_recording
         from monitor.perception.fan_reader import load_fan_reader
         from monitor.perception.models_home import models_home
         from monitor.perception.pipeline import Perceiver
-        from monitor.pipeline.fan_check import FanScore, check_recording
         from monitor.pipeline.hand_zones import ZoneReader
         from monitor.rules.cards import JOKER_TEXT, RANK_CHARS
 

@@ -33,8 +33,8 @@ def register(app: typer.Typer) -> None:
 
         from monitor.calibration import load_table
         from monitor.commands.demo import TABLE
+        from monitor.lab.scripted_check import check_rounds
         from monitor.pipeline.oracle import OracleOptions
-        from monitor.pipeline.scripted import check_rounds
         from monitor.render.rounds.play import play_script
         from monitor.render.rounds.script import load_script, shipped_scripts
         from monitor.render.rounds.video import total_frames
@@ -78,7 +78,7 @@ def _false_alert_rate(n: int, seed: int, stride: int, oracle: object, bytetrack:
 
     from monitor.calibration import load_table
     from monitor.commands.demo import TABLE
-    from monitor.pipeline.scripted import check_rounds
+    from monitor.lab.scripted_check import check_rounds
     from monitor.render.rounds.generate import random_script
     from monitor.render.rounds.play import play_script
 

@@ -40,7 +40,7 @@ def register(app: typer.Typer) -> None:
         from rich.table import Table
 
         from monitor.commands.demo import TABLE
-        from monitor.pipeline.rendered_check import RenderedCheckError, compare
+        from monitor.lab.rendered_check import RenderedCheckError, compare
         from monitor.review.jobs import GateSettings
         from monitor.review.session import ReviewOptions, ReviewSetupError, run_review
 

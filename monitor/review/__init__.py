@@ -7,6 +7,6 @@ Read in order: ``sidecars`` (what lies beside a recording: ground truth, the con
 and snapshot ring), ``file_review`` (one file, frame by frame), ``clips`` (a snapshot and a short
 clip per alert), ``progress`` and ``fanout`` (files one after another, or over Dask, with bars),
 ``merge`` (one session from its files), ``timeline``, ``report_json`` and ``report_html`` (the
-outputs), ``store_writer`` (the session into the store), ``session`` (all of it, for the command)
-and ``bench`` (``bench-review``). Design and figures: docs/review.md.
+outputs), ``store_writer`` (the session into the store), ``session`` (all of it, for the command).
+The benchmark (``bench-review``) is ``monitor.lab.review_bench``. Design and figures: docs/review.md.
 """

@@ -19,9 +19,10 @@ from monitor.alerts.model import Alert
 from monitor.calibration import TableCalibration
 from monitor.events.outside import outside_events
 from monitor.events.schema import EventBase, parse_event
+from monitor.lab.timeline_truth import timeline_truth
 from monitor.pipeline.chain import TableChain
 from monitor.pipeline.extract import EventExtractor, ExtractorSettings
-from monitor.pipeline.oracle import OracleFrame, OracleOptions, oracle_frames, timeline_truth
+from monitor.pipeline.oracle import OracleFrame, OracleOptions, oracle_frames
 from monitor.pipeline.watchers.view import TableLayout
 
 

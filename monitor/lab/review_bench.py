@@ -77,7 +77,7 @@ def _run(name: str, videos: list[Path], out: Path, perception: str = "auto", wor
 def _live(recording: Path) -> BenchLine:
     """The peer: the live run (``table-monitor run --review``: threads, the API, the store) on the
     same file, unpaced, as ``bench-pipeline`` measures it."""
-    from monitor.pipeline.bench import throughput
+    from monitor.lab.pipeline_bench import throughput
     from monitor.review.file_review import probe
 
     fps, count = probe(recording / "video.mp4")

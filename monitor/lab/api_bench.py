@@ -273,11 +273,11 @@ async def load_test(db: Path, *, clients: int, rate: int, duration: float, table
 
 
 class Feeder:
-    """The tables of the central or embedded path in a child process (``monitor.api.bench_feed``)."""
+    """The tables of the central or embedded path in a child process (``monitor.lab.api_bench_feed``)."""
 
     def __init__(self, path: str, *, rate: float, tables: int, duration: float, prefix: str = "B",
                  server: str | None = None, spool: Path | None = None, db: Path | None = None) -> None:
-        args = [sys.executable, "-m", "monitor.api.bench_feed", path, "--rate", str(rate), "--tables",
+        args = [sys.executable, "-m", "monitor.lab.api_bench_feed", path, "--rate", str(rate), "--tables",
                 str(tables), "--duration", str(duration), "--prefix", prefix]
         if server is not None and spool is not None:
             args += ["--server", server, "--spool", str(spool)]

@@ -24,8 +24,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from monitor.api.bench import ROUND_EVENTS, SENSOR, VIEWER, round_events
 from monitor.events.schema import EventBase, parse_event
+from monitor.lab.api_bench import ROUND_EVENTS, SENSOR, VIEWER, round_events
 
 TICK_S = 0.05  # each table hands on what it has every 50 ms, as the bench's sensor posts
 
@@ -153,7 +153,7 @@ def embedded(args: argparse.Namespace) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m monitor.api.bench_feed", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m monitor.lab.api_bench_feed", description=__doc__)
     parser.add_argument("path", choices=["central", "embedded"])
     parser.add_argument("--rate", type=float, required=True, help="events a second over all tables")
     parser.add_argument("--tables", type=int, required=True)
