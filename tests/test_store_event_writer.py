@@ -60,7 +60,8 @@ def test_new_events_are_stored_folded_and_open_and_close_their_round(sessions) -
         assert rnd is not None and rnd.phase == "round over" and rnd.game == "paigow"
         assert rnd.media_start == events[0].media_time and rnd.media_end == events[-1].media_time
         table = s.get(TableRow, "T1")
-        assert table is not None and table.last_event_seq == events[-1].seq and table.state["round_id"] == "r1"
+        assert table is not None and table.last_event_seq == events[-1].seq
+        assert table.state["round_id"] == "r1"
 
 
 def test_a_resend_is_known_and_never_takes_the_state_back(sessions) -> None:
@@ -97,7 +98,8 @@ def test_alerts_and_histories_with_a_reviews_annotations(sessions) -> None:
             writer.look_up(events)
             for e in events:
                 writer.event(e, PROFILE)
-            assert writer.alert(alert, snapshot="a.jpg", annotations={"review": {"file": "x.mp4"}}) == alert.id
+            stored_as = writer.alert(alert, snapshot="a.jpg", annotations={"review": {"file": "x.mp4"}})
+            assert stored_as == alert.id
             writer.history(table_id="T1", round_ref="r1", game="paigow", history={"attempt": attempt},
                            phase="cut short", span=(1.5, 99.0))
             new_alerts, _ = writer.write()
