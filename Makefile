@@ -1,4 +1,5 @@
-# The two commands a new user needs (README): `make demo` and `make test`.
+# Shorthands where make is installed; the README's two commands are scripts/demo.sh and scripts/test.sh,
+# which a fresh Debian (no make) runs as they are.
 .PHONY: setup setup-dev demo test lint train-env
 
 # the runtime only: what `demo` (and `run`, `serve`, `review`) need
@@ -9,13 +10,11 @@ setup:
 setup-dev:
 	@scripts/setup.sh dev
 
-demo: setup
-	.venv/bin/table-monitor demo
+demo:
+	@scripts/demo.sh
 
-test: setup-dev
-	.venv/bin/ruff check monitor tests
-	.venv/bin/mypy
-	.venv/bin/pytest -q
+test:
+	@scripts/test.sh
 
 lint: setup-dev
 	.venv/bin/ruff check monitor tests

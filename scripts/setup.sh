@@ -2,8 +2,8 @@
 # One-shot, idempotent set-up of a fresh Debian machine: the Debian packages the product needs, then a
 # project virtualenv (.venv) with the package installed into it.
 # Usage: scripts/setup.sh [extra,...]
-#   no extra: the runtime only (`make demo`): ffmpeg, OpenCV's system libraries, the typefaces
-#   dev:      also the test tools and what the tests use (chromium, a PostgreSQL server) (`make test`)
+#   no extra: the runtime only (`scripts/demo.sh`): ffmpeg, OpenCV's system libraries, the typefaces
+#   dev:      also the test tools and what the tests use (chromium, a PostgreSQL server) (`scripts/test.sh`)
 #   other extras as pyproject.toml names them: postgres, scale, train (e.g. "dev,train")
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,6 +11,12 @@ EXTRAS="${1:-}"
 PY="${PYTHON:-python3}"
 has_extra() { [[ ",${EXTRAS}," == *",$1,"* ]]; }
 
+if ! command -v "$PY" >/dev/null 2>&1 && [ "$PY" = python3 ] && [ "$(id -u)" = "0" ]; then
+  # a fresh Debian installed without its standard tasks has no Python at all
+  echo "setup: installing Debian packages: python3 python3-venv"
+  DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3 python3-venv >/dev/null
+fi
 command -v "$PY" >/dev/null 2>&1 || { echo "setup: $PY not found (Python 3.11+ is needed)" >&2; exit 1; }
 "$PY" -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
   || { echo "setup: $PY is $("$PY" -V 2>&1); Python 3.11+ is needed" >&2; exit 1; }

@@ -87,17 +87,22 @@ def test_extras_for_postgres_scale_and_train() -> None:
     assert not groups["runtime"] & {"pytest", "ruff", "mypy", "psycopg", "playwright", "torch"}
 
 
-@pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
-def test_make_demo_sets_up_the_runtime_only_and_make_test_the_dev_extra() -> None:
-    def planned(target: str) -> str:
-        return subprocess.run(["make", "-n", target], cwd=ROOT, capture_output=True, text=True,
-                              check=True).stdout
-
-    demo = planned("demo").splitlines()
+def test_the_demo_script_sets_up_the_runtime_only_and_the_test_script_the_dev_extra() -> None:
+    demo = (ROOT / "scripts" / "demo.sh").read_text().splitlines()
     assert "scripts/setup.sh" in demo and not any("setup.sh dev" in line for line in demo)
-    assert ".venv/bin/table-monitor demo" in demo
-    test = planned("test").splitlines()
-    assert "scripts/setup.sh dev" in test and ".venv/bin/pytest -q" in test
+    assert any(line.startswith("exec .venv/bin/table-monitor demo") for line in demo)
+    test = (ROOT / "scripts" / "test.sh").read_text().splitlines()
+    assert "scripts/setup.sh dev" in test and any(".venv/bin/pytest -q" in line for line in test)
+    assert "scripts/test.sh" in (ROOT / ".ci" / "run").read_text()  # CI runs the README's test command
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
+def test_make_demo_and_make_test_run_the_two_scripts() -> None:
+    def planned(target: str) -> list[str]:
+        return subprocess.run(["make", "-n", target], cwd=ROOT, capture_output=True, text=True,
+                              check=True).stdout.splitlines()
+
+    assert planned("demo") == ["scripts/demo.sh"] and planned("test") == ["scripts/test.sh"]
 
 
 def test_the_setup_script_installs_the_dev_only_debian_packages_for_dev_only() -> None:
@@ -107,6 +112,7 @@ def test_the_setup_script_installs_the_dev_only_debian_packages_for_dev_only() -
     before = script.split("if has_extra dev; then", 1)[0]
     assert "need_apt+=(postgresql)" not in before and "need_apt+=(chromium)" not in before
     assert "-venv" in before  # python3.X-venv where `python3 -m venv` cannot work
+    assert "install -y -qq --no-install-recommends python3 python3-venv" in before  # no Python at all
 
 
 # --- the models' one home, and the wheel ------------------------------------------------------------
