@@ -70,14 +70,22 @@ class ApiServer:
         except BaseException as e:  # reported to the starter, not lost in a thread
             self.error = e
 
-    def start(self, timeout: float = 30.0) -> ApiServer:
+    def start(self, timeout: float = 180.0) -> ApiServer:
+        """Wait for the server to listen. A server that fails or exits is reported at once; one still
+        starting is waited for (its store's migrations and the monitor's rebuild take tens of seconds
+        on a starved machine), saying so every 15 s, up to ``timeout``."""
         self._thread.start()
-        deadline = time.monotonic() + timeout
+        t0 = time.monotonic()
+        said = 0
         while not self.server.started:
             if self.error is not None or not self._thread.is_alive():
                 raise RuntimeError(f"the API server did not start: {self.error or 'it exited'}")
-            if time.monotonic() > deadline:
+            waited = time.monotonic() - t0
+            if waited > timeout:
                 raise RuntimeError(f"the API server did not start within {timeout:.0f} s")
+            if waited >= 15 * (said + 1):
+                said += 1
+                log.info("the API server is still starting after %.0f s", waited)
             time.sleep(0.05)
         return self
 
