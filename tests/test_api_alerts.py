@@ -6,16 +6,16 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from fastapi.testclient import TestClient
-from store_api_support import TOKENS, auth, db_url, event, faulty_round, make_settings, pg_cluster  # noqa: F401
 
 from monitor.api.app import create_app
 from monitor.api.schemas import CitationOut
+from tests.support.api import TOKENS, auth, event, faulty_round, make_settings
 
 CODES = {"bet_changed_after_close", "ace_or_joker_exposed", "stub_not_four", "dice_out_of_range"}
 
 
 @pytest.fixture
-def client(db_url: str):  # noqa: F811
+def client(db_url: str):
     with TestClient(create_app(make_settings(db_url))) as c:
         yield c
 

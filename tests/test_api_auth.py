@@ -7,9 +7,9 @@ import re
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
-from store_api_support import TOKENS, WRONG_TOKEN, auth, make_settings, pg_cluster  # noqa: F401
 
 from monitor.api.app import create_app
+from tests.support.api import TOKENS, WRONG_TOKEN, auth, make_settings
 
 # The least permission each endpoint needs; a route missing here fails the completeness test.
 REQUIRED = {

@@ -13,22 +13,14 @@ from pathlib import Path
 import httpx
 import pytest
 from fastapi.testclient import TestClient
-from store_api_support import (  # noqa: F401
-    TOKENS,
-    ServerThread,
-    auth,
-    db_url,
-    faulty_round,
-    make_settings,
-    pg_cluster,
-)
 
 from monitor.api.app import create_app
 from monitor.api.hub import LiveHub, batch_text, drain
 from monitor.lab.api_bench import alerts_in
+from tests.support.api import TOKENS, ServerThread, auth, faulty_round, make_settings
 
 
-def test_alerts_arrive_over_server_sent_events(db_url: str) -> None:  # noqa: F811
+def test_alerts_arrive_over_server_sent_events(db_url: str) -> None:
     with ServerThread(create_app(make_settings(db_url))) as server:
         received: list[tuple[str, dict[str, object]]] = []
         connected = threading.Event()

@@ -4,12 +4,12 @@ depends on events received before the restart (in this round or the ones before)
 from __future__ import annotations
 
 from fastapi.testclient import TestClient
-from store_api_support import auth, db_url, faulty_round, make_settings, pg_cluster  # noqa: F401
 
 from monitor.api.app import create_app
+from tests.support.api import auth, faulty_round, make_settings
 
 
-def test_a_round_in_progress_is_still_judged_after_a_restart(db_url: str) -> None:  # noqa: F811
+def test_a_round_in_progress_is_still_judged_after_a_restart(db_url: str) -> None:
     db = db_url
     events = faulty_round("T1")
     with TestClient(create_app(make_settings(db))) as client:
@@ -26,10 +26,10 @@ def test_a_round_in_progress_is_still_judged_after_a_restart(db_url: str) -> Non
         assert table["state"]["phase"] == "no more bets" and table["state"]["seats"]["4"]["bet"] == 20000
 
 
-def test_a_fault_that_depends_on_earlier_rounds_is_still_caught_after_a_restart(db_url: str) -> None:  # noqa: F811
+def test_a_fault_that_depends_on_earlier_rounds_is_still_caught_after_a_restart(db_url: str) -> None:
     """Seat 4 banks three hands in a row (seed 000 rule 3a allows two): the server restarted during the
     second hand still knows the first, as the table's own run did."""
-    from store_api_support import event
+    from tests.support.api import event
 
     def hand(start: int, round_id: str) -> list[dict[str, object]]:
         return [event(start, "round_started", "T1", round_id=round_id, banker_seat=4),

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
-from store_api_support import ServerThread, auth, faulty_round, make_settings
 
 from monitor.api.app import create_app
+from tests.support.api import ServerThread, auth, faulty_round, make_settings
 
 
 @pytest.fixture(scope="module")

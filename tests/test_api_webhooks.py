@@ -12,20 +12,15 @@ from xml.etree import ElementTree as ET
 
 import pytest
 from fastapi.testclient import TestClient
-from store_api_support import (  # noqa: F401
-    _free_port,
-    auth,
-    db_url,
-    faulty_round,
-    make_settings,
-    pg_cluster,
-    sqlite_url,
-)
 
 from monitor.api.app import create_app
 from monitor.api.settings import WebhookTarget
 from monitor.api.webhooks import outbox
 from monitor.api.webhooks.payloads import MILESTONE_NS
+from tests.support.api import auth, faulty_round, make_settings
+from tests.support.paths import DOCS
+from tests.support.postgres import free_port
+from tests.support.waiting import wait_until
 
 NS = {"m": MILESTONE_NS}
 
@@ -68,23 +63,14 @@ def _ingest(client: TestClient) -> list[str]:
     return list(response.json()["alerts"])
 
 
-def _wait(predicate, timeout: float = 30.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return False
-
-
 @pytest.fixture(autouse=True)
 def quick_backoff(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(outbox, "BACKOFF_BASE_S", 0.05)
 
 
-def test_milestone_events_retried_until_delivered_and_a_dead_target_delays_nothing(db_url: str) -> None:  # noqa: F811
+def test_milestone_events_retried_until_delivered_and_a_dead_target_delays_nothing(db_url: str) -> None:
     vms = Receiver(fail_first=2)
-    dead_url = f"http://127.0.0.1:{_free_port()}/nobody-listens"
+    dead_url = f"http://127.0.0.1:{free_port()}/nobody-listens"
     targets = [
         WebhookTarget(name="vms", url=vms.url, format="milestone",
                       camera_by_table={"T1": "Table 1 overhead"}),
@@ -94,7 +80,7 @@ def test_milestone_events_retried_until_delivered_and_a_dead_target_delays_nothi
     try:
         with TestClient(app) as client:
             ids = _ingest(client)
-            assert _wait(lambda: len(vms.requests) == 4), f"delivered {len(vms.requests)} of 4"
+            assert wait_until(lambda: len(vms.requests) == 4), f"delivered {len(vms.requests)} of 4"
             assert vms.failures == 2  # two refusals, retried
             keys = sorted(h["idempotency-key"] for h, _ in vms.requests)
             assert keys == sorted(f"{i}:vms" for i in ids)
@@ -117,23 +103,23 @@ def test_milestone_events_retried_until_delivered_and_a_dead_target_delays_nothi
             def pending() -> dict[str, int]:
                 return client.get("/api/v1/webhooks", headers=auth("admin")).json()["pending"]
 
-            assert _wait(lambda: pending() == {"dead": 4}), pending()
+            assert wait_until(lambda: pending() == {"dead": 4}), pending()
     finally:
         vms.close()
 
 
-def test_the_outbox_survives_a_restart(db_url: str) -> None:  # noqa: F811
+def test_the_outbox_survives_a_restart(db_url: str) -> None:
     db = db_url
     receiver = Receiver(fail_first=10**6)  # down for the whole first run
     target = WebhookTarget(name="hook", url=receiver.url)
     try:
         with TestClient(create_app(make_settings(db, webhooks=[target]))) as client:
             ids = _ingest(client)
-            assert _wait(lambda: receiver.failures >= 2)
+            assert wait_until(lambda: receiver.failures >= 2)
         assert receiver.requests == []
         receiver.fail_first = 0  # the target comes back; so does the API, as a new process would
         with TestClient(create_app(make_settings(db, webhooks=[target]))):
-            assert _wait(lambda: len(receiver.requests) == 4)
+            assert wait_until(lambda: len(receiver.requests) == 4)
         import json
 
         bodies = [json.loads(body) for _, body in receiver.requests]
@@ -159,13 +145,14 @@ def _outbox(client: TestClient) -> dict[str, dict[str, int]]:
     return {"pending": body["pending"], "dead": body["dead"]}
 
 
-def test_a_permanent_refusal_is_dead_lettered_and_sent_again_on_an_admins_retry(db_url: str) -> None:  # noqa: F811
+def test_a_permanent_refusal_is_dead_lettered_and_sent_again_on_an_admins_retry(db_url: str) -> None:
     receiver = Receiver(fail_first=10**6, refuse_with=404)  # a wrong path: no retry can cure it
     target = WebhookTarget(name="hook", url=receiver.url)
     try:
         with TestClient(create_app(make_settings(db_url, webhooks=[target]))) as client:
             ids = _ingest(client)
-            assert _wait(lambda: _outbox(client) == {"pending": {}, "dead": {"hook": 4}}), _outbox(client)
+            dead_only = {"pending": {}, "dead": {"hook": 4}}
+            assert wait_until(lambda: _outbox(client) == dead_only), _outbox(client)
             assert receiver.failures == 4  # one attempt each: nothing left to retry
             dead = client.get("/api/v1/webhooks/dead", headers=auth("admin")).json()
             assert sorted(d["alert_id"] for d in dead) == sorted(ids)
@@ -176,15 +163,15 @@ def test_a_permanent_refusal_is_dead_lettered_and_sent_again_on_an_admins_retry(
             first = dead[-1]["id"]
             one = client.post(f"/api/v1/webhooks/deliveries/{first}/retry", headers=auth("admin"))
             assert one.status_code == 200 and one.json() == {"retried": [first]}
-            assert _wait(lambda: len(receiver.requests) == 1)
+            assert wait_until(lambda: len(receiver.requests) == 1)
             assert receiver.requests[0][0]["idempotency-key"] == f"{dead[-1]['alert_id']}:hook"
             again = client.post(f"/api/v1/webhooks/deliveries/{first}/retry", headers=auth("admin"))
             assert again.status_code == 404  # no longer dead: delivered
             rest = client.post("/api/v1/webhooks/dead/retry", headers=auth("admin"),
                                params={"target": "hook"})
             assert sorted(rest.json()["retried"]) == sorted(d["id"] for d in dead[:-1])
-            assert _wait(lambda: len(receiver.requests) == 4)
-            assert _wait(lambda: _outbox(client) == {"pending": {}, "dead": {}}), _outbox(client)
+            assert wait_until(lambda: len(receiver.requests) == 4)
+            assert wait_until(lambda: _outbox(client) == {"pending": {}, "dead": {}}), _outbox(client)
             # each retry is in the audit log, and the chain still verifies
             report = client.get("/api/v1/audit/verify", headers=auth("admin")).json()
             assert report["ok"] is True and report["alert_problems"] == []
@@ -193,15 +180,15 @@ def test_a_permanent_refusal_is_dead_lettered_and_sent_again_on_an_admins_retry(
 
 
 @pytest.mark.parametrize("code", [408, 429, 503])
-def test_a_refusal_a_retry_can_cure_is_retried_until_delivered(db_url: str, code: int) -> None:  # noqa: F811
+def test_a_refusal_a_retry_can_cure_is_retried_until_delivered(db_url: str, code: int) -> None:
     receiver = Receiver(fail_first=2, refuse_with=code)
     target = WebhookTarget(name="hook", url=receiver.url)
     try:
         with TestClient(create_app(make_settings(db_url, webhooks=[target]))) as client:
             _ingest(client)
-            assert _wait(lambda: len(receiver.requests) == 4), f"delivered {len(receiver.requests)} of 4"
+            assert wait_until(lambda: len(receiver.requests) == 4), f"delivered {len(receiver.requests)} of 4"
             assert receiver.failures == 2
-            assert _wait(lambda: _outbox(client) == {"pending": {}, "dead": {}}), _outbox(client)
+            assert wait_until(lambda: _outbox(client) == {"pending": {}, "dead": {}}), _outbox(client)
     finally:
         receiver.close()
 
@@ -211,13 +198,13 @@ def test_which_answers_are_permanent() -> None:
     assert not any(outbox.permanent(c) for c in (200, 302, 408, 429, 500, 502, 503, 504))
 
 
-def test_signed_requests_carry_their_time_and_a_late_replay_fails_the_check(db_url: str) -> None:  # noqa: F811
+def test_signed_requests_carry_their_time_and_a_late_replay_fails_the_check(db_url: str) -> None:
     receiver = Receiver()
     target = WebhookTarget(name="hook", url=receiver.url, secret="s3cret-key")
     try:
         with TestClient(create_app(make_settings(db_url, webhooks=[target]))) as client:
             _ingest(client)
-            assert _wait(lambda: len(receiver.requests) == 4)
+            assert wait_until(lambda: len(receiver.requests) == 4)
         for headers, body in receiver.requests:
             header = headers["x-table-monitor-signature"]
             t = int(header.split(",")[0].removeprefix("t="))
@@ -248,10 +235,8 @@ def test_signature_header_format_and_malformed_headers() -> None:
 
 def test_the_receivers_check_in_the_docs_accepts_our_signature_and_refuses_a_stale_one() -> None:
     import re
-    import time
-    from pathlib import Path
 
-    doc = (Path(__file__).resolve().parents[1] / "docs" / "webhooks.md").read_text()
+    doc = (DOCS / "webhooks.md").read_text()
     [snippet] = re.findall(r"```python\n(.*?)```", doc, re.DOTALL)
     scope: dict[str, object] = {}
     exec(snippet, scope)  # the documented receiver, as a room's integrator would paste it
@@ -265,7 +250,7 @@ def test_the_receivers_check_in_the_docs_accepts_our_signature_and_refuses_a_sta
     assert verify(b"room-key", body.encode(), stale) is False
 
 
-def test_a_retry_of_a_delivery_id_the_store_cannot_hold_is_a_validation_error(sqlite_url: str) -> None:  # noqa: F811
+def test_a_retry_of_a_delivery_id_the_store_cannot_hold_is_a_validation_error(sqlite_url: str) -> None:
     with TestClient(create_app(make_settings(sqlite_url))) as client:
         for bad in ("0", "-3", str(2**63), "1548619442160671482440865191821312", "seven"):
             response = client.post(f"/api/v1/webhooks/deliveries/{bad}/retry", headers=auth("admin"))

@@ -8,10 +8,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from test_perception_runtime import _constant_obb_model
 from typer.testing import CliRunner
 
 from monitor.cli import app
+from tests.support.tiny_models import constant_obb_model
 
 CLASSES = ["card_face_up", "card_face_down", "pile", "chip", "dice"]
 
@@ -22,7 +22,7 @@ def _model(folder: Path, boxes: list[tuple[float, float, float]]) -> Path:
     raw = np.zeros((1, 4 + len(CLASSES) + 1, len(boxes)), np.float32)
     for i, (cx, cy, score) in enumerate(boxes):
         raw[0, :4, i], raw[0, 4 + CLASSES.index("pile"), i] = (cx, cy, 60, 60), score
-    _constant_obb_model(folder / "detector.onnx", raw, (384, 640))
+    constant_obb_model(folder / "detector.onnx", raw, (384, 640))
     (folder / "detector.json").write_text(json.dumps(
         {"task": "obb", "classes": CLASSES, "imgsz": 640, "input_hw": [384, 640]}))
     return folder

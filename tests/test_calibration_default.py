@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import cv2
 import numpy as np
 import pytest
@@ -12,12 +10,11 @@ from monitor.calibration import load_table
 from monitor.calibration.fitting import calibrate, marker_pairs
 from monitor.calibration.markers import MarkerSet, find_markers
 from monitor.geometry import default_layout
-
-ROOT = Path(__file__).resolve().parents[1]
+from tests.support.paths import ROOT, TABLE_FILE
 
 
 def test_test_image_calibrates_to_the_shipped_table() -> None:
-    shipped = load_table(ROOT / "calibration" / "default-table.yaml")
+    shipped = load_table(TABLE_FILE)
     frame = cv2.imread(str(ROOT / "calibration" / "default-camera-markers.jpg"))
     assert frame is not None and (frame.shape[1], frame.shape[0]) == shipped.image_size
     layout = default_layout()
@@ -32,6 +29,6 @@ def test_test_image_calibrates_to_the_shipped_table() -> None:
 def test_shipped_table_matches_the_renderer_camera() -> None:
     camera = pytest.importorskip("monitor.render.camera")
     cam = camera.default_camera()
-    shipped = load_table(ROOT / "calibration" / "default-table.yaml")
+    shipped = load_table(TABLE_FILE)
     pts = np.array([[-900.0, 400.0, 0.0], [0.0, -195.0, 0.0], [700.0, 200.0, 0.0]])
     assert np.allclose(shipped.table_to_image(pts[:, :2]), cam.project(pts), atol=0.05)

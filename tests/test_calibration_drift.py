@@ -12,9 +12,9 @@ from typer.testing import CliRunner
 from monitor.calibration import load_table
 from monitor.calibration.drift import DriftCheck, DriftError
 from monitor.cli import app
+from tests.support.paths import ROOT, TABLE_FILE
 
-ROOT = Path(__file__).resolve().parents[1]
-CAL = load_table(ROOT / "calibration" / "default-table.yaml")
+CAL = load_table(TABLE_FILE)
 REFERENCE = cv2.imread(str(ROOT / "calibration" / "default-camera-markers.jpg"))
 
 

@@ -13,14 +13,12 @@ import yaml
 from monitor.calibration import CalibrationError, from_layout, load_table, parse_table
 from monitor.calibration.zones import REQUIRED_ZONES
 from monitor.geometry import default_layout
-
-ROOT = Path(__file__).resolve().parents[1]
-DEFAULT = ROOT / "calibration" / "default-table.yaml"
+from tests.support.paths import TABLE_FILE
 
 
 @pytest.fixture(scope="module")
 def good() -> dict[str, Any]:
-    return yaml.load(DEFAULT.read_text(), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    return yaml.load(TABLE_FILE.read_text(), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 
 def problems_of(data: Any, tmp_path: Path, text: str | None = None) -> str:
@@ -35,7 +33,7 @@ def problems_of(data: Any, tmp_path: Path, text: str | None = None) -> str:
 
 
 def test_default_table_loads_and_maps_zones() -> None:
-    cal = load_table(DEFAULT)
+    cal = load_table(TABLE_FILE)
     assert cal.image_size == (1920, 1080) and cal.table == "table-1"
     assert set(REQUIRED_ZONES) <= set(cal.zones)
     layout = default_layout()

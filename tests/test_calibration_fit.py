@@ -19,7 +19,6 @@ from monitor.calibration.synthetic import marker_scene, plain_texture
 from monitor.cli import app
 from monitor.geometry import default_layout
 
-ROOT = Path(__file__).resolve().parents[1]
 LAYOUT = default_layout()
 SIZE = (1280, 720)
 # an oblique camera: the table's bounding box corners -> these pixels

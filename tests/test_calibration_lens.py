@@ -15,8 +15,8 @@ from monitor.calibration.fitting import PointPair, calibrate
 from monitor.calibration.homography import apply
 from monitor.calibration.lens import Lens, LensError
 from monitor.geometry import default_layout
+from tests.support.paths import TABLE_FILE
 
-ROOT = Path(__file__).resolve().parents[1]
 LAYOUT = default_layout()
 SIZE = (1920, 1080)
 LENS = Lens.from_values([[1300, 0, 955], [0, 1300, 545], [0, 0, 1]], [-0.28, 0.09, 0.0005, -0.0004, 0.0])
@@ -77,7 +77,7 @@ def test_matches_the_renderer_lens_model() -> None:
     ],
 )
 def test_bad_lens_is_named(lens: dict, expected: str) -> None:
-    data = yaml.safe_load((ROOT / "calibration" / "default-table.yaml").read_text())
+    data = yaml.safe_load(TABLE_FILE.read_text())
     data = copy.deepcopy(data)
     data["lens"] = lens
     with pytest.raises(CalibrationError) as info:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import cv2
 import numpy as np
 import pytest
@@ -16,9 +14,7 @@ from monitor.perception.card_scale import (
     find_card_scale,
     to_canvas,
 )
-
-ROOT = Path(__file__).resolve().parents[1]
-REAL = ROOT.parent / "shared" / "real-cards" / "poker-cards-rf100"
+from tests.support.paths import MODELS, REAL_CARDS, TABLE_FILE, shared
 
 
 def test_factors() -> None:
@@ -54,16 +50,15 @@ def test_a_picture_larger_than_the_canvas_keeps_its_pixels() -> None:
 
 def test_the_scale_path_on_one_photo_at_three_sizes() -> None:
     """The cards' length found in one real photo is the same photo's cards at any of three sizes."""
-    if not REAL.is_dir():
-        pytest.skip(f"the shared real-cards set is not beside the repository ({REAL})")
+    shared(REAL_CARDS)
     from monitor.perception.detector import Detector
 
-    photo = sorted((REAL / "test" / "images").glob("*.jpg"))[1]
-    lines = (REAL / "test" / "labels" / f"{photo.stem}.txt").read_text().split("\n")
+    photo = sorted((REAL_CARDS / "test" / "images").glob("*.jpg"))[1]
+    lines = (REAL_CARDS / "test" / "labels" / f"{photo.stem}.txt").read_text().split("\n")
     img = cv2.imread(str(photo))
     true = float(np.median([max(float(v.split()[3]), float(v.split()[4])) for v in lines if v.strip()]))
     true *= img.shape[0]
-    det = Detector(ROOT / "models" / "detector.onnx", "onnxruntime", 1)
+    det = Detector(MODELS / "detector.onnx", "onnxruntime", 1)
     found = []
     for s in (1.0, 0.5, 0.25):
         small = cv2.resize(img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
@@ -78,7 +73,7 @@ def test_a_1080p_table_camera_is_perceived_as_it_is_and_a_4k_one_at_half() -> No
     from monitor.calibration.table_file import load_table
     from monitor.perception.card_scale import card_px_on_table, live_factor
 
-    table = load_table(ROOT / "calibration" / "default-table.yaml")
+    table = load_table(TABLE_FILE)
     assert 56 < card_px_on_table(table) < 75
     assert live_factor(table) is None  # the scale the end-to-end gate proved
     # the same table seen by a 4K camera: every pixel coordinate doubled

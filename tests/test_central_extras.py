@@ -4,42 +4,24 @@ alert the server raised, once, audited) and its camera and dice reader (in the s
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import cv2
 import httpx
 import numpy as np
 import pytest
-from store_api_support import (  # noqa: F401
-    TOKENS,
-    ServerThread,
-    auth,
-    db_url,
-    faulty_round,
-    make_settings,
-    pg_cluster,
-)
 
 from monitor.api.app import create_app
 from monitor.pipeline.forward import Forwarder, ForwarderCollector, Spool, source_rows
 from monitor.sources.prometheus import STALE_S, SourceCollector, SourceHealth
 from monitor.sources.state import SourceState
+from tests.support.api import TOKENS, ServerThread, auth, faulty_round, make_settings
+from tests.support.waiting import wait_until
 
 CAMERA = {"source": "usb:0", "kind": "camera", "state": "running", "up": True, "fps": 29.5, "captured": 900,
           "dropped": 3, "reconnects": 1}
 DICE = {"source": "/dev/ttyUSB0", "kind": "dice_reader", "state": "reconnecting", "up": False,
         "reconnects": 2, "bad_lines": 4, "missing_readings": 1, "silent_s": 12.5}
-
-
-def _wait(predicate: Callable[[], bool], timeout: float = 60.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def _jpeg(path: Path, shade: int = 90) -> Path:
@@ -56,7 +38,7 @@ def _raise_alerts(url: str, table: str = "T1") -> list[str]:
     return list(response.json()["alerts"])
 
 
-def test_a_snapshot_reaches_the_alert_the_server_raised_once_and_audited(db_url: str,  # noqa: F811
+def test_a_snapshot_reaches_the_alert_the_server_raised_once_and_audited(db_url: str,
                                                                       tmp_path: Path) -> None:
     settings = make_settings(db_url, snapshot_dir=tmp_path / "central")
     with ServerThread(create_app(settings)) as srv:
@@ -64,7 +46,7 @@ def test_a_snapshot_reaches_the_alert_the_server_raised_once_and_audited(db_url:
         forwarder = Forwarder(srv.url, TOKENS["sensor"], Spool(tmp_path / "spool"), timeout_s=10).start()
         box_file = _jpeg(tmp_path / f"{alert_id}.jpg")
         forwarder.put_snapshot(alert_id, box_file)
-        assert _wait(lambda: forwarder.stats.snapshots == 1)
+        assert wait_until(lambda: forwarder.stats.snapshots == 1)
         assert forwarder.snapshots.pending() == []  # the spool's copy went
         from prometheus_client import CollectorRegistry, generate_latest
 
@@ -103,10 +85,10 @@ def test_a_snapshot_whose_alert_is_not_raised_yet_waits_for_it(tmp_path: Path) -
     with ServerThread(create_app(settings)) as srv:
         forwarder = Forwarder(srv.url, TOKENS["sensor"], Spool(tmp_path / "spool"), timeout_s=10).start()
         forwarder.put_snapshot(ids[0], _jpeg(tmp_path / "box.jpg"))
-        assert _wait(lambda: bool(forwarder._waiting))  # refused: the server has no such alert yet
+        assert wait_until(lambda: bool(forwarder._waiting))  # refused: the server has no such alert yet
         assert forwarder.stats.snapshots == 0 and len(forwarder.snapshots.pending()) == 1
         assert _raise_alerts(srv.url) == ids  # the same alerts, with the same ids
-        assert _wait(lambda: forwarder.stats.snapshots == 1)
+        assert wait_until(lambda: forwarder.stats.snapshots == 1)
         forwarder.close()
         assert httpx.get(f"{srv.url}/api/v1/alerts/{ids[0]}", headers=auth("viewer")).json()["has_snapshot"]
 
@@ -142,18 +124,18 @@ def test_a_snapshot_the_server_cannot_take_is_refused_with_a_reason(tmp_path: Pa
         # the forwarder gives such a snapshot up (it stays on the box) instead of retrying it forever
         forwarder = Forwarder(srv.url, TOKENS["sensor"], Spool(tmp_path / "spool"), timeout_s=10).start()
         forwarder.put_snapshot(alert_id, tmp_path / "a.jpg")
-        assert _wait(lambda: forwarder.stats.snapshots_dropped == 1)
+        assert wait_until(lambda: forwarder.stats.snapshots_dropped == 1)
         forwarder.close()
         assert forwarder.snapshots.pending() == [] and (tmp_path / "a.jpg").exists()
 
 
-def test_a_tables_devices_reach_the_servers_health_metrics_and_table_list(db_url: str,  # noqa: F811
+def test_a_tables_devices_reach_the_servers_health_metrics_and_table_list(db_url: str,
                                                                           tmp_path: Path) -> None:
     with ServerThread(create_app(make_settings(db_url))) as srv:
         _raise_alerts(srv.url, "T1")
         forwarder = Forwarder(srv.url, TOKENS["sensor"], Spool(tmp_path / "spool"), timeout_s=10,
                               table_id="T1", sources=lambda: [CAMERA, DICE]).start()
-        assert _wait(lambda: forwarder.stats.reports >= 1)
+        assert wait_until(lambda: forwarder.stats.reports >= 1)
         health = httpx.get(f"{srv.url}/health").json()
         assert health["status"] == "degraded"  # the dice reader is reconnecting
         rows = {r["kind"]: r for r in health["sources"]}
@@ -257,7 +239,7 @@ def test_a_busy_tables_snapshot_goes_between_its_batches(tmp_path: Path) -> None
     forwarder.put(events[:3])
     forwarder.put_snapshot("abc123", _jpeg(tmp_path / "abc123.jpg"))
     forwarder.start()
-    assert _wait(lambda: len(seen) >= 4)
+    assert wait_until(lambda: len(seen) >= 4)
     forwarder.close()
     assert seen[:4] == ["POST /api/v1/events/batch", "PUT /api/v1/alerts/abc123/snapshot",
                         "PUT /api/v1/tables/T1/sources", "POST /api/v1/events/batch"]

@@ -20,8 +20,8 @@ from typer.testing import CliRunner
 
 from monitor.cli import app, missing_extra
 from monitor.commands._choices import DEFAULT_BACKEND, DEFAULT_CLASSICAL, DEFAULT_PORT, Backend, Classical
+from tests.support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "monitor" / "procedure" / "samples"
 
 

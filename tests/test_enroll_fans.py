@@ -11,16 +11,13 @@ import pytest
 from typer.testing import CliRunner
 
 from monitor.cli import app
-
-ROOT = Path(__file__).resolve().parents[1]
-DECK = ROOT.parent / "shared" / "decks" / "vector-playing-cards"
+from tests.support.paths import DECK, MODELS, shared
 
 
 def test_enroll_deck_without_a_fan_classifier_says_so(tmp_path: Path) -> None:
-    if not DECK.is_dir():
-        pytest.skip(f"{DECK} is not beside the project")
+    shared(DECK)
     result = CliRunner().invoke(app, ["enroll-deck", str(DECK), "--out", str(tmp_path),
-                                      "--base", str(ROOT / "models" / "cards.pt"),
+                                      "--base", str(MODELS / "cards.pt"),
                                       "--fan-base", str(tmp_path / "none.onnx")])
     assert result.exit_code == 2
     assert "fan classifier not found" in result.output and "--no-fan" in result.output
@@ -30,12 +27,11 @@ def test_enroll_deck_without_a_fan_classifier_says_so(tmp_path: Path) -> None:
 def test_a_decks_fan_reader_is_enrolled_and_installed(tmp_path: Path) -> None:
     pytest.importorskip("torch")
     pytest.importorskip("ultralytics")
-    if not DECK.is_dir():
-        pytest.skip(f"{DECK} is not beside the project")
+    shared(DECK)
     from monitor.training.enroll_fans import FAN_FILES, enroll_fan_reader
 
     site = tmp_path / "site"
-    fit = enroll_fan_reader(DECK, tmp_path / "work", ROOT / "models" / "fan_index.onnx", windows=200,
+    fit = enroll_fan_reader(DECK, tmp_path / "work", MODELS / "fan_index.onnx", windows=200,
                             epochs=1, threads=2, seed=3)
     reader = tmp_path / "work" / "fan_reader"
     assert all((reader / name).exists() for name in FAN_FILES)
@@ -53,8 +49,8 @@ def test_a_decks_fan_reader_is_enrolled_and_installed(tmp_path: Path) -> None:
 def test_enroll_deck_trains_at_the_base_classifiers_input_size(tmp_path: Path) -> None:
     from monitor.commands.enroll_deck import _base_imgsz
 
-    shipped = json.loads((ROOT / "models" / "cards.json").read_text())["imgsz"]
-    assert _base_imgsz(ROOT / "models" / "cards.pt") == shipped
+    shipped = json.loads((MODELS / "cards.json").read_text())["imgsz"]
+    assert _base_imgsz(MODELS / "cards.pt") == shipped
     alone = tmp_path / "other.pt"
     alone.write_bytes(b"")
     assert _base_imgsz(alone) == 64  # no metadata beside it: the first classifiers' size

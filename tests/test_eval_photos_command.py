@@ -10,23 +10,20 @@ import pytest
 from typer.testing import CliRunner
 
 from monitor.cli import app
-
-ROOT = Path(__file__).resolve().parents[1]
-REAL = ROOT.parent / "shared" / "real-cards" / "poker-cards-rf100"
+from tests.support.paths import REAL_CARDS, shared
 
 
 def _tiny(tmp_path: Path, n: int) -> Path:
     """The first ``n`` real test photos, labels and class names, in a folder of their own."""
-    if not REAL.is_dir():
-        pytest.skip(f"the shared real-cards set is not beside the repository ({REAL})")
+    shared(REAL_CARDS)
     root = tmp_path / "tiny"
     for sub in ("images", "labels"):
         (root / "test" / sub).mkdir(parents=True)
-    shutil.copy(REAL / "data.yaml", root / "data.yaml")
-    for img in sorted((REAL / "test" / "images").glob("*.jpg"))[:n]:
+    shutil.copy(REAL_CARDS / "data.yaml", root / "data.yaml")
+    for img in sorted((REAL_CARDS / "test" / "images").glob("*.jpg"))[:n]:
         shutil.copy(img, root / "test" / "images" / img.name)
         label = f"{img.stem}.txt"
-        shutil.copy(REAL / "test" / "labels" / label, root / "test" / "labels" / label)
+        shutil.copy(REAL_CARDS / "test" / "labels" / label, root / "test" / "labels" / label)
     return root
 
 

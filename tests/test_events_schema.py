@@ -22,6 +22,7 @@ from monitor.events.schema import (
     parse_event,
     parse_event_json,
 )
+from tests.support.paths import DOCS
 
 BASE = {
     "table_id": "T1", "seq": 1, "media_time": 2.5, "wall_time": "2026-01-01T20:00:00Z", "source": "vision",
@@ -177,7 +178,7 @@ def test_committed_json_schemas_are_current(tmp_path: Path) -> None:
 
     result = CliRunner().invoke(app, ["export-schema", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
-    docs = Path(__file__).resolve().parents[1] / "docs" / "schema"
+    docs = DOCS / "schema"
     for name in ("events.schema.json", "alert.schema.json"):
         fresh, committed = (tmp_path / name).read_text(), (docs / name).read_text()
         assert fresh == committed, f"{name} is stale: run table-monitor export-schema"

@@ -7,9 +7,10 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from house_way_support import Case, check_case, check_fast_path_agrees, rules_not_exercised
-from test_house_way_trump_plaza import CASES as TRUMP_PLAZA_CASES
-from test_house_way_trump_plaza import R as TP
+
+from tests.support.house_way import Case, check_case, check_fast_path_agrees, rules_not_exercised
+from tests.test_house_way_trump_plaza import CASES as TRUMP_PLAZA_CASES
+from tests.test_house_way_trump_plaza import R as TP
 
 WAY = "claridge"
 FULL_HOUSE = "full house - pair in front"

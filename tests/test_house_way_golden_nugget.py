@@ -4,7 +4,8 @@ names the source): one or more hands per statement of the text, the front each s
 from __future__ import annotations
 
 import pytest
-from house_way_support import Case, check_case, check_fast_path_agrees, rules_not_exercised
+
+from tests.support.house_way import Case, check_case, check_fast_path_agrees, rules_not_exercised
 
 WAY = "golden_nugget"
 R = {

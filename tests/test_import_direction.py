@@ -16,7 +16,9 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parents[1] / "monitor"
+from tests.support.paths import ROOT
+
+PACKAGE = ROOT / "monitor"
 RUNTIME = ("alerts", "api", "calibration", "events", "geometry", "perception", "pipeline", "procedure",
            "review", "rules", "sources", "store", "tablestate")
 FORBIDDEN = ("monitor.render", "monitor.training", "monitor.lab")

@@ -19,8 +19,8 @@ from monitor.geometry.layout_write import layout_data, save_layout
 from monitor.layout.draw import FELT, KIND_COLOURS, _blend, picture
 from monitor.layout.explain import explain
 from monitor.layout.measurements import make_layout
+from tests.support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "calibration" / "example-measurements.yaml"
 CLICKED = ROOT / "calibration" / "example-clicked.yaml"
 DEFAULT = default_layout()

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from monitor.training.onnx_init import OnnxInitError, module_from_onnx, onnx_weights
+from tests.support.paths import DATA, MODELS
 
-MODELS = Path(__file__).resolve().parents[1] / "models"
-FRAMES = sorted((Path(__file__).resolve().parent / "data" / "perception").glob("*.jpg"))
+FRAMES = sorted(DATA.glob("*.jpg"))
 
 
 def test_a_corrupt_onnx_file_is_named(tmp_path: Path) -> None:

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.support.paths import MODELS, ROOT, TABLE_1080P, TABLE_FILE
+
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
 
 
@@ -117,16 +118,13 @@ def test_the_setup_script_installs_the_dev_only_debian_packages_for_dev_only() -
 
 # --- the models' one home, and the wheel ------------------------------------------------------------
 
-MODELS = ROOT / "models"
-FRAME = ROOT / "tests" / "data" / "perception" / "table_1080p.jpg"
-
 
 def _runtime_model_files() -> set[str]:
     """models/'s files the runtime loads, relative to it: the networks and their JSON metadata (the
     training checkpoints, the reports and the candidates waiting for the gate are not among them)."""
     out = set()
     for path in MODELS.rglob("*"):
-        rel = path.relative_to(MODELS).as_posix()
+        rel = path.relative_toMODELS.as_posix()
         if not path.is_file() or rel.startswith("candidates/"):
             continue
         if path.suffix == ".onnx" or (path.suffix == ".json" and not path.stem.endswith("_metrics")):
@@ -169,7 +167,7 @@ def test_a_models_folder_without_models_is_refused_by_name(tmp_path: Path) -> No
     with pytest.raises(ModelsMissingError, match=f"no models folder at {gone}: .*{MODELS_ENV}"):
         require_models(gone)
     assert require_models(MODELS) == MODELS
-    table = ROOT / "calibration" / "default-table.yaml"
+    table = TABLE_FILE
     video = tmp_path / "v.mp4"
     video.write_bytes(b"\x00" * 64)
     runner = CliRunner()
@@ -177,7 +175,7 @@ def test_a_models_folder_without_models_is_refused_by_name(tmp_path: Path) -> No
     for argv in (["demo", "--once", "--data", str(tmp_path / "demo")],
                  ["run", "--table", str(table), "--camera", "0", "--perception", "models"],
                  ["review", str(video), "--table", str(table), "--out", str(tmp_path / "o"), "--no-store"],
-                 ["detect", str(FRAME)]):
+                 ["detect", str(TABLE_1080P)]):
         result = runner.invoke(app, argv, env=env)
         flat = " ".join(result.output.split())
         assert result.exit_code == 2, (argv, result.output)
@@ -217,7 +215,7 @@ def test_the_wheel_carries_the_runtime_models_and_the_default_table_not_the_chec
             assert zlib.crc32((MODELS / rel).read_bytes()) == info.CRC, rel
         assert not [n for n in models if n.endswith((".pt", ".png", ".md"))]  # checkpoints, reports
         table = wheel.read("monitor/calibration/default-table.yaml")
-        assert table == (ROOT / "calibration" / "default-table.yaml").read_bytes()
+        assert table == TABLE_FILE.read_bytes()
         recording = "monitor/render/rounds/sample_recording/"
         assert {recording + "video.mp4", recording + "events.jsonl"} <= set(entries)  # the demo's
         (dist_info,) = {n.split("/")[0] for n in entries if n.split("/")[0].endswith(".dist-info")}

@@ -11,13 +11,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import pytest
-from reader_support import tiny_reader
 
 from monitor.perception.calibration import softmax_t
 from monitor.perception.errors import ModelFileError
 from monitor.perception.identity import CardEnsemble
 from monitor.perception.labels import IDENTITY_CLASSES, NOT_ONE_CARD
 from monitor.training.cascade_fit import fit_cascade
+from tests.support.paths import TABLE_1080P
+from tests.support.tiny_models import tiny_reader
 
 BRIGHT = np.full((96, 96, 3), 255, np.uint8)  # the first member reads this as the As, surely (0.9935)
 GREY = np.full((96, 96, 3), 128, np.uint8)  # and this as the As, unsurely (0.63)
@@ -176,7 +177,7 @@ def test_fit_cascade_raises_the_first_pass_until_whole_frames_name_no_more_false
     for split in ("val", "test"):
         _crops(data / split, "As", BRIGHT, 12)
         _crops(data / split, "Kd", GREY, 3)
-    frame = Path(__file__).parent / "data" / "perception" / "table_1080p.jpg"
+    frame = TABLE_1080P
     args = ["fit-cascade", "--data", str(data), "--models", str(models), "--threads", "1"]
     res = CliRunner().invoke(app, [*args, "--frames", str(frame), "--write"])
     # the tiny members read every pale card as the As: on a real frame they name faces falsely, the
@@ -206,7 +207,7 @@ def test_the_shipped_reader_names_the_sample_frame_as_all_its_members_do() -> No
     reader = perceiver.classifier
     assert isinstance(reader, CardEnsemble) and reader.cascade is not None
     assert reader.cascade.first == (0,) and reader.cascade.threshold >= reader.threshold
-    frame = load_image(Path(__file__).parent / "data" / "perception" / "table_1080p.jpg")
+    frame = load_image(TABLE_1080P)
     first = sorted(str(d.identity) for d in perceiver.perceive(frame).cards if d.is_known_card)
     reader.cascade = None
     every = sorted(str(d.identity) for d in perceiver.perceive(frame).cards if d.is_known_card)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from detector_support import FixedBoxes
 
 from monitor.perception.classical import quad_iou
 from monitor.perception.detector import Box
@@ -14,6 +13,7 @@ from monitor.perception.edge_snap import snap_to_edges
 from monitor.perception.identity import Identity
 from monitor.perception.pipeline import Perceiver
 from monitor.perception.rectify import order_card_corners
+from tests.support.detector import FixedBoxes
 
 FELT = (40, 110, 30)  # BGR green
 

@@ -12,8 +12,8 @@ import pytest
 from monitor.perception.errors import ModelFileError
 from monitor.perception.fan_reader import FanReader, corner_cards, load_fan_reader, shifted_index_quads
 from monitor.perception.index_geometry import index_quads
+from tests.support.paths import DATA, MODELS, TABLE_FILE
 
-MODELS = Path(__file__).resolve().parents[1] / "models"
 CARD = np.array([[100, 60], [160, 60], [160, 144], [100, 144]], float)  # upright, 60 x 84 px
 
 
@@ -234,7 +234,7 @@ def test_the_shipped_fan_reader_reads_a_held_out_fanned_hand() -> None:
     from monitor.calibration.table_file import load_table
     from monitor.tablestate.index_cards import index_cards
 
-    data = Path(__file__).parent / "data" / "perception"
+    data = DATA
     fix = json.loads((data / "fan_seat7_showdown.json").read_text())
     x0, y0, x1, y1 = fix["region"]
     frame = np.zeros((1080, 1920, 3), np.uint8)
@@ -242,7 +242,7 @@ def test_the_shipped_fan_reader_reads_a_held_out_fanned_hand() -> None:
     fan = load_fan_reader(MODELS)
     assert fan is not None, "models/fan_reader.json is shipped"
     reads = fan.read(frame, [tuple(fix["region"])], [np.asarray(c) for c in fix["cards"]])
-    cal = load_table(Path(__file__).resolve().parents[1] / "calibration" / "default-table.yaml")
+    cal = load_table(TABLE_FILE)
     cards = index_cards(reads, "seat7", cal, (1920, 1080))
     truth = fix["truth"]["seat7.front"] + fix["truth"]["seat7.back"]
     named = [c.card for c in cards if c.card]

@@ -9,12 +9,7 @@ import pytest
 from monitor.perception.classical import felt_colour, find_card_quads, quad_iou, typical_card_area, work_scale
 from monitor.perception.rectify import card_side_lengths, order_card_corners, rectify_card
 from monitor.perception.yolo_post import box_iou, decode, letterbox, probiou, xywhr_to_corners
-
-
-def card_quad(cx: float, cy: float, w: float, h: float, angle: float) -> np.ndarray:
-    c, s = np.cos(angle), np.sin(angle)
-    base = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
-    return base @ np.array([[c, s], [-s, c]]) + [cx, cy]
+from tests.support.frames import card_quad, synthetic_table
 
 
 @pytest.mark.parametrize("angle", [0.0, 0.3, 1.2, 2.0, 3.0, -0.7])
@@ -93,28 +88,6 @@ def test_decode_axis_aligned_and_wrong_layout() -> None:
     assert box_iou(np.array([[0, 0, 10, 10.0]]), np.array([[5, 0, 15, 10.0]]))[0, 0] == pytest.approx(1 / 3)
     with pytest.raises(ValueError, match="expected 7"):
         decode(out, 2, oriented=True)
-
-
-def synthetic_table(seed: int = 0) -> tuple[np.ndarray, list[np.ndarray]]:
-    """Green textured felt with white rounded cards (a dark glyph each), one chip and a printed line."""
-    rng = np.random.default_rng(seed)
-    h, w = 720, 1280
-    frame = np.full((h, w, 3), (35, 105, 30), np.uint8)
-    frame = cv2.add(frame, rng.integers(0, 18, (h, w, 3), dtype=np.uint8))
-    cv2.line(frame, (0, 600), (w, 620), (200, 200, 200), 2, cv2.LINE_AA)
-    truths = []
-    for k in range(8):
-        q = card_quad(120 + 150 * k, 200 + 40 * (k % 3), 50, 70, rng.uniform(0, np.pi))
-        hi = np.zeros((h * 4, w * 4), np.uint8)  # draw at 4x and shrink: anti-aliased edges, rounded corners
-        cv2.fillPoly(hi, [np.round(q * 4).astype(np.int32)], 255)
-        hi = cv2.dilate(cv2.erode(hi, np.ones((13, 13), np.uint8)), np.ones((13, 13), np.uint8))
-        alpha = cv2.resize(hi, (w, h), interpolation=cv2.INTER_AREA).astype(np.float32)[..., None] / 255
-        frame = (frame * (1 - alpha) + np.array([235, 238, 240]) * alpha).astype(np.uint8)
-        c = q.mean(axis=0).astype(int)
-        cv2.putText(frame, "A", (c[0] - 8, c[1] + 8), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (20, 20, 20), 2)
-        truths.append(q)
-    cv2.circle(frame, (640, 480), 22, (40, 40, 190), -1, cv2.LINE_AA)  # a red chip: round, not a card
-    return frame, truths
 
 
 def test_classical_finder_finds_every_card_with_subpixel_corners() -> None:

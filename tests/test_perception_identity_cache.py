@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import cv2
 import numpy as np
 
@@ -11,8 +9,7 @@ from monitor.perception.identity import Identity
 from monitor.perception.identity_cache import IdentityCache
 from monitor.perception.imageio import load_image
 from monitor.perception.pipeline import DEFAULT_MODELS, Perceiver
-
-FRAME = Path(__file__).parent / "data" / "perception" / "table_1080p.jpg"
+from tests.support.paths import TABLE_1080P
 
 
 def _quad(x: float, y: float) -> np.ndarray:
@@ -46,7 +43,7 @@ def test_cache_reuses_still_cards_and_rereads_moved_changed_or_stale_ones() -> N
 
 
 def test_video_perceiver_reads_a_still_frame_once_and_gives_the_same_answers() -> None:
-    frame = load_image(FRAME)
+    frame = load_image(TABLE_1080P)
     # the video's steps read afresh (no cache): photos snap boxes onto edges (which moves the cuts) and
     # search merged boxes for a card on top, neither of which video does
     plain = Perceiver.from_models(DEFAULT_MODELS, backend="onnxruntime", snap_edges=False, pile_tops=False,

@@ -18,13 +18,12 @@ from monitor.perception.identity_cache import IdentityCache
 from monitor.perception.incremental import IncrementalPerceiver
 from monitor.perception.pipeline import DEFAULT_MODELS, Perceiver
 from monitor.perception.yolo_post import crop_input
-
-FRAME = Path(__file__).parent / "data" / "perception" / "table_1080p.jpg"
+from tests.support.paths import SAMPLE_RECORDING, TABLE_1080P
 
 
 @pytest.fixture(scope="module")
 def frame() -> np.ndarray:
-    img = cv2.imread(str(FRAME))
+    img = cv2.imread(str(TABLE_1080P))
     assert img is not None
     return img
 
@@ -192,7 +191,7 @@ def test_bench_perception_on_a_video_compares_both_ways_and_counts_what_each_fou
 
     from monitor.cli import app
 
-    video = Path(__file__).parents[1] / "monitor" / "render" / "rounds" / "sample_recording" / "video.mp4"
+    video = SAMPLE_RECORDING / "video.mp4"
     out = tmp_path / "bench.json"
     res = CliRunner().invoke(app, ["bench-perception", "--video", str(video), "--frames", "12",
                                    "--backend", "onnxruntime", "--out", str(out)])

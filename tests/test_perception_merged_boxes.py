@@ -6,7 +6,6 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from detector_support import FixedBoxes
 
 from monitor.perception.classical import quad_iou
 from monitor.perception.detector import Box
@@ -21,6 +20,7 @@ from monitor.perception.merged_boxes import (
 )
 from monitor.perception.pipeline import DEFAULT_MODELS, Perceiver
 from monitor.perception.rectify import order_card_corners
+from tests.support.detector import FixedBoxes
 
 
 def rect(x0: float, y0: float, w: float, h: float) -> np.ndarray:

@@ -17,9 +17,8 @@ from monitor.cli import app
 from monitor.perception.imageio import load_image
 from monitor.perception.pipeline import DEFAULT_MODELS, Perceiver
 from monitor.perception.scoring import load_truth, score_frame
+from tests.support.paths import DATA, TABLE_1080P
 
-DATA = Path(__file__).parent / "data" / "perception"
-FRAME = DATA / "table_1080p.jpg"
 OBLIQUE = DATA / "teal_oblique_1080p.jpg"
 # Measured with the first shipped detector.onnx and cards.onnx, both finders ("auto"): table frame
 # recall 1.0 (classical finder alone 0.82), 12 of 19 face-up cards found named (top-1 0.63), the rest
@@ -37,8 +36,8 @@ def perceiver() -> Perceiver:
 
 
 def test_shipped_models_find_and_read_cards_on_a_training_table(perceiver: Perceiver) -> None:
-    dets = perceiver.perceive(load_image(FRAME))
-    s = score_frame(dets, load_truth(FRAME.with_suffix(".json"))).summary()
+    dets = perceiver.perceive(load_image(TABLE_1080P))
+    s = score_frame(dets, load_truth(TABLE_1080P.with_suffix(".json"))).summary()
     assert s["unoccluded_cards"] == 22
     assert s["recall"] >= RECALL_MIN
     assert s["identity_top1"] >= TOP1_MIN
@@ -56,7 +55,7 @@ def test_shipped_models_on_an_unseen_table_and_oblique_camera(perceiver: Perceiv
 
 
 def test_backends_agree_on_identities() -> None:
-    frame = load_image(FRAME)
+    frame = load_image(TABLE_1080P)
     a = Perceiver.from_models(DEFAULT_MODELS, backend="onnxruntime").perceive(frame)
     b = Perceiver.from_models(DEFAULT_MODELS, backend="openvino").perceive(frame)
     assert [d.identity for d in a.cards] == [d.identity for d in b.cards]
@@ -67,7 +66,7 @@ def test_backends_agree_on_identities() -> None:
 
 def test_detect_command_json_and_annotation(tmp_path: Path) -> None:
     out = tmp_path / "annotated.jpg"
-    res = CliRunner().invoke(app, ["detect", str(FRAME), "--json", "--annotate", str(out),
+    res = CliRunner().invoke(app, ["detect", str(TABLE_1080P), "--json", "--annotate", str(out),
                                    "--backend", "onnxruntime"])
     assert res.exit_code == 0, res.output
     payload = json.loads(res.stdout[res.stdout.index("["):])
@@ -80,8 +79,8 @@ def test_detect_command_json_and_annotation(tmp_path: Path) -> None:
 
 def test_detect_command_reports_a_corrupt_image_and_goes_on(tmp_path: Path) -> None:
     bad = tmp_path / "broken.jpg"
-    bad.write_bytes(FRAME.read_bytes()[:300])
-    res = CliRunner().invoke(app, ["detect", str(bad), str(FRAME), "--backend", "onnxruntime"])
+    bad.write_bytes(TABLE_1080P.read_bytes()[:300])
+    res = CliRunner().invoke(app, ["detect", str(bad), str(TABLE_1080P), "--backend", "onnxruntime"])
     assert res.exit_code == 1
     assert "cannot decode image file" in res.output and "broken.jpg" in res.output
     assert "table_1080p.jpg:" in res.output  # the good image was still processed
@@ -90,7 +89,7 @@ def test_detect_command_reports_a_corrupt_image_and_goes_on(tmp_path: Path) -> N
 def test_detect_command_rejects_a_wrong_model_folder(tmp_path: Path) -> None:
     (tmp_path / "cards.onnx").write_bytes(b"not a model at all" * 10)
     (tmp_path / "cards.json").write_text(json.dumps({"classes": ["As"], "imgsz": 64}))
-    res = CliRunner().invoke(app, ["detect", str(FRAME), "--models", str(tmp_path)])
+    res = CliRunner().invoke(app, ["detect", str(TABLE_1080P), "--models", str(tmp_path)])
     assert res.exit_code == 2
     assert "cards.onnx" in res.output and "not a loadable ONNX model" in res.output
 
@@ -100,7 +99,7 @@ def test_boxes_snapped_to_edges_keep_the_figures_and_come_closer(perceiver: Perc
     the oblique frame (cards the classical finder does not cut out alone) the corners come closer to
     the truth (measured: median corner error 2.88 -> 1.02 px there, one of its ten face-up cards left
     unknown that was named; 0.91 -> 0.76 px on the table frame)."""
-    for frame, recall_min, gain in ((FRAME, RECALL_MIN, 1.3), (OBLIQUE, OBLIQUE_RECALL_MIN, 0.6)):
+    for frame, recall_min, gain in ((TABLE_1080P, RECALL_MIN, 1.3), (OBLIQUE, OBLIQUE_RECALL_MIN, 0.6)):
         truth = load_truth(frame.with_suffix(".json"))
         scores = {}
         try:
@@ -112,7 +111,7 @@ def test_boxes_snapped_to_edges_keep_the_figures_and_come_closer(perceiver: Perc
         assert scores[True]["recall"] >= recall_min
         assert scores[True]["false_identity"] <= FALSE_MAX
         assert scores[True]["corner_error_px_median"] <= gain * scores[False]["corner_error_px_median"]
-    res = CliRunner().invoke(app, ["detect", str(FRAME), "--no-snap-edges", "--backend", "onnxruntime"])
+    res = CliRunner().invoke(app, ["detect", str(TABLE_1080P), "--no-snap-edges", "--backend", "onnxruntime"])
     assert res.exit_code == 0, res.output
 
 

@@ -10,8 +10,7 @@ import pytest
 from monitor.perception.imageio import load_image
 from monitor.perception.network_time import TimedBackend, time_networks
 from monitor.perception.pipeline import DEFAULT_MODELS, Perceiver
-
-FRAME = Path("tests/data/perception/table_1080p.jpg")
+from tests.support.paths import TABLE_1080P
 
 
 class Doubles:
@@ -32,7 +31,7 @@ def test_a_timed_backend_answers_as_its_runtime_and_adds_up_its_calls() -> None:
 
 
 def test_every_network_of_the_shipped_perceiver_is_timed_and_the_detections_are_the_same() -> None:
-    frame = load_image(FRAME)
+    frame = load_image(TABLE_1080P)
     plain = Perceiver.from_models(DEFAULT_MODELS, "onnxruntime", 1, overlap=False)
     timed = Perceiver.from_models(DEFAULT_MODELS, "onnxruntime", 1, overlap=False)
     timers = time_networks(timed)

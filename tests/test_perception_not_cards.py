@@ -6,7 +6,6 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from detector_support import FixedBoxes
 
 from monitor.perception.classical import felt_colour
 from monitor.perception.detections import Detection, corners_from_array
@@ -26,6 +25,8 @@ from monitor.perception.not_cards import (
     only_cards,
 )
 from monitor.perception.pipeline import Perceiver
+from tests.support.detector import FixedBoxes
+from tests.support.paths import DATA
 
 FELT_BGR = (40, 110, 30)  # green baize
 QUAD = np.array([[100.0, 100.0], [163.0, 100.0], [163.0, 188.0], [100.0, 188.0]])  # 63 x 88
@@ -191,13 +192,12 @@ def test_photos_drop_boxes_far_larger_than_a_card_and_video_keeps_them() -> None
 def test_the_shipped_models_drop_only_boxes_over_no_card_on_the_oblique_sample() -> None:
     """On the committed oblique frame (rendered, with its truth), the boxes dropped are spurious ones
     (over no card): every card found and named without the rule is found and named with it."""
-    from pathlib import Path
 
     from monitor.perception.imageio import load_image
     from monitor.perception.pipeline import DEFAULT_MODELS
     from monitor.perception.scoring import load_truth, score_frame
 
-    path = Path("tests/data/perception/teal_oblique_1080p.jpg")
+    path = DATA / "teal_oblique_1080p.jpg"
     frame, truth = load_image(path), load_truth(path.with_suffix(".json"))
     scores = {}
     for drop in (True, False):

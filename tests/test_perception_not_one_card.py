@@ -8,14 +8,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from detector_support import FixedBoxes
-from reader_support import tiny_reader
 
 from monitor.perception.detector import Box
 from monitor.perception.errors import ModelFileError
 from monitor.perception.identity import CardClassifier, CardEnsemble, Identity
 from monitor.perception.labels import IDENTITY_CLASSES, NOT_ONE_CARD, UNKNOWN
 from monitor.perception.pipeline import Perceiver
+from tests.support.detector import FixedBoxes
+from tests.support.tiny_models import tiny_reader
 
 WITH_NONE = [*IDENTITY_CLASSES, NOT_ONE_CARD]
 BRIGHT = np.full((96, 96, 3), 255, np.uint8)  # the tiny models read this as the As

@@ -3,15 +3,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 from monitor.perception.imageio import load_image
 from monitor.perception.pipeline import DEFAULT_MODELS, Perceiver
-
-SAMPLE = Path("tests/data/perception/table_1080p.jpg")
+from tests.support.paths import TABLE_1080P
 
 
 def _items(p: Perceiver, frame: np.ndarray) -> list[tuple[object, ...]]:
@@ -20,7 +17,7 @@ def _items(p: Perceiver, frame: np.ndarray) -> list[tuple[object, ...]]:
 
 
 def test_beside_and_in_turn_perceive_the_same() -> None:
-    frame = load_image(SAMPLE)
+    frame = load_image(TABLE_1080P)
     both = Perceiver.from_models(DEFAULT_MODELS, "onnxruntime", 1, overlap=True)
     one = Perceiver.from_models(DEFAULT_MODELS, "onnxruntime", 1, overlap=False)
     assert both.overlap and not one.overlap

@@ -13,8 +13,8 @@ import pytest
 from monitor.perception.detections import Detection, Detections
 from monitor.perception.reader_threshold import frame_threshold, sweep
 from monitor.perception.scoring import face_verdicts
+from tests.support.paths import TABLE_1080P
 
-FRAME = Path(__file__).parent / "data" / "perception" / "table_1080p.jpg"
 READS = [(0.99, True), (0.985, False), (0.98, True), (0.97, False), (0.96, True)]
 
 
@@ -52,8 +52,8 @@ def test_calibrate_reader_prints_and_writes_a_threshold_no_lower_than_the_reader
     models = tmp_path / "models"
     shutil.copytree(DEFAULT_MODELS, models, ignore=shutil.ignore_patterns("*.pt", "*.png", "*.md"))
     own = json.loads((models / "cards_ensemble.json").read_text())["threshold"]
-    res = CliRunner().invoke(app, ["calibrate-reader", str(FRAME), "--models", str(models), "--threads", "1",
-                                   "--budget", "0", "--write"])
+    res = CliRunner().invoke(app, ["calibrate-reader", str(TABLE_1080P), "--models", str(models),
+                                   "--threads", "1", "--budget", "0", "--write"])
     assert res.exit_code == 0, res.output
     line = next(x for x in res.output.splitlines() if x.startswith("threshold:"))
     chosen = float(line.split()[1])
@@ -61,6 +61,6 @@ def test_calibrate_reader_prints_and_writes_a_threshold_no_lower_than_the_reader
     written = json.loads((models / "cards_ensemble.json").read_text())
     assert written["threshold"] == pytest.approx(chosen, abs=1e-4)  # written only where it rose
     bare = tmp_path / "frame.jpg"
-    shutil.copy(FRAME, bare)  # no truth beside it
+    shutil.copy(TABLE_1080P, bare)  # no truth beside it
     res = CliRunner().invoke(app, ["calibrate-reader", str(bare), "--models", str(models)])
     assert res.exit_code == 2 and "no truth" in res.output

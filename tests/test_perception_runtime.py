@@ -8,7 +8,6 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from detector_support import FixedBoxes
 
 from monitor.perception.backends import load_backend
 from monitor.perception.calibration import choose_threshold, fit_temperature, log_probs, softmax_t
@@ -18,6 +17,10 @@ from monitor.perception.errors import ImageReadError, ModelFileError
 from monitor.perception.identity import CardClassifier
 from monitor.perception.imageio import load_image
 from monitor.perception.labels import IDENTITY_CLASSES
+from tests.support.detector import FixedBoxes
+from tests.support.frames import synthetic_table
+from tests.support.paths import MODELS
+from tests.support.tiny_models import constant_obb_model
 
 
 def test_fit_temperature_recovers_overconfidence() -> None:
@@ -192,27 +195,6 @@ def test_detection_validation_and_json() -> None:
         Detection("card_face_up", 0.9, d.corners, back_probability=1.2)
 
 
-def _constant_obb_model(path: Path, raw: np.ndarray, input_hw: tuple[int, int]) -> None:
-    """A real ONNX graph with a YOLO-OBB output layout whose output is ``raw`` whatever the image."""
-    onnx = pytest.importorskip("onnx")
-    from onnx import TensorProto, helper, numpy_helper
-
-    const = numpy_helper.from_array(raw.astype(np.float32), "raw")
-    zero = numpy_helper.from_array(np.zeros((1,), np.float32), "zero")
-    nodes = [
-        helper.make_node("ReduceMean", ["images"], ["m"], keepdims=0),
-        helper.make_node("Mul", ["m", "zero"], ["z"]),
-        helper.make_node("Add", ["raw", "z"], ["output0"]),
-    ]
-    graph = helper.make_graph(
-        nodes, "obb", [helper.make_tensor_value_info("images", TensorProto.FLOAT, [1, 3, *input_hw])],
-        [helper.make_tensor_value_info("output0", TensorProto.FLOAT, list(raw.shape))],
-        initializer=[const, zero])
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
-    model.ir_version = 8
-    onnx.save(model, str(path))
-
-
 @pytest.mark.parametrize("backend", ["onnxruntime", "openvino"])
 def test_detector_maps_oriented_boxes_back_to_the_full_frame(tmp_path: Path, backend: str) -> None:
     from monitor.perception.detector import Detector
@@ -222,7 +204,7 @@ def test_detector_maps_oriented_boxes_back_to_the_full_frame(tmp_path: Path, bac
     raw[0, :4, 0], raw[0, 4 + 0, 0] = (320, 192, 30, 42), 0.9  # a face-up card in the middle
     raw[0, :4, 1], raw[0, 4 + 3, 1] = (100, 100, 12, 12), 0.8  # a chip
     raw[0, :4, 2], raw[0, 4 + 0, 2] = (500, 300, 30, 42), 0.1  # below the confidence threshold
-    _constant_obb_model(tmp_path / "detector.onnx", raw, (384, 640))
+    constant_obb_model(tmp_path / "detector.onnx", raw, (384, 640))
     (tmp_path / "detector.json").write_text(json.dumps(
         {"task": "obb", "classes": classes, "imgsz": 640, "input_hw": [384, 640]}))
     det = Detector(tmp_path / "detector.onnx", backend)
@@ -247,7 +229,7 @@ def test_detector_keeps_a_class_at_its_own_score_threshold(tmp_path: Path) -> No
     raw[0, :4, 0], raw[0, 4 + 5, 0] = (320, 192, 60, 60), 0.2  # a hand scored 0.2
     raw[0, :4, 1], raw[0, 4 + 3, 1] = (100, 100, 12, 12), 0.2  # a chip scored 0.2
     raw[0, :4, 2], raw[0, 4 + 5, 2] = (500, 300, 60, 60), 0.1  # a hand below even its own threshold
-    _constant_obb_model(tmp_path / "detector.onnx", raw, (384, 640))
+    constant_obb_model(tmp_path / "detector.onnx", raw, (384, 640))
     meta = {"task": "obb", "classes": classes, "imgsz": 640, "input_hw": [384, 640]}
     (tmp_path / "detector.json").write_text(json.dumps(meta))
     frame = np.zeros((1080, 1920, 3), np.uint8)
@@ -281,7 +263,6 @@ def test_detector_keeps_a_class_at_its_own_score_threshold(tmp_path: Path) -> No
 
 def test_pipeline_refines_detector_cards_at_full_resolution_and_reads_chips(tmp_path: Path) -> None:
     import cv2
-    from test_perception_geometry import synthetic_table
 
     from monitor.perception.detector import Detector
     from monitor.perception.pipeline import Perceiver
@@ -294,7 +275,7 @@ def test_pipeline_refines_detector_cards_at_full_resolution_and_reads_chips(tmp_
     raw[0, :4, 0] = ((cx + 3) * 0.5, (cy - 2) * 0.5 + 12, w * 0.5 * 1.08, h * 0.5 * 1.08)
     raw[0, 9, 0], raw[0, 4, 0] = np.radians(ang), 0.9
     raw[0, :4, 1], raw[0, 4 + 3, 1] = (640 * 0.5, 480 * 0.5 + 12, 22, 22), 0.8  # the red chip
-    _constant_obb_model(tmp_path / "detector.onnx", raw, (384, 640))
+    constant_obb_model(tmp_path / "detector.onnx", raw, (384, 640))
     classes = ["card_face_up", "card_face_down", "pile", "chip", "dice"]
     (tmp_path / "detector.json").write_text(json.dumps(
         {"task": "obb", "classes": classes, "imgsz": 640, "input_hw": [384, 640]}))
@@ -550,7 +531,7 @@ def test_a_face_in_a_box_not_shaped_like_one_card_is_not_named() -> None:
 
 def test_openvino_runs_the_models_in_float32_whatever_the_cpu_offers() -> None:
     # On a CPU with AVX512_BF16 OpenVINO's default is bfloat16, which lost a card box ONNX Runtime kept.
-    detector = Path(__file__).resolve().parents[1] / "models" / "detector.onnx"
+    detector = MODELS / "detector.onnx"
     backend = load_backend(detector, "openvino", threads=1)
     compiled = backend._compiled  # type: ignore[attr-defined]
     assert str(compiled.get_property("INFERENCE_PRECISION_HINT")) in ("f32", "<Type: 'float32'>")
@@ -559,7 +540,7 @@ def test_openvino_runs_the_models_in_float32_whatever_the_cpu_offers() -> None:
 def test_onnx_runtime_does_not_spin_between_calls() -> None:
     # the live chain's stages take turns on two cores: a pool busy-waiting after its call would take
     # the CPU from the stage whose turn it is
-    detector = Path(__file__).resolve().parents[1] / "models" / "detector.onnx"
+    detector = MODELS / "detector.onnx"
     backend = load_backend(detector, "onnxruntime", threads=2)
     opts = backend._session.get_session_options()  # type: ignore[attr-defined]
     assert opts.get_session_config_entry("session.intra_op.allow_spinning") == "0"

@@ -3,7 +3,6 @@ where the reader is sure they are cards over a box that is not mostly felt."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -18,9 +17,9 @@ from monitor.perception.labels import BACK, CARD_FACE_DOWN, CARD_FACE_UP, CHIP, 
 from monitor.perception.pipeline import DEFAULT_MODELS, Perceiver
 from monitor.perception.scoring import load_truth
 from monitor.perception.second_look import CARD_SHARE_MIN, SECOND_LOOK_CONF, confirmed, uncovered
+from tests.support.paths import DATA, TABLE_1080P
 
-FRAME = Path(__file__).parent / "data" / "perception" / "table_1080p.jpg"
-OBLIQUE = FRAME.with_name("teal_oblique_1080p.jpg")  # a held-out table, seen askew: some boxes scored low
+OBLIQUE = DATA / "teal_oblique_1080p.jpg"  # a held-out table, seen askew: some boxes scored low
 PURPLE = (120, 40, 90)  # BGR felt
 
 
@@ -119,8 +118,8 @@ class OneCardScoredLow:
 def test_a_card_the_detector_scored_low_is_found_and_read_and_felt_is_not(detector: Detector) -> None:
     """The table frame with the classical finder off: one card's box scored 0.3 (under the threshold)
     is found only with the second look, and read right; a low box on empty felt is not kept."""
-    frame = load_image(FRAME)
-    truth = [o for o in load_truth(FRAME.with_suffix(".json"))
+    frame = load_image(TABLE_1080P)
+    truth = [o for o in load_truth(TABLE_1080P.with_suffix(".json"))
              if o.get("face_up") and o.get("visible_share", 1.0) > 0.99]
     card = truth[0]
     poly = np.asarray(card["polygon"], np.float64)
@@ -128,7 +127,7 @@ def test_a_card_the_detector_scored_low_is_found_and_read_and_felt_is_not(detect
     empty = next(_quad(x, y, 60, 84) for y in range(100, 900, 50) for x in range(100, 1700, 50)
                  if card_share(frame, _quad(x, y, 60, 84), felt) < 0.05
                  and all(quad_iou(_quad(x, y, 60, 84), np.asarray(o["polygon"])) == 0
-                         for o in load_truth(FRAME.with_suffix(".json"))))
+                         for o in load_truth(TABLE_1080P.with_suffix(".json"))))
     stand_in = OneCardScoredLow(detector, poly.mean(axis=0), empty)
     found = {}
     for look in (False, True):

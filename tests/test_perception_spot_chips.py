@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,8 +13,7 @@ from monitor.perception.spot_chips import SpotChipFinder
 from monitor.pipeline.chain import TableChain
 from monitor.pipeline.extract import EventExtractor
 from monitor.pipeline.watchers.view import TableLayout
-
-TABLE = Path(__file__).resolve().parents[1] / "calibration" / "default-table.yaml"
+from tests.support.paths import DATA, TABLE_FILE
 
 
 def _render(stacks: list[tuple[str, float, int]], table: str = "teal") -> np.ndarray:
@@ -23,7 +21,7 @@ def _render(stacks: list[tuple[str, float, int]], table: str = "teal") -> np.nda
     from monitor.render.renderer import Renderer
     from monitor.render.scene import ChipStack, Scene
 
-    cal = load_table(TABLE)
+    cal = load_table(TABLE_FILE)
     scene = Scene(table_style=table)
     for spot, dx, denomination in stacks:
         x, y = cal.zones[spot].center
@@ -32,7 +30,7 @@ def _render(stacks: list[tuple[str, float, int]], table: str = "teal") -> np.nda
 
 
 def _finder() -> SpotChipFinder:
-    return SpotChipFinder.for_table(load_table(TABLE))
+    return SpotChipFinder.for_table(load_table(TABLE_FILE))
 
 
 @pytest.mark.parametrize("table", ["green", "teal"])
@@ -69,20 +67,20 @@ def test_a_painted_numeral_in_an_empty_betting_circle_is_no_chip() -> None:
     import cv2
 
     finder = _finder()
-    crop = cv2.imread(str(Path(__file__).parent / "data" / "perception" / "empty_spot_seat6_numeral.png"))
+    crop = cv2.imread(str(DATA / "empty_spot_seat6_numeral.png"))
     x0, y0, x1, y1 = finder.spots["seat6.bet"].box
     assert crop is not None and crop.shape[:2] == (y1 - y0, x1 - x0)
     frame = np.zeros((1080, 1920, 3), np.uint8)
     frame[y0:y1, x0:x1] = crop
     assert finder.find(frame, "seat6.bet") == []
-    without = SpotChipFinder.for_table(load_table(TABLE), replace(finder.s, felt_ring=1.01))
+    without = SpotChipFinder.for_table(load_table(TABLE_FILE), replace(finder.s, felt_ring=1.01))
     assert [d.denomination for d in without.find(frame, "seat6.bet")] == [25]  # what the check removes
 
 
 def test_the_chain_takes_a_spots_chips_from_its_picture_not_the_detectors_box() -> None:
     # the detector boxed two of the three stacks as one $25 chip: the spot's picture shows all three
     image = _render([("seat2.bet", -40.0, 100), ("seat2.bet", 0.0, 25), ("seat2.bet", 40.0, 5)])
-    cal = load_table(TABLE)
+    cal = load_table(TABLE_FILE)
     chain = TableChain(cal, EventExtractor("T1", layout=TableLayout.of(cal.zones)))
     x, y = cal.table_to_image(np.array([cal.zones["seat2.bet"].center]))[0]
     box = Detection("chip", 0.8, ((x - 25, y - 14), (x + 25, y - 14), (x + 25, y + 14), (x - 25, y + 14)),
@@ -100,7 +98,7 @@ def test_the_bench_scores_found_chips_against_truth_stacks_and_skips_hidden_spot
     from monitor.lab.spot_chips_eval import score_frame
 
     image = _render([("seat2.bet", -40.0, 100), ("seat2.bet", 0.0, 25), ("seat5.bet", 0.0, 1000)])
-    cal = load_table(TABLE)
+    cal = load_table(TABLE_FILE)
 
     def stack(spot: str, dx: float, identity: str, visible: float = 1.0) -> dict[str, object]:
         x, y = cal.zones[spot].center
@@ -119,7 +117,7 @@ def test_the_bench_scores_found_chips_against_truth_stacks_and_skips_hidden_spot
 def test_a_spot_where_no_circle_passed_keeps_the_detectors_chips_unless_their_ring_is_the_felt() -> None:
     import cv2
 
-    cal = load_table(TABLE)
+    cal = load_table(TABLE_FILE)
     x, y = cal.table_to_image(np.array([cal.zones["seat2.bet"].center]))[0]
     box = Detection("chip", 0.8, ((x - 14, y - 14), (x + 14, y - 14), (x + 14, y + 14), (x - 14, y + 14)),
                     denomination=5)
@@ -143,7 +141,7 @@ def test_the_chain_reports_a_chip_added_after_the_close_as_the_spots_picture_set
 
     before = _render([("seat2.bet", 0.0, 100)])
     after = _render([("seat2.bet", 0.0, 100), ("seat2.bet", 45.0, 25)])
-    cal = load_table(TABLE)
+    cal = load_table(TABLE_FILE)
     chain = TableChain(cal, EventExtractor("T1", layout=TableLayout.of(cal.zones)))
     none = Detections(1920, 1080, ())
     events = [e for i in range(30) for e in chain.step(i, i / 15, none, image=before)]

@@ -3,8 +3,6 @@ codec's key frames and an arm passing or resting; chips moved, added or taken ma
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import cv2
 import numpy as np
 import pytest
@@ -13,6 +11,7 @@ from monitor.calibration.table_file import load_table
 from monitor.calibration.zones import zone_kind
 from monitor.perception.spot_watch import SpotWatcher
 from monitor.render.rounds.sample import sample_recording_dir
+from tests.support.paths import TABLE_FILE
 
 SIZE = (640, 360)
 SPOT = [(300.0 + 50 * np.cos(a), 180.0 + 50 * np.sin(a))
@@ -94,7 +93,7 @@ SAMPLE = sample_recording_dir()
 def test_on_the_rendered_sample_only_the_changed_bet_gets_a_new_picture() -> None:
     """72-80 s of the sample recording: seat 5 doubles its bet after the dice (76.8 s); a hand rests
     on seat 4's spot for half a second (74.2 s). Only seat 5's spot ends in a picture it never had."""
-    table = load_table(Path(__file__).resolve().parents[1] / "calibration" / "default-table.yaml")
+    table = load_table(TABLE_FILE)
     polygons = {n: [(float(x), float(y)) for x, y in table.table_to_image(p.array)]
                 for n, p in table.zones.items() if zone_kind(n) == "bet"}
     w = SpotWatcher(polygons, table.image_size)

@@ -19,8 +19,8 @@ from monitor.perception.spread_rows import (
     rectify_maps,
     row_axes,
 )
+from tests.support.paths import MODELS, TABLE_FILE
 
-MODELS = Path(__file__).resolve().parents[1] / "models"
 FELT = (40, 120, 30)  # BGR green
 
 
@@ -193,7 +193,7 @@ def test_the_shipped_reader_reads_a_rendered_banker_row_card_for_card() -> None:
     for k, c in enumerate(front):
         scene.add(CardObj(c, 110 + 36 * k, -195, face_up=True, z=0.1 * k))
     img = Renderer().render(scene, default_camera(1920, 1080)).image
-    cal = load_table(Path(__file__).resolve().parents[1] / "calibration" / "default-table.yaml")
+    cal = load_table(TABLE_FILE)
     boxes = fan_cards(Perceiver.from_models(MODELS, threads=1).perceive(img))
     fan = load_fan_reader(MODELS, threads=1)
     assert fan is not None
@@ -223,7 +223,7 @@ def test_a_picture_the_row_finder_cannot_take_leaves_the_zone_to_the_boxes(
         raise cv2.error("remap: maps out of range")
 
     monkeypatch.setattr(hand_zones, "find_scans", broken)
-    cal = load_table(Path(__file__).resolve().parents[1] / "calibration" / "default-table.yaml")
+    cal = load_table(TABLE_FILE)
     zr = hand_zones.ZoneReader(cal, fan)
     img = np.zeros((1080, 1920, 3), np.uint8)
     img[:] = FELT

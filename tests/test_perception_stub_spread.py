@@ -4,7 +4,6 @@ spreads of the committed sample recording (rendered, 720p, H.264)."""
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -12,9 +11,9 @@ import pytest
 
 from monitor.calibration.table_file import load_table
 from monitor.perception.stub_spread import StubSpreadCounter
+from tests.support.paths import ROOT, TABLE_FILE
 
-ROOT = Path(__file__).resolve().parents[1]
-TABLE = load_table(ROOT / "calibration" / "default-table.yaml")
+TABLE = load_table(TABLE_FILE)
 SAMPLE = ROOT / "monitor" / "render" / "rounds" / "sample_recording" / "video.mp4"
 FELT = (70, 100, 20)  # BGR, a green felt
 

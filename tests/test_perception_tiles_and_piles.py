@@ -3,8 +3,6 @@ detected again in overlapping tiles, and each pile's top card is read as a card.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import cv2
 import numpy as np
 import numpy.typing as npt
@@ -23,9 +21,8 @@ from monitor.perception.tiled_detect import (
     merge_tiled,
     tile_windows,
 )
+from tests.support.paths import DATA, TABLE_1080P
 
-DATA = Path(__file__).parent / "data" / "perception"
-FRAME = DATA / "table_1080p.jpg"
 PILES = DATA / "piles_delivered_1080p.jpg"
 
 
@@ -171,9 +168,9 @@ def test_the_piles_top_cards_are_found_and_read_as_backs(photo: Perceiver) -> No
 def test_a_4k_frame_is_tiled_with_the_shipped_models_and_keeps_its_figures(photo: Perceiver) -> None:
     """The table frame at twice its size (a 4K camera over the same view: cards ~20 px long in the
     detector's input, so tiled): it finds and names at least what the 1080p frame does, misreads none."""
-    small = load_image(FRAME)
+    small = load_image(TABLE_1080P)
     big = cv2.resize(small, (small.shape[1] * 2, small.shape[0] * 2), interpolation=cv2.INTER_CUBIC)
-    truth = load_truth(FRAME.with_suffix(".json"))
+    truth = load_truth(TABLE_1080P.with_suffix(".json"))
     for o in truth:
         o["polygon"] = (np.asarray(o["polygon"]) * 2).tolist()
     scores = {}

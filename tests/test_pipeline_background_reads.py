@@ -8,10 +8,10 @@ import time
 
 import numpy as np
 import pytest
-from index_reader_support import CAL, _Reader, _wanting_all
 
 from monitor.perception.index_reader import IndexRead
 from monitor.pipeline.background_reads import BackgroundReads
+from tests.support.index_reader import CAL, RecordingReader, wanting_all
 
 
 def test_reads_are_taken_in_the_order_asked_and_a_key_is_read_once() -> None:
@@ -46,7 +46,7 @@ def test_a_read_that_fails_gives_the_empty_read_and_is_logged(caplog: pytest.Log
     reads.close()
 
 
-class _SlowBanker(_Reader):
+class _SlowBanker(RecordingReader):
     """Reads the banker's place slowly (as along its rows beside the detector), the seats at once."""
 
     def __init__(self) -> None:
@@ -55,7 +55,7 @@ class _SlowBanker(_Reader):
         super().__init__()
         self.release = threading.Event()
         self.threads: set[str] = set()
-        self._banker = tuple(round(v) for v in ZoneReader(CAL, _Reader()).boxes["banker"])
+        self._banker = tuple(round(v) for v in ZoneReader(CAL, RecordingReader()).boxes["banker"])
 
     def read(self, frame: np.ndarray, regions: list[tuple[int, int, int, int]],  # type: ignore[type-arg]
              cards: object = ()) -> list[IndexRead]:
@@ -70,7 +70,7 @@ def _run(background: bool, release_after: int | None) -> tuple[list[bool], _Slow
     from monitor.pipeline.chain import TableChain
 
     reader = _SlowBanker()
-    chain = TableChain(CAL, _wanting_all(), fps=15, index_reader=reader,  # type: ignore[arg-type]
+    chain = TableChain(CAL, wanting_all(), fps=15, index_reader=reader,  # type: ignore[arg-type]
                        background=background)
     w, h = CAL.image_size
     image = np.full((h, w, 3), 60, np.uint8)
@@ -101,7 +101,7 @@ def test_a_review_reads_the_banker_s_place_in_the_step() -> None:
     assert reader.threads == {threading.current_thread().name}
 
 
-class _Seen(_Reader):
+class _Seen(RecordingReader):
     """Records the picture (its grey level) each seat area was read in."""
 
     def __init__(self) -> None:
@@ -109,7 +109,7 @@ class _Seen(_Reader):
         self.seat_reads: list[int] = []
         from monitor.pipeline.hand_zones import ZoneReader
 
-        boxes = ZoneReader(CAL, _Reader()).boxes
+        boxes = ZoneReader(CAL, RecordingReader()).boxes
         self._seats = {tuple(round(v) for v in b) for n, b in boxes.items() if n.startswith("seat")}
 
     def read(self, frame: np.ndarray, regions: list[tuple[int, int, int, int]],  # type: ignore[type-arg]
@@ -125,7 +125,7 @@ def _seat_steps(background: bool, pictures: list[int]) -> tuple[_Seen, list[bool
     from monitor.pipeline.chain import TableChain
 
     reader = _Seen()
-    chain = TableChain(CAL, _wanting_all(), fps=15, index_reader=reader,  # type: ignore[arg-type]
+    chain = TableChain(CAL, wanting_all(), fps=15, index_reader=reader,  # type: ignore[arg-type]
                        background=background)
     w, h = CAL.image_size
     got = []

@@ -19,6 +19,7 @@ from monitor.perception.detections import Detections
 from monitor.pipeline.cpu_turns import CpuTurns
 from monitor.pipeline.orchestrator import LiveRun
 from monitor.sources.frame import Frame
+from tests.support.frames import FileFrames
 
 WAIT_S = 10.0
 
@@ -164,8 +165,6 @@ def test_a_frame_dropped_from_the_queue_gives_its_step_s_turn_back() -> None:
 
 
 def test_a_review_overlaps_its_stages_without_turns() -> None:
-    from test_pipeline_handoffs import _Source
-
-    run = LiveRun(load_table(TABLE), _Source(), SimpleNamespace(),  # type: ignore[arg-type]
+    run = LiveRun(load_table(TABLE), FileFrames(), SimpleNamespace(),  # type: ignore[arg-type]
                   SimpleNamespace(put=lambda events: None))  # type: ignore[arg-type]
     assert run.turns is None and run.chain._turns is None and run.chain._background is None

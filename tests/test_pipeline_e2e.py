@@ -17,8 +17,8 @@ import pytest
 
 from monitor.perception.detections import Detections
 from monitor.pipeline.session import SessionOptions, open_session
+from tests.support.paths import TABLE_FILE
 
-TABLE = Path(__file__).resolve().parents[1] / "calibration" / "default-table.yaml"
 TOKEN = "e2e-viewer-token-0123456789"
 SCRIPT = """
 name: short_bet_change
@@ -54,8 +54,8 @@ def clip(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def options(tmp: Path, camera: str, clip: Path | None, **kw: object) -> SessionOptions:
     return SessionOptions(
-        table=TABLE, camera=camera, db_url=f"sqlite:///{tmp / 'store.db'}", snapshot_dir=tmp / "snapshots",
-        tokens=f"e2e:viewer:{TOKEN}", port=0,
+        table=TABLE_FILE, camera=camera, db_url=f"sqlite:///{tmp / 'store.db'}",
+        snapshot_dir=tmp / "snapshots", tokens=f"e2e:viewer:{TOKEN}", port=0,
         simulate_dice=clip / "events.jsonl" if clip else None,
         console_log=clip / "events.jsonl" if clip else None,
         truth=clip / "truth.jsonl" if clip else None, **kw,  # type: ignore[arg-type]
@@ -298,10 +298,9 @@ def test_a_live_table_sends_every_stored_event_to_a_central_server(clip: Path, t
     raises the same alerts."""
     import dataclasses
 
-    from store_api_support import TOKENS, ServerThread, make_settings
-
     from monitor.api.app import create_app
     from monitor.api.auth import Role, file_line
+    from tests.support.api import TOKENS, ServerThread, make_settings
 
     central_db = tmp_path / "central.db"
     page_token = "floor-page-token-" + "f" * 20  # the table's own page, from a tokens file as serve takes

@@ -11,8 +11,7 @@ from typer.testing import CliRunner
 from monitor.cli import app
 from monitor.lab.fan_check import FanScore, hand_pictures
 from monitor.tablestate.index_cards import IndexCard
-
-SAMPLE = Path(__file__).resolve().parents[1] / "monitor" / "render" / "rounds" / "sample_recording"
+from tests.support.paths import SAMPLE_RECORDING
 
 
 def read(card: str | None = None, rank: str | None = None) -> IndexCard:
@@ -71,10 +70,10 @@ def test_hand_pictures_keep_the_zones_with_enough_faces(tmp_path: Path) -> None:
 
 
 def test_the_shipped_fan_reader_on_the_sample_recordings_open_hands(tmp_path: Path) -> None:
-    if not (SAMPLE / "video.mp4").exists():
+    if not (SAMPLE_RECORDING / "video.mp4").exists():
         pytest.skip("the sample recording is rendered on first use (table-monitor sample-recording)")
     out = tmp_path / "fans.json"
-    result = CliRunner().invoke(app, ["check-fans", str(SAMPLE), "--every", "90", "--threads", "1",
+    result = CliRunner().invoke(app, ["check-fans", str(SAMPLE_RECORDING), "--every", "90", "--threads", "1",
                                       "--backend", "onnxruntime", "--out", str(out)])
     assert result.exit_code == 0, result.output
     from monitor.perception.models_home import models_home

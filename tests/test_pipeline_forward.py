@@ -5,43 +5,24 @@ PostgreSQL)."""
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import httpx
 import pytest
 from sqlalchemy import func, select
-from store_api_support import (  # noqa: F401
-    TOKENS,
-    ServerThread,
-    auth,
-    db_url,
-    faulty_round,
-    make_settings,
-    pg_cluster,
-)
 from typer.testing import CliRunner
 
 from monitor.api.app import create_app
 from monitor.events.schema import EventBase, parse_event_json
 from monitor.pipeline import forward
 from monitor.pipeline.forward import Forwarder, Spool, wait_drained
-
-TABLE = Path(__file__).resolve().parents[1] / "calibration" / "default-table.yaml"
+from tests.support.api import TOKENS, ServerThread, auth, faulty_round, make_settings
+from tests.support.paths import TABLE_FILE
+from tests.support.waiting import wait_until
 
 
 def _events(table: str) -> list[EventBase]:
     return [parse_event_json(json.dumps(e)) for e in faulty_round(table)]
-
-
-def _wait(predicate: Callable[[], bool], timeout: float = 30.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 # ---------------------------------------------------------------- the spool
@@ -168,7 +149,7 @@ def _expected_alerts(tmp_path: Path, events: dict[str, list[EventBase]]) -> dict
 
 
 def test_two_tables_through_a_server_stopped_and_restarted_arrive_exactly_once(
-        db_url: str, tmp_path: Path) -> None:  # noqa: F811
+        db_url: str, tmp_path: Path) -> None:
     events = {"T1": _events("T1"), "T2": _events("T2")}
     expected = _expected_alerts(tmp_path, events)
     assert all(len(ids) >= 2 for ids in expected.values())
@@ -192,7 +173,7 @@ def test_two_tables_through_a_server_stopped_and_restarted_arrive_exactly_once(
     for t, evs in events.items():
         for i in range(half[t], len(evs), 3):
             forwarders[t].put(evs[i:i + 3])
-    assert _wait(lambda: all(f.stats.failures >= 1 for f in forwarders.values()))
+    assert wait_until(lambda: all(f.stats.failures >= 1 for f in forwarders.values()))
     assert all(f.spool.backlog_bytes() > 0 and not f.stats.connected for f in forwarders.values())
     # table T1's process dies after sending but before recording it: its whole spool goes again
     forwarders["T1"].close(drain_s=0.0)
@@ -217,7 +198,7 @@ def test_a_server_that_refuses_the_token_keeps_the_events_spooled(tmp_path: Path
     with ServerThread(create_app(make_settings(f"sqlite:///{tmp_path / 'c.db'}"))) as srv:
         f = Forwarder(srv.url, "not-a-token-" + "x" * 20, Spool(tmp_path / "s"), timeout_s=5.0).start()
         f.put(_events("T1")[:3])
-        assert _wait(lambda: f.stats.failures >= 2)
+        assert wait_until(lambda: f.stats.failures >= 2)
         assert f.stats.sent == 0 and f.spool.backlog_bytes() > 0
         from prometheus_client import CollectorRegistry, generate_latest
 
@@ -238,7 +219,7 @@ def test_run_refuses_a_server_without_a_token_or_a_url_it_cannot_use() -> None:
     from monitor.cli import app
 
     runner = CliRunner()
-    base = ["run", "--table", str(TABLE), "--camera", "0"]
+    base = ["run", "--table", str(TABLE_FILE), "--camera", "0"]
     result = runner.invoke(app, [*base, "--server", "http://monitor:8080"],
                            env={"TABLE_MONITOR_SERVER_TOKEN": ""})
     assert result.exit_code == 2 and "--server needs --token" in result.output

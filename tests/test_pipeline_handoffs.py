@@ -9,7 +9,6 @@ import asyncio
 import threading
 from collections.abc import Callable, Coroutine
 from datetime import UTC, datetime
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -21,8 +20,9 @@ from monitor.pipeline.orchestrator import LiveRun
 from monitor.pipeline.server import ApiSink
 from monitor.pipeline.snapshots import FrameRing
 from monitor.sources.frame import Frame
+from tests.support.frames import FileFrames
+from tests.support.paths import TABLE_FILE
 
-TABLE = Path(__file__).resolve().parents[1] / "calibration" / "default-table.yaml"
 WAIT_S = 10.0  # a bound for a hung test, never a measurement
 
 
@@ -100,24 +100,6 @@ def test_a_refused_call_is_resent_whole_before_anything_after_it() -> None:
     assert sink.failures == 1 and sink.sent == 2
 
 
-class _Source:
-    """Three frames from a file-like source, then the end."""
-
-    live = False
-    realtime = False
-
-    def __init__(self, n: int = 3) -> None:
-        self.frames = [Frame(np.zeros((27, 48, 3), np.uint8), i, i / 30, datetime.now(UTC), "test")
-                       for i in range(n)]
-        self.state = SimpleNamespace(is_terminal=False)
-
-    def read(self, timeout: float | None = None) -> Frame | None:
-        if not self.frames:
-            self.state.is_terminal = True
-            return None
-        return self.frames.pop(0)
-
-
 class _Perception:
     label = "test"
     sees_hands = False
@@ -136,7 +118,7 @@ def test_perception_hands_a_frame_on_before_keeping_its_snapshot_copy() -> None:
             super().add(media_time, index, image)
 
     sink = SimpleNamespace(put=lambda events: None)
-    run = LiveRun(load_table(TABLE), _Source(), _Perception(), sink, Ring())  # type: ignore[arg-type]
+    run = LiveRun(load_table(TABLE_FILE), FileFrames(), _Perception(), sink, Ring())  # type: ignore[arg-type]
     run._perceive_loop()  # the perception stage alone, on this thread
     assert queued_at_copy == [1, 2, 3]  # frame i was with table state before its copy was kept
     assert [index for _t, index, _image in run.ring._frames] == [0, 1, 2]
@@ -150,7 +132,7 @@ def test_an_outside_event_released_by_a_frame_goes_in_that_frames_batch() -> Non
 
     puts: list[list[Any]] = []
     sink = SimpleNamespace(put=lambda events: puts.append(list(events)))
-    run = LiveRun(load_table(TABLE), _Source(), _Perception(), sink)  # type: ignore[arg-type]
+    run = LiveRun(load_table(TABLE_FILE), FileFrames(), _Perception(), sink)  # type: ignore[arg-type]
     now = datetime.now(UTC)
     seen = RoundStarted(table_id=run.table_id, seq=0, media_time=0.0, wall_time=now, source=Source.VISION,
                         banker_seat=1)

@@ -15,13 +15,12 @@ from monitor.lab.timeline_truth import timeline_truth
 from monitor.pipeline.oracle import OracleOptions, oracle_frame, oracle_frames, read_truth
 from monitor.render.rounds.play import PlayedRound, play_script
 from monitor.render.rounds.script import load_script, shipped_scripts
-
-TABLE = Path(__file__).resolve().parents[1] / "calibration" / "default-table.yaml"
+from tests.support.paths import TABLE_FILE
 
 
 @cache
 def calibration() -> TableCalibration:
-    return load_table(TABLE)
+    return load_table(TABLE_FILE)
 
 
 @cache

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,12 +17,11 @@ from monitor.pipeline.watchers.emit import Outbox
 from monitor.pipeline.watchers.rest import RestWatcher
 from monitor.pipeline.watchers.round import RoundWatcher
 from monitor.pipeline.watchers.view import FrameView, TableLayout
-
-TABLE = Path(__file__).resolve().parents[1] / "calibration" / "default-table.yaml"
+from tests.support.paths import TABLE_FILE
 
 
 def test_a_tables_layout_is_its_pile_slots_and_the_stubs_place() -> None:
-    cal = load_table(TABLE)
+    cal = load_table(TABLE_FILE)
     layout = TableLayout.of(cal.zones)
     assert sorted(layout.slot_centers) == list(range(1, 8))
     assert layout.slot_centers[3] == cal.zones["pile3"].center

@@ -3,12 +3,11 @@ exactly what validating the same data gives."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from monitor.procedure.history import PaiGowHistory
 from monitor.procedure.replay import replay
+from tests.support.paths import PROCEDURE_SAMPLES
 
-SAMPLES = sorted((Path(__file__).parents[1] / "monitor" / "procedure" / "samples").glob("paigow_*.jsonl"))
+SAMPLES = sorted(PROCEDURE_SAMPLES.glob("paigow_*.jsonl"))
 
 
 def test_unvalidated_histories_equal_validated_ones_field_for_field() -> None:

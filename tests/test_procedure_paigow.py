@@ -11,7 +11,6 @@ import random
 from itertools import pairwise
 
 import pytest
-from procedure_support import clean_round, codes, find, find_all, only, run
 
 from monitor.alerts.model import Severity
 from monitor.procedure.history import PaiGowHistory
@@ -20,6 +19,7 @@ from monitor.procedure.synth import Clock, PaiGowPlan, paigow_round, paigow_sess
 from monitor.rules.cards import INK, parse_cards
 from monitor.rules.paigow.setting import all_settings, is_foul
 from monitor.rules.profile import DEFAULT_PROFILE, NAPA, Direction, PaiGowProfile
+from tests.support.procedure import clean_round, codes, find, find_all, only, run
 
 BETS = {2: 2000, 3: 5000, 5: 1000}  # seats 4, 6, 7 have no wager; the banker sits at seat 1
 

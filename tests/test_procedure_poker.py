@@ -5,13 +5,13 @@ from __future__ import annotations
 import random
 
 import pytest
-from procedure_support import codes, find, find_all, only, run
 
 from monitor.alerts.model import Severity
 from monitor.procedure.history import PokerHistory
 from monitor.procedure.synth import Clock, EventDict, holdem_round, lowball_round
 from monitor.rules.cards import parse_cards
 from monitor.rules.games.low import eight_or_better_omaha
+from tests.support.procedure import codes, find, find_all, only, run
 
 BOARD_GAMES = ("holdem", "holdem_hilo", "omaha", "omaha_hilo", "pineapple")
 

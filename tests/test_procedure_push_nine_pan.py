@@ -7,13 +7,13 @@ import random
 from pathlib import Path
 
 import pytest
-from procedure_support import codes, find, find_all, only, run
 from typer.testing import CliRunner
 
 from monitor.alerts.model import Severity
 from monitor.procedure.history import PokerHistory
 from monitor.procedure.synth import Clock, EventDict, pan_round, push_nine_round
 from monitor.rules.cards import STANDARD_52, Card, parse_cards
+from tests.support.procedure import codes, find, find_all, only, run
 
 SEED_004 = "004_de25eb682010f199.txt"
 

@@ -8,26 +8,22 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-import pytest
 
 from monitor.training.real_cards import card_quad, export_crops, export_detect
-
-ROOT = Path(__file__).resolve().parents[1]
-REAL = ROOT.parent / "shared" / "real-cards" / "poker-cards-rf100"
+from tests.support.paths import REAL_CARDS, shared
 
 
 def _tiny(tmp_path: Path, n: int = 3) -> Path:
-    if not REAL.is_dir():
-        pytest.skip(f"the shared real-cards set is not beside the repository ({REAL})")
+    shared(REAL_CARDS)
     root = tmp_path / "tiny"
     for split in ("train", "valid"):
         for sub in ("images", "labels"):
             (root / split / sub).mkdir(parents=True)
-        for img in sorted((REAL / split / "images").glob("*.jpg"))[:n]:
+        for img in sorted((REAL_CARDS / split / "images").glob("*.jpg"))[:n]:
             shutil.copy(img, root / split / "images" / img.name)
             label = f"{img.stem}.txt"
-            shutil.copy(REAL / split / "labels" / label, root / split / "labels" / label)
-    shutil.copy(REAL / "data.yaml", root / "data.yaml")
+            shutil.copy(REAL_CARDS / split / "labels" / label, root / split / "labels" / label)
+    shutil.copy(REAL_CARDS / "data.yaml", root / "data.yaml")
     return root
 
 

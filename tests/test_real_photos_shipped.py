@@ -7,15 +7,12 @@ models/MODEL_CARD.md, "Real photographs", has the whole split's figures.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from monitor.evaluation.photo_metrics import Found, Truth, match
 from monitor.evaluation.yolo_cards import Photo, read_split
+from tests.support.paths import REAL_CARDS, shared
 
-ROOT = Path(__file__).resolve().parents[1]
-REAL = ROOT.parent / "shared" / "real-cards" / "poker-cards-rf100"
 EXPECTED = {  # photo (its name's start) -> the cards the shipped photo models name in it
     "IMG_20220316_140527": {"5s", "7s", "8s"},  # of 5s 6s 7s 8s
     "IMG_20220316_140556": {"5s", "6s", "8s"},  # of 5s 6s 7s 8s
@@ -27,9 +24,8 @@ EXPECTED = {  # photo (its name's start) -> the cards the shipped photo models n
 
 @pytest.fixture(scope="module")
 def photos() -> dict[str, Photo]:
-    if not REAL.is_dir():
-        pytest.skip(f"the shared real-cards set is not beside the repository ({REAL})")
-    return {p.image.name[:19]: p for p in read_split(REAL, "test") if p.image.name[:19] in EXPECTED}
+    shared(REAL_CARDS)
+    return {p.image.name[:19]: p for p in read_split(REAL_CARDS, "test") if p.image.name[:19] in EXPECTED}
 
 
 def test_the_shipped_photo_models_read_real_cards(photos: dict[str, Photo]) -> None:

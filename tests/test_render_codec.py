@@ -15,6 +15,7 @@ from monitor.render.effects import Effects
 from monitor.render.random_scene import random_scene
 from monitor.render.renderer import Renderer
 from monitor.render.rounds.video import VideoWriter
+from tests.support.paths import SAMPLE_RECORDING
 
 
 @pytest.fixture(scope="module")
@@ -104,7 +105,7 @@ def test_recorder_writes_real_h264_through_pyav(tmp_path: Path, monkeypatch: pyt
 
 
 def test_shipped_sample_recording_is_h264() -> None:
-    path = Path(__file__).parents[1] / "monitor/render/rounds/sample_recording/video.mp4"
+    path = SAMPLE_RECORDING / "video.mp4"
     import av
 
     with av.open(str(path)) as f:

@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 
 from monitor.cli import app
 from monitor.render.rounds.sample import sample_recording_dir
+from tests.support.paths import TABLE_FILE
 
-TABLE = Path(__file__).resolve().parents[1] / "calibration" / "default-table.yaml"
 SAMPLE = sample_recording_dir()
 
 pytestmark = pytest.mark.skipif(not (SAMPLE / "video.mp4").exists(), reason="sample recording not shipped")
@@ -31,7 +31,7 @@ def test_truncated_and_garbage_files(tmp_path: Path) -> None:
     garbage = tmp_path / "garbage.mp4"
     garbage.write_bytes(b"\x00not a video\xff" * 4096)
     out = tmp_path / "out"
-    result = CliRunner().invoke(app, ["review", str(garbage), str(cut), "--table", str(TABLE),
+    result = CliRunner().invoke(app, ["review", str(garbage), str(cut), "--table", str(TABLE_FILE),
                                       "--out", str(out), "--no-store"])
     assert result.exit_code == 1, result.output  # reviewed, with files in error
     assert f"ERROR: video file {garbage} cannot be opened: not a readable video" in result.output

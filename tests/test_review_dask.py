@@ -13,9 +13,9 @@ import pytest
 from monitor.pipeline.oracle import read_truth
 from monitor.render.rounds.sample import sample_recording_dir
 from monitor.review.session import ReviewOptions, run_review
+from tests.support.paths import TABLE_FILE
 
 pytest.importorskip("dask.distributed")
-TABLE = Path(__file__).resolve().parents[1] / "calibration" / "default-table.yaml"
 SAMPLE = sample_recording_dir()
 SECONDS = 6.0
 
@@ -46,9 +46,9 @@ def short_recording(folder: Path) -> Path:
 
 def test_two_workers_match_one_process(tmp_path: Path) -> None:
     videos = [short_recording(tmp_path / "part1"), short_recording(tmp_path / "part2")]
-    serial = run_review(ReviewOptions(videos=videos, table=TABLE, out=tmp_path / "serial", name="s",
+    serial = run_review(ReviewOptions(videos=videos, table=TABLE_FILE, out=tmp_path / "serial", name="s",
                                       progress=False, clips=False))
-    fanned = run_review(ReviewOptions(videos=videos, table=TABLE, out=tmp_path / "dask", name="s",
+    fanned = run_review(ReviewOptions(videos=videos, table=TABLE_FILE, out=tmp_path / "dask", name="s",
                                       progress=False, clips=False, workers=2))
     for out in ("serial", "dask"):
         assert len(list((tmp_path / out / "files").glob("*/events.jsonl"))) == 2
@@ -78,8 +78,9 @@ def test_a_running_cluster_by_its_address(tmp_path: Path) -> None:
 
     video = short_recording(tmp_path / "part1")
     with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
-        outcome = run_review(ReviewOptions(videos=[video], table=TABLE, out=tmp_path / "out", progress=False,
-                                           clips=False, scheduler=cluster.scheduler_address))
+        outcome = run_review(ReviewOptions(videos=[video], table=TABLE_FILE, out=tmp_path / "out",
+                                           progress=False, clips=False,
+                                           scheduler=cluster.scheduler_address))
     (result,) = outcome.results
     assert result.done and result.error is None and result.next_frame == result.frames_total
     assert len(outcome.session.hands) == 1

@@ -19,8 +19,8 @@ from monitor.render.rounds.sample import sample_recording_dir
 from monitor.review.file_review import ReviewInterrupted
 from monitor.review.jobs import GateSettings
 from monitor.review.session import ReviewOptions, run_review
+from tests.support.paths import TABLE_FILE
 
-TABLE = Path(__file__).resolve().parents[1] / "calibration" / "default-table.yaml"
 SAMPLE = sample_recording_dir()
 
 pytestmark = pytest.mark.skipif(not (SAMPLE / "video.mp4").exists(), reason="sample recording not shipped")
@@ -48,7 +48,7 @@ def reviewed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     db = out.parent / "store.db"
     # no --stride: 15 of the 30 fps perceived by default (--perceive-fps 15, the rate the end-to-end
     # proof covers), so stride 2 here
-    result = CliRunner().invoke(app, ["review", str(SAMPLE), "--table", str(TABLE), "--out", str(out),
+    result = CliRunner().invoke(app, ["review", str(SAMPLE), "--table", str(TABLE_FILE), "--out", str(out),
                                       "--db", f"sqlite:///{db}", "--snapshot-dir", str(out.parent / "snaps")])
     assert result.exit_code == 0, result.output
     files = json.loads((out / "review.json").read_text())["files"]
@@ -128,7 +128,7 @@ def test_session_is_in_the_store_as_a_reviewed_table(reviewed: Path) -> None:
 
 
 def test_interrupted_review_resumes_to_the_same_session(reviewed: Path, tmp_path: Path) -> None:
-    opts = ReviewOptions(videos=[SAMPLE], table=TABLE, out=tmp_path / "sample-session", progress=False,
+    opts = ReviewOptions(videos=[SAMPLE], table=TABLE_FILE, out=tmp_path / "sample-session", progress=False,
                          gate=GateSettings(stride=2))
     frames = {"n": 0}
 
@@ -161,9 +161,9 @@ def test_interrupted_review_resumes_to_the_same_session(reviewed: Path, tmp_path
 
 def test_the_dashboard_api_lists_the_reviewed_session(reviewed: Path) -> None:
     from fastapi.testclient import TestClient
-    from store_api_support import auth, make_settings
 
     from monitor.api.app import create_app
+    from tests.support.api import auth, make_settings
 
     db = reviewed.parent / "store.db"
     settings = make_settings(f"sqlite:///{db}", snapshot_dir=reviewed.parent / "snaps")
@@ -185,7 +185,7 @@ def test_a_table_files_profile_judges_the_review(tmp_path: Path) -> None:
     clockwise sees its piles go to the wrong seats, and every alert and hand names that profile."""
     import yaml
 
-    data = yaml.safe_load(TABLE.read_text("utf-8"))
+    data = yaml.safe_load(TABLE_FILE.read_text("utf-8"))
     data["profile"] = {"name": "room-cw", "dice": {"direction": "clockwise"}}
     table = tmp_path / "room.yaml"
     table.write_text(yaml.safe_dump(data), encoding="utf-8")

@@ -21,12 +21,11 @@ from monitor.review.zones import RasterCalibration
 from monitor.sources.frame import Frame
 from monitor.sources.status import utc_now
 from monitor.sources.video_source import SourceOptions, open_source
-
-TABLE = Path(__file__).resolve().parents[1] / "calibration" / "default-table.yaml"
+from tests.support.paths import TABLE_FILE
 
 
 def test_raster_zones_agree_with_the_polygons_but_at_their_edges() -> None:
-    cal = load_table(TABLE)
+    cal = load_table(TABLE_FILE)
     fast = RasterCalibration.of(cal)
     p = np.random.default_rng(3).uniform([-1300, -700], [1300, 900], (40_000, 2))
     exact, got = cal.zone_index(p), fast.zone_index(p)
@@ -74,7 +73,7 @@ def test_checkpoint_round_trip_and_other_video(tmp_path: Path) -> None:
 
     video = tmp_path / "a.mp4"
     video.write_bytes(b"x")
-    job = FileJob(0, str(video), str(TABLE), str(tmp_path))
+    job = FileJob(0, str(video), str(TABLE_FILE), str(tmp_path))
     r = FileResult(str(video), 0, job.key, next_frame=120, hands=[{"round_id": "r0"}],
                    identity=checkpoint.video_identity(video))
     checkpoint.save(job, r)
@@ -106,18 +105,18 @@ def test_a_folder_holds_one_session(tmp_path: Path) -> None:
     a.write_bytes(b"1")
     b.write_bytes(b"2")
     out = tmp_path / "out"
-    opts = ReviewOptions(videos=[a], table=TABLE, out=out)
+    opts = ReviewOptions(videos=[a], table=TABLE_FILE, out=out)
     _pin(opts, build_jobs(opts, "t:review:x"))
     _pin(opts, build_jobs(opts, "t:review:x"))  # the same again: a resume
-    other = ReviewOptions(videos=[a, b], table=TABLE, out=out)
+    other = ReviewOptions(videos=[a, b], table=TABLE_FILE, out=out)
     with pytest.raises(ReviewSetupError, match="holds a review of other recordings"):
         _pin(other, build_jobs(other, "t:review:x"))
     other.restart = True
     _pin(other, build_jobs(other, "t:review:x"))
     with pytest.raises(ReviewSetupError, match="oracle perception needs the ground truth"):
-        build_jobs(ReviewOptions(videos=[a], table=TABLE, out=out, perception="oracle"), "t")
+        build_jobs(ReviewOptions(videos=[a], table=TABLE_FILE, out=out, perception="oracle"), "t")
     with pytest.raises(ReviewSetupError, match="does not exist"):
-        build_jobs(ReviewOptions(videos=[tmp_path / "none.mp4"], table=TABLE, out=out), "t")
+        build_jobs(ReviewOptions(videos=[tmp_path / "none.mp4"], table=TABLE_FILE, out=out), "t")
 
 
 def test_report_formats() -> None:
@@ -160,9 +159,9 @@ def test_review_runs_onnx_runtime_on_one_thread_by_default_and_live_keeps_its_ow
     # the faster runtime for throughput (`bench review`, docs/benchmarks.md), the one default; live keeps
     # its two threads
     assert (REVIEW_BACKEND, REVIEW_THREADS) == (DEFAULT_BACKEND, 1) == ("onnxruntime", 1)
-    opts = ReviewOptions(videos=[Path("v.mp4")], table=TABLE, out=Path("o"))
+    opts = ReviewOptions(videos=[Path("v.mp4")], table=TABLE_FILE, out=Path("o"))
     assert (opts.backend, opts.threads) == (REVIEW_BACKEND, REVIEW_THREADS)
-    job = FileJob(index=0, video="v.mp4", table=str(TABLE), out="o")
+    job = FileJob(index=0, video="v.mp4", table=str(TABLE_FILE), out="o")
     assert (job.backend, job.threads) == (REVIEW_BACKEND, REVIEW_THREADS)
     import typer
 
@@ -180,7 +179,7 @@ def test_an_unknown_runtime_is_refused_before_anything_runs(tmp_path: Path) -> N
 
     video = tmp_path / "v.mp4"
     video.write_bytes(b"\x00" * 64)
-    result = CliRunner().invoke(app, ["review", str(video), "--table", str(TABLE),
+    result = CliRunner().invoke(app, ["review", str(video), "--table", str(TABLE_FILE),
                                       "--out", str(tmp_path / "o"), "--backend", "tensorflow", "--no-store"])
     assert result.exit_code == 2
     flat = " ".join(result.output.replace("│", " ").split())  # the error box wraps its lines

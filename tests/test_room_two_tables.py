@@ -24,9 +24,10 @@ from typing import Any
 
 import httpx
 import pytest
-from store_api_support import PgCluster, _free_port, pg_cluster  # noqa: F401
 
-TABLE_FILE = Path(__file__).resolve().parents[1] / "calibration" / "default-table.yaml"
+from tests.support.paths import TABLE_FILE
+from tests.support.postgres import PgCluster, free_port
+
 SENSOR = "room-sensor-token-" + "s" * 24
 VIEWER = "room-viewer-token-" + "v" * 24
 DEADLINE_S = 240.0  # per wait: generous for two cores shared with other work; passing never waits for it
@@ -144,7 +145,7 @@ class Process:
 
 class Central(Process):
     def __init__(self, db: str, root: Path) -> None:
-        self.port = _free_port()
+        self.port = free_port()
         self.snapshots = root / "central-snapshots"
         env = _env(TABLE_MONITOR_TOKENS=f"room:viewer:{VIEWER},boxes:sensor:{SENSOR}")
         super().__init__("serve", [*_command(), "serve", "--db", db, "--port", str(self.port),
@@ -215,7 +216,7 @@ class Box(Process):
 
 
 @pytest.fixture
-def room(pg_cluster: PgCluster, tmp_path: Path) -> Iterator[tuple[Central, dict[str, Box], str]]:  # noqa: F811
+def room(pg_cluster: PgCluster, tmp_path: Path) -> Iterator[tuple[Central, dict[str, Box], str]]:
     db = pg_cluster.new_database()
     central = Central(db, tmp_path)
     boxes: dict[str, Box] = {}

@@ -22,9 +22,7 @@ from monitor.rules.references import (
     rulebooks,
 )
 from monitor.rules.references.pages import book_html, doc_anchor, index_html, markdown
-
-ROOT = Path(__file__).resolve().parents[1]
-SEEDS = ROOT.parent / "shared" / "seeds"
+from tests.support.paths import DOCS, ROOT, SEEDS
 
 
 def test_each_rulebook_names_its_room_and_game() -> None:
@@ -127,7 +125,7 @@ def test_every_catalog_rule_opens_its_reference() -> None:
 
 def _product_texts() -> list[Path]:
     monitor = ROOT / "monitor"
-    return sorted([*monitor.rglob("*.py"), *monitor.rglob("*.yaml"), *(ROOT / "docs").glob("*.md"),
+    return sorted([*monitor.rglob("*.py"), *monitor.rglob("*.yaml"), *DOCS.glob("*.md"),
                    ROOT / "README.md"])
 
 
@@ -189,7 +187,7 @@ def test_a_profile_names_a_known_rulebook() -> None:
 
 
 def test_docs_rules_md_is_generated_from_the_references() -> None:
-    page = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    page = (DOCS / "rules.md").read_text(encoding="utf-8")
     assert page == markdown(), "regenerate: python -m monitor.rules.references > docs/rules.md"
     for book in rulebooks().values():
         assert f"## {book.name}" in page
@@ -209,7 +207,7 @@ def test_reference_pages_hold_every_rule_at_its_anchor() -> None:
 
 
 def test_the_event_docs_cite_every_alert_by_rulebook_with_a_link() -> None:
-    events = (ROOT / "docs" / "events.md").read_text(encoding="utf-8")
+    events = (DOCS / "events.md").read_text(encoding="utf-8")
     for entry in CATALOG.values():
         row = next((ln for ln in events.splitlines() if ln.startswith(f"| `{entry.code}` |")), None)
         assert row is not None, entry.code
@@ -219,10 +217,10 @@ def test_the_event_docs_cite_every_alert_by_rulebook_with_a_link() -> None:
 
 
 def test_every_link_into_the_rule_reference_lands_on_a_rule() -> None:
-    reference = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    reference = (DOCS / "rules.md").read_text(encoding="utf-8")
     anchors = set(re.findall(r'<a id="([^"]+)"></a>', reference))
     links = []
-    for path in [*(ROOT / "docs").glob("*.md"), ROOT / "README.md"]:
+    for path in [*DOCS.glob("*.md"), ROOT / "README.md"]:
         for target in re.findall(r"\]\((?:docs/)?rules\.md#([^)]+)\)", path.read_text(encoding="utf-8")):
             links.append((path.name, target))
     assert len(links) > 40  # the catalog table alone links every alert's rule

@@ -105,9 +105,9 @@ def test_the_dice_readers_silence_and_faults_in_health_and_metrics(tmp_path: Pat
 
 def test_health_and_metrics_of_the_api_show_its_sources(tmp_path: Path) -> None:
     from fastapi.testclient import TestClient
-    from store_api_support import auth, make_settings
 
     from monitor.api.app import create_app
+    from tests.support.api import auth, make_settings
 
     video = VideoSource(SourceSpec.parse(str(write_video(tmp_path / "m.avi", frames=3))))
     with video:

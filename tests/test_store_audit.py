@@ -8,7 +8,6 @@ import json
 import pytest
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
-from store_api_support import db_url, pg_cluster  # noqa: F401
 
 from monitor.store import audit
 from monitor.store.db import make_engine, make_sessionmaker
@@ -25,7 +24,7 @@ from monitor.store.repository import (
 
 
 @pytest.fixture
-def sessions(db_url: str):  # noqa: F811
+def sessions(db_url: str):
     engine = make_engine(db_url)
     upgrade(engine)
     yield make_sessionmaker(engine)

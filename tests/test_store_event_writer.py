@@ -5,9 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from procedure_support import clean_round, find, run
 from sqlalchemy import func, select
-from store_api_support import db_url, pg_cluster  # noqa: F401
 
 from monitor.events.schema import Event, parse_event
 from monitor.store.db import make_engine, make_sessionmaker
@@ -15,12 +13,13 @@ from monitor.store.event_writer import EventWriter
 from monitor.store.migrate import upgrade
 from monitor.store.models import AlertRow, EventRow, HandHistoryRow, RoundRow, TableRow
 from monitor.store.repository import known_event_keys
+from tests.support.procedure import clean_round, find, run
 
 PROFILE = {"name": "livermore", "line": "livermore: the default"}
 
 
 @pytest.fixture
-def sessions(db_url: str):  # noqa: F811
+def sessions(db_url: str):
     engine = make_engine(db_url)
     upgrade(engine)
     yield make_sessionmaker(engine)

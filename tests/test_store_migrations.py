@@ -5,14 +5,13 @@ from __future__ import annotations
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from store_api_support import db_url, pg_cluster, sqlite_url  # noqa: F401
 
 from monitor.store.db import StoreURLError, make_engine, normalize_url, redacted
 from monitor.store.migrate import current_revision, head_revision, upgrade
 from monitor.store.models import Base
 
 
-def test_migrations_match_the_models_and_rerun_cleanly(db_url: str) -> None:  # noqa: F811
+def test_migrations_match_the_models_and_rerun_cleanly(db_url: str) -> None:
     engine = make_engine(db_url)
     try:
         assert current_revision(engine) is None
@@ -27,7 +26,7 @@ def test_migrations_match_the_models_and_rerun_cleanly(db_url: str) -> None:  # 
         engine.dispose()
 
 
-def test_sqlite_runs_in_wal_mode_with_full_sync(sqlite_url: str) -> None:  # noqa: F811
+def test_sqlite_runs_in_wal_mode_with_full_sync(sqlite_url: str) -> None:
     engine = make_engine(sqlite_url)
     with engine.connect() as conn:
         assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 from sqlalchemy import select
-from store_api_support import db_url, pg_cluster  # noqa: F401
 
 from monitor.store import audit
 from monitor.store.db import make_engine, make_sessionmaker
@@ -15,7 +14,7 @@ from monitor.store.write_batch import WriteBatch
 
 
 @pytest.fixture
-def sessions(db_url: str):  # noqa: F811
+def sessions(db_url: str):
     engine = make_engine(db_url)
     upgrade(engine)
     yield make_sessionmaker(engine)

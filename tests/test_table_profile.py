@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,13 +15,12 @@ from monitor.procedure.synth import Clock, PaiGowPlan, paigow_round
 from monitor.rules.paigow.dice import action_seat
 from monitor.rules.profile import DEFAULT_PROFILE, NAPA, Direction
 from monitor.rules.table_profile import parse_profile, profile_data, profile_line
-
-TABLE = Path(__file__).resolve().parents[1] / "calibration" / "default-table.yaml"
+from tests.support.paths import DOCS, TABLE_FILE
 
 
 @pytest.fixture(scope="module")
 def table_data() -> dict[str, Any]:
-    data: dict[str, Any] = yaml.safe_load(TABLE.read_text("utf-8"))
+    data: dict[str, Any] = yaml.safe_load(TABLE_FILE.read_text("utf-8"))
     return data
 
 
@@ -35,7 +33,7 @@ def _problems(table_data: dict[str, Any], profile: Any) -> list[str]:
 
 
 def test_a_table_file_without_a_profile_is_judged_as_before() -> None:
-    cal = load_table(TABLE)
+    cal = load_table(TABLE_FILE)
     assert cal.profile == DEFAULT_PROFILE and cal.profile.dice_direction is Direction.COUNTERCLOCKWISE
     assert "profile" not in cal.to_data()  # the default is not written into a file that had none
     assert parse_profile({}) == (DEFAULT_PROFILE, [])
@@ -149,7 +147,7 @@ def _parsed(events: list[dict[str, Any]]) -> list[Any]:
 
 
 def test_the_docs_example_reads_as_documented(table_data: dict[str, Any]) -> None:
-    text = (Path(__file__).resolve().parents[1] / "docs" / "table-profile.md").read_text("utf-8")
+    text = (DOCS / "table-profile.md").read_text("utf-8")
     example = text.split("## Example", 1)[1].split("```yaml\n", 1)[1].split("```", 1)[0]
     room = parse_table({**table_data, **yaml.safe_load(example)}, "room.yaml").profile
     assert room.name == "riverside-ccw" and not room.banker_counts_as_one

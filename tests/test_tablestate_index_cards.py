@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import numpy as np
-from index_reader_support import CAL, _Reader, _wanting_all
 
 from monitor.geometry import Rect
 from monitor.perception.index_geometry import index_quads
 from monitor.perception.index_reader import IndexRead
 from monitor.tablestate.index_cards import card_of_index, index_cards
+from tests.support.index_reader import CAL, RecordingReader, wanting_all
 
 
 def reads_of(cx: float, cy: float, names: tuple[str | None, str | None], ranks: tuple[str | None, str | None],
@@ -116,8 +116,8 @@ def test_the_chain_reads_a_hand_area_each_time_its_picture_comes_to_lie_still() 
     from monitor.perception.detections import Detections
     from monitor.pipeline.chain import TableChain
 
-    reader = _Reader()
-    chain = TableChain(CAL, _wanting_all(), fps=15, index_reader=reader)  # type: ignore[arg-type]
+    reader = RecordingReader()
+    chain = TableChain(CAL, wanting_all(), fps=15, index_reader=reader)  # type: ignore[arg-type]
     w, h = CAL.image_size
     image = np.full((h, w, 3), 60, np.uint8)
     seen: list[dict[str, list[object]] | None] = []
@@ -150,8 +150,8 @@ def test_a_hand_turned_up_and_swept_after_three_frames_is_read() -> None:
     from monitor.pipeline.chain import HAND_SETTLE_LOOKS, TableChain
 
     assert HAND_SETTLE_LOOKS == 2
-    reader = _Reader()
-    chain = TableChain(CAL, _wanting_all(), fps=15, index_reader=reader)  # type: ignore[arg-type]
+    reader = RecordingReader()
+    chain = TableChain(CAL, wanting_all(), fps=15, index_reader=reader)  # type: ignore[arg-type]
     w, h = CAL.image_size
     image = np.full((h, w, 3), 60, np.uint8)
     for _ in range(4):
@@ -171,7 +171,7 @@ def test_the_chain_gives_a_fan_reader_the_frame_s_card_boxes_not_sure_backs() ->
     from monitor.perception.detections import Detection, Detections, corners_from_array
     from monitor.pipeline.chain import TableChain
 
-    class _Fan(_Reader):
+    class _Fan(RecordingReader):
         def __init__(self) -> None:
             super().__init__()
             self.cards: list[object] = []
@@ -182,7 +182,7 @@ def test_the_chain_gives_a_fan_reader_the_frame_s_card_boxes_not_sure_backs() ->
             return super().read(frame, regions, cards)
 
     reader = _Fan()
-    chain = TableChain(CAL, _wanting_all(), fps=15, index_reader=reader)  # type: ignore[arg-type]
+    chain = TableChain(CAL, wanting_all(), fps=15, index_reader=reader)  # type: ignore[arg-type]
     w, h = CAL.image_size
     box = corners_from_array(CAL.table_to_image(Rect(-450.0, 250.0, 63.0, 88.0, 20.0).corners()))
     items = (Detection("card_face_up", 0.9, box, identity="unknown"),
@@ -200,13 +200,13 @@ def test_a_card_read_in_two_hand_zones_boxes_belongs_to_the_nearer_zone() -> Non
 
     front, back = CAL.zones["seat2.front"].center, CAL.zones["seat2.back"].center
 
-    class _Both(_Reader):
+    class _Both(RecordingReader):
         def read(self, frame: np.ndarray, regions: list[tuple[int, int, int, int]],  # type: ignore[type-arg]
                  cards: object = ()) -> list[IndexRead]:
             return (reads_of(front[0], front[1], ("Qc", None), (None, None))
                     + reads_of(back[0], back[1], ("Td", None), (None, None)))
 
-    chain = TableChain(CAL, _wanting_all(), fps=15, index_reader=_Both())  # type: ignore[arg-type]
+    chain = TableChain(CAL, wanting_all(), fps=15, index_reader=_Both())  # type: ignore[arg-type]
     w, h = CAL.image_size
     image = np.full((h, w, 3), 60, np.uint8)
     got = None

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,9 +13,9 @@ from monitor.geometry import Rect, default_layout
 from monitor.perception.detections import Detection, Detections, corners_from_array
 from monitor.tablestate import place, zone_occupancy
 from monitor.tablestate.tracking import ObjectTracker
+from tests.support.paths import ROOT, TABLE_FILE
 
-ROOT = Path(__file__).resolve().parents[1]
-CAL = load_table(ROOT / "calibration" / "default-table.yaml")
+CAL = load_table(TABLE_FILE)
 LAYOUT = default_layout()
 
 

@@ -3,8 +3,6 @@ flicker is not a flip; a lasting one is; a card that leaves the table vanishes f
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 
 from monitor.calibration import load_table
@@ -13,9 +11,9 @@ from monitor.perception.detections import Detection, Detections, corners_from_ar
 from monitor.tablestate import place
 from monitor.tablestate.track_book import TrackBook
 from monitor.tablestate.tracking import Tracked
+from tests.support.paths import TABLE_FILE
 
-ROOT = Path(__file__).resolve().parents[1]
-CAL = load_table(ROOT / "calibration" / "default-table.yaml")
+CAL = load_table(TABLE_FILE)
 LAYOUT = default_layout()
 FPS = 10
 

@@ -7,26 +7,22 @@ import shutil
 from pathlib import Path
 
 import cv2
-import pytest
 from typer.testing import CliRunner
 
 from monitor.cli import app
-
-ROOT = Path(__file__).resolve().parents[1]
-REAL = ROOT.parent / "shared" / "real-cards" / "poker-cards-rf100"
+from tests.support.paths import REAL_CARDS, shared
 
 
 def _two_photos(tmp_path: Path) -> Path:
-    if not REAL.is_dir():
-        pytest.skip(f"the shared real-cards set is not beside the repository ({REAL})")
+    shared(REAL_CARDS)
     root = tmp_path / "two"
     for sub in ("images", "labels"):
         (root / "valid" / sub).mkdir(parents=True)
-    shutil.copy(REAL / "data.yaml", root / "data.yaml")
-    for img in sorted((REAL / "valid" / "images").glob("*.jpg"))[:2]:
+    shutil.copy(REAL_CARDS / "data.yaml", root / "data.yaml")
+    for img in sorted((REAL_CARDS / "valid" / "images").glob("*.jpg"))[:2]:
         shutil.copy(img, root / "valid" / "images" / img.name)
         label = f"{img.stem}.txt"
-        shutil.copy(REAL / "valid" / "labels" / label, root / "valid" / "labels" / label)
+        shutil.copy(REAL_CARDS / "valid" / "labels" / label, root / "valid" / "labels" / label)
     return root
 
 

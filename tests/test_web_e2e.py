@@ -9,9 +9,9 @@ from pathlib import Path
 import httpx
 import pytest
 from playwright.sync_api import expect
-from store_api_support import TOKENS, ServerThread, auth, event, faulty_round, make_settings
 
 from monitor.api.app import create_app
+from tests.support.api import TOKENS, ServerThread, auth, event, faulty_round, make_settings
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

@@ -10,9 +10,7 @@ import pytest
 
 from monitor.evaluation.corrections import Corrections, CorrectionsError, for_dataset
 from monitor.evaluation.yolo_cards import DatasetError, card_text, read_split
-
-ROOT = Path(__file__).resolve().parents[1]
-REAL = ROOT.parent / "shared" / "real-cards" / "poker-cards-rf100"
+from tests.support.paths import REAL_CARDS, shared
 
 
 def _folder(tmp_path: Path, labels: str) -> Path:
@@ -72,11 +70,10 @@ def test_bad_corrections_are_refused_with_their_entry(tmp_path: Path, entry: str
 
 
 def test_shipped_audit_of_the_shared_set_loads_and_names_real_boxes() -> None:
-    if not REAL.is_dir():
-        pytest.skip(f"the shared real-cards set is not beside the repository ({REAL})")
-    fixes = for_dataset(REAL)
+    shared(REAL_CARDS)
+    fixes = for_dataset(REAL_CARDS)
     assert fixes is not None and fixes.entries
     for c in fixes.entries:
-        labels = next(REAL.glob(f"*/labels/{Path(c.image).stem}.txt"))
+        labels = next(REAL_CARDS.glob(f"*/labels/{Path(c.image).stem}.txt"))
         lines = labels.read_text().splitlines()
         assert c.line <= len(lines), f"{c.image} has no line {c.line}"

@@ -23,8 +23,8 @@ from monitor.geometry.zone_rules import DEFAULT_RULES, DeliveredPile, ZoneRules,
 from monitor.layout.measurements import make_layout
 from monitor.render.table_art import TABLE_STYLES, render_table_texture
 from monitor.review.zones import RasterCalibration
+from tests.support.paths import ROOT, TABLE_FILE
 
-ROOT = Path(__file__).resolve().parents[1]
 DEFAULT = default_layout()
 H = np.array([[1.2, 0.05, -1300.0], [0.02, -1.3, 800.0], [1e-6, 2e-5, 1.0]])
 # points of the default table where two zones overlap: a hand area in its seat's felt, a pile slot in
@@ -44,7 +44,7 @@ def test_the_default_rules_are_smallest_first_as_before() -> None:
     by_area = sorted(DEFAULT.zones, key=lambda z: z.shape.area)
     assert [z.name for z in DEFAULT.zones] == [z.name for z in by_area]
     assert DEFAULT.zone_at(*FRONT4) == "seat4.front" and DEFAULT.zone_at(*PILE4) == "pile4"
-    cal = load_table(ROOT / "calibration" / "default-table.yaml")
+    cal = load_table(TABLE_FILE)
     assert cal.zone_rules == DEFAULT_RULES
     by_area_file = sorted(cal.zones.items(), key=lambda kv: kv[1].area)
     assert [n for n, _ in cal._ordered] == [n for n, _ in by_area_file]

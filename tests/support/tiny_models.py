@@ -1,4 +1,5 @@
-"""Tiny real ONNX card readers for tests: mean colour -> linear -> softmax."""
+"""Tiny real ONNX models for tests: card readers (mean colour -> linear -> softmax) and a detector whose
+output is fixed."""
 
 from __future__ import annotations
 
@@ -41,3 +42,24 @@ def tiny_reader(path: Path, classes: list[str], none_bias: float = 0.0, card: st
     onnx.save(model, str(path))
     meta = {"classes": classes, "imgsz": 96, "temperature": 1.0, "threshold": 0.9}
     path.with_suffix(".json").write_text(json.dumps(meta))
+
+
+def constant_obb_model(path: Path, raw: np.ndarray, input_hw: tuple[int, int]) -> None:
+    """A real ONNX graph with a YOLO-OBB output layout whose output is ``raw`` whatever the image."""
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto, helper, numpy_helper
+
+    const = numpy_helper.from_array(raw.astype(np.float32), "raw")
+    zero = numpy_helper.from_array(np.zeros((1,), np.float32), "zero")
+    nodes = [
+        helper.make_node("ReduceMean", ["images"], ["m"], keepdims=0),
+        helper.make_node("Mul", ["m", "zero"], ["z"]),
+        helper.make_node("Add", ["raw", "z"], ["output0"]),
+    ]
+    graph = helper.make_graph(
+        nodes, "obb", [helper.make_tensor_value_info("images", TensorProto.FLOAT, [1, 3, *input_hw])],
+        [helper.make_tensor_value_info("output0", TensorProto.FLOAT, list(raw.shape))],
+        initializer=[const, zero])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    onnx.save(model, str(path))

@@ -3,20 +3,18 @@ extractor that wants every hand area read."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 
 from monitor.calibration import load_table
 from monitor.geometry import Rect
 from monitor.perception.index_geometry import index_quads
 from monitor.perception.index_reader import IndexRead
+from tests.support.paths import TABLE_FILE
 
-ROOT = Path(__file__).resolve().parents[1]
-CAL = load_table(ROOT / "calibration" / "default-table.yaml")
+CAL = load_table(TABLE_FILE)
 
 
-class _Reader:
+class RecordingReader:
     """Stands in for the index reader: records which parts of the frame it was asked to read."""
 
     def __init__(self) -> None:
@@ -29,7 +27,7 @@ class _Reader:
         return [IndexRead(q, 0.9, "Qc", None, "Qc", 0.99) for q in index_quads(px)]
 
 
-def _wanting_all() -> object:
+def wanting_all() -> object:
     """An extractor that wants every hand area read (as when every seat's hand is set, not opened,
     and the banker's hand exposed)."""
     from monitor.pipeline.extract import EventExtractor

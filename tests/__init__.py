@@ -1,0 +1,1 @@
+"""The test suite: one folder a package of ``monitor/`` (see README.md)."""
