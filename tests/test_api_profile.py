@@ -20,7 +20,7 @@ from store_api_support import (  # noqa: F401
 
 from monitor.api.app import create_app
 from monitor.calibration import parse_table
-from monitor.procedure.feed_adapter import StreamFeedAdapter
+from monitor.procedure.feed import MonitorFeed
 from monitor.store.models import EventRow
 
 TABLE = Path(__file__).resolve().parents[1] / "calibration" / "default-table.yaml"
@@ -37,7 +37,7 @@ def _room_profile():  # -> PaiGowProfile, read from a table file as `run` reads 
 
 def test_the_profile_of_the_table_file_arrives_in_alerts_and_the_table_view(db_url: str) -> None:  # noqa: F811
     room = _room_profile()
-    app = create_app(make_settings(db_url), feed_factory=lambda: StreamFeedAdapter({"T1": room}))
+    app = create_app(make_settings(db_url), feed_factory=lambda: MonitorFeed({"T1": room}))
     with TestClient(app) as client:
         ingest = client.post("/api/v1/events/batch", headers=auth("sensor"),
                              json=faulty_round("T1") + faulty_round("T2"))

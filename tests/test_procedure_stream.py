@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import random
 import threading
@@ -13,7 +12,8 @@ from typer.testing import CliRunner
 
 from monitor.cli import app
 from monitor.events.schema import parse_event
-from monitor.procedure.feed import StreamFeed
+from monitor.procedure.feed import MonitorFeed
+from monitor.procedure.feed_contract import FeedOutput
 from monitor.procedure.history import PaiGowHistory
 from monitor.procedure.monitor import Monitor
 from monitor.procedure.replay import format_text, replay
@@ -115,45 +115,41 @@ def test_events_of_several_tables_are_judged_apart() -> None:
     assert sorted(h.table_id for h in m.histories) == ["T1", "T2"]
 
 
-def test_stream_feed_from_threads_with_subscribers() -> None:
-    feed = StreamFeed()
+def test_monitor_feed_from_threads() -> None:
+    feed = MonitorFeed()
     alerts: list[str] = []
     histories: list[str] = []
-    feed.subscribe_alerts(lambda a: alerts.append(a.code))
-    feed.subscribe_alerts(lambda a: 1 / 0)  # a broken subscriber must not stop the monitor
-    feed.subscribe_histories(lambda h: histories.append(h.round_id))
     t1 = [{**e, "table_id": "A"} for e in faulty_round()]
     t2 = [{**e, "table_id": "B"} for e in faulty_round()]
 
-    def push(events: list[EventDict], as_text: bool) -> None:
-        for e in events:
-            feed.push(json.dumps(e) if as_text else e)
+    def take(out: FeedOutput) -> None:
+        alerts.extend(a.code for a in out.alerts)  # (list.extend: safe from several threads)
+        histories.extend(h.round_id for h in out.histories)
 
-    threads = [threading.Thread(target=push, args=(t, text)) for t, text in ((t1, True), (t2, False))]
+    def push(events: list[EventDict]) -> None:
+        for e in events:
+            take(feed.push(parse_event(e)))
+
+    threads = [threading.Thread(target=push, args=(t,)) for t in (t1, t2)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    feed.close()
+    take(feed.close())
     assert sorted(alerts) == sorted(["stub_not_four", "payout_mismatch"] * 2)
     assert len(histories) == 2
-    assert feed.alerts_out.errors == 4
+    assert not feed.monitor.alerts and not feed.monitor.histories  # handed out, then forgotten
 
 
-def test_stream_feed_asyncio_queue() -> None:
-    async def main() -> list[str]:
-        feed = StreamFeed()
-        queue, remove = feed.alert_queue()
-        for e in faulty_round():
-            feed.push(e)
-        await asyncio.sleep(0)
-        got = []
-        while not queue.empty():
-            got.append((await queue.get()).code)
-        remove()
-        return got
-
-    assert asyncio.run(main()) == ["stub_not_four", "payout_mismatch"]
+def test_monitor_feed_started_mid_stream_releases_its_first_event_at_once() -> None:
+    events = [parse_event({**e, "seq": e["seq"] + 500}) for e in faulty_round()]
+    waits, starts = MonitorFeed(), MonitorFeed(starts_mid_stream=True)
+    assert waits.push(events[0]).alerts == [] and waits.monitor.tables["T1"].round is None
+    starts.push(events[0])
+    assert starts.monitor.tables["T1"].round is not None
+    outs = [starts.push(e) for e in events[1:]]
+    assert [a.code for out in outs for a in out.alerts] == ["stub_not_four", "payout_mismatch"]
+    assert sum(len(out.histories) for out in outs) == 1 and starts.close().histories == []
 
 
 def test_replay_command_prints_alerts_and_history(tmp_path: Path) -> None:

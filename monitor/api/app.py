@@ -28,7 +28,8 @@ from monitor.api.routers import alerts, ingest, live, rules, system, tables
 from monitor.api.services import Services
 from monitor.api.settings import Settings
 from monitor.api.webhooks.outbox import DeliveryWorker
-from monitor.procedure.feed_contract import ProcedureFeed, procedure_feed
+from monitor.procedure.feed import MonitorFeed
+from monitor.procedure.feed_contract import ProcedureFeed
 from monitor.store.db import make_engine, make_sessionmaker, redacted
 from monitor.store.migrate import upgrade
 
@@ -59,7 +60,7 @@ def web_dir() -> str:
 
 
 def create_app(settings: Settings | None = None,
-               feed_factory: Callable[[], ProcedureFeed] = procedure_feed) -> FastAPI:
+               feed_factory: Callable[[], ProcedureFeed] = MonitorFeed) -> FastAPI:
     settings = settings or Settings()
     tokens = load_tokens(settings)
     if len(tokens) == 0:

@@ -78,17 +78,15 @@ class IngestPipeline:
         # and one writer is what SQLite wants anyway.
         self._executor = ThreadPoolExecutor(1, thread_name_prefix="ingest-writer")
         self._states: dict[str, dict[str, Any]] = {}
-        self._profiles: dict[str, dict[str, Any] | None] = {}  # table -> what the dashboard shows of it
+        self._profiles: dict[str, dict[str, Any]] = {}  # table -> what the dashboard shows of it
 
-    def _profile(self, table_id: str) -> dict[str, Any] | None:
-        """The summary of the profile the feed judges ``table_id`` by (None: the feed names none)."""
+    def _profile(self, table_id: str) -> dict[str, Any]:
+        """The summary of the profile the feed judges ``table_id`` by."""
         try:
             return self._profiles[table_id]
         except KeyError:
             pass
-        profile_for = getattr(self._feed, "profile_for", None)
-        profile = None if profile_for is None else profile_for(table_id)
-        out = self._profiles[table_id] = None if profile is None else profile_summary(profile)
+        out = self._profiles[table_id] = profile_summary(self._feed.profile_for(table_id))
         return out
 
     # ------------------------------------------------------------------ start-up
@@ -97,9 +95,7 @@ class IngestPipeline:
         """Load table states and replay each table's last ``REPLAY_ROUNDS`` rounds into a fresh monitor."""
         self._feed = self._feed_factory()
         self._profiles.clear()
-        warm_up = getattr(self._feed, "warm_up", None)
-        if warm_up is not None:
-            warm_up()
+        self._feed.warm_up()
         with self._sessions() as session:
             self._states = {row.id: dict(row.state) for row in session.execute(select(TableRow)).scalars()}
             # Where each table's replay starts: the REPLAY_ROUNDS-th last round start (a table with fewer

@@ -37,7 +37,7 @@ def register(app: typer.Typer) -> None:
         from monitor.api.auth import TokenConfigError
         from monitor.api.settings import Settings
         from monitor.calibration import CalibrationError, load_table
-        from monitor.procedure.feed_adapter import StreamFeedAdapter
+        from monitor.procedure.feed import MonitorFeed
         from monitor.rules.profile import PaiGowProfile
         from monitor.store.db import StoreURLError
 
@@ -54,7 +54,7 @@ def register(app: typer.Typer) -> None:
                     raise ValueError(f"--table {path}: a second table file for table {cal.table!r}")
                 profiles[cal.table] = cal.profile
             settings = Settings(**overrides)  # type: ignore[arg-type]
-            application = create_app(settings, feed_factory=lambda: StreamFeedAdapter(profiles))
+            application = create_app(settings, feed_factory=lambda: MonitorFeed(profiles))
         except (TokenConfigError, StoreURLError, CalibrationError, ValueError) as exc:
             typer.echo(f"table-monitor serve: {exc}", err=True)
             raise typer.Exit(2) from None

@@ -18,6 +18,7 @@ from typing import Any
 
 from monitor.events.schema import EventBase
 from monitor.pipeline.snapshots import FrameRing, SnapshotFeed
+from monitor.procedure.feed_contract import ProcedureFeed
 from monitor.rules.profile import PaiGowProfile
 
 log = logging.getLogger(__name__)
@@ -32,7 +33,7 @@ class ApiServer:
         import uvicorn
 
         from monitor.api.app import create_app
-        from monitor.procedure.feed_adapter import StreamFeedAdapter
+        from monitor.procedure.feed import MonitorFeed
 
         self.settings = settings
         self.ring = ring or FrameRing()
@@ -41,8 +42,8 @@ class ApiServer:
         # when a snapshot is written, so a listener added after start-up is heard
         self.snapshot_listeners: list[Callable[[str, Path], None]] = []
 
-        def feed() -> Any:
-            inner = StreamFeedAdapter(profiles)
+        def feed() -> ProcedureFeed:
+            inner = MonitorFeed(profiles)
             if folder is None:
                 return inner
             return SnapshotFeed(inner, self.ring, folder, on_written=self._snapshot_written)

@@ -79,21 +79,19 @@ class SnapshotFeed:
         self.written = 0
 
     def warm_up(self) -> None:
-        """Forward the inner feed's warm-up: rules compile at start-up, not on the first event."""
-        warm = getattr(self.inner, "warm_up", None)
-        if warm is not None:
-            warm()
+        self.inner.warm_up()
 
-    def profile_for(self, table_id: str) -> PaiGowProfile | None:
-        """The inner feed's profile for ``table_id`` (None where it names none)."""
-        profile_for = getattr(self.inner, "profile_for", None)
-        return None if profile_for is None else profile_for(table_id)
+    def profile_for(self, table_id: str) -> PaiGowProfile:
+        return self.inner.profile_for(table_id)
 
     def push(self, event: Event) -> FeedOutput:
         return self._attach(self.inner.push(event))
 
     def flush(self) -> FeedOutput:
         return self._attach(self.inner.flush())
+
+    def close(self) -> FeedOutput:
+        return self._attach(self.inner.close())
 
     def _attach(self, out: FeedOutput) -> FeedOutput:
         out.alerts = [self._one(a) for a in out.alerts]

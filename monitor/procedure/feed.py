@@ -1,127 +1,107 @@
-"""A live stream into the monitor: other layers push events, subscribers receive alerts and histories.
+"""The procedure monitor behind the feed contract: one event in, its alerts and finished hand histories out.
 
-The live pipeline (table state) and the API push events as models, dicts or JSON text, from
-any thread; a lock keeps the monitor single-threaded inside. Subscribers are plain callables
-(called on the pushing thread) or asyncio queues (filled on their own loop). A subscriber that
-raises is logged and counted, never allowed to stop the monitor.
+:class:`MonitorFeed` is the one wrapper around :class:`monitor.procedure.monitor.Monitor` the product
+uses. The API's ingest pushes into it (``table-monitor serve``, and ``run``'s embedded server, where
+:class:`monitor.pipeline.snapshots.SnapshotFeed` wraps it to attach a picture to each alert), and so
+does a review (``starts_mid_stream``: a file, or one resumed from a checkpoint, starts at its own
+sequence number). Pushes may come from any thread; a lock keeps the monitor single-threaded inside.
 
->>> feed = StreamFeed()
->>> got = []
->>> _ = feed.subscribe_alerts(got.append)
->>> _ = feed.push('{"type": "nonsense"}')
->>> got[0].code
-'event_invalid'
+>>> from monitor.events.jsonl import parse_line
+>>> feed = MonitorFeed()
+>>> [a.code for a in feed.push(parse_line('{"type": "nonsense"}', "typed line")).alerts]
+['event_invalid']
 """
 
 from __future__ import annotations
 
-import asyncio
-import logging
 import threading
-from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from collections.abc import Mapping
 
 from monitor.alerts.model import Alert
 from monitor.events.jsonl import RejectedLine
-from monitor.events.schema import EventBase
+from monitor.events.schema import Event
+from monitor.procedure.feed_contract import FeedOutput, HistoryRecord
 from monitor.procedure.history import HandHistory
 from monitor.procedure.monitor import Monitor
-
-log = logging.getLogger(__name__)
-T = TypeVar("T")
+from monitor.rules.profile import DEFAULT_PROFILE, PaiGowProfile
 
 
-class _Fanout(Generic[T]):
-    def __init__(self, name: str) -> None:
-        self.name = name
-        self.callbacks: list[Callable[[T], None]] = []
-        self.errors = 0
+class MonitorFeed:
+    """A :class:`~monitor.procedure.feed_contract.ProcedureFeed` over one :class:`Monitor`.
 
-    def add(self, cb: Callable[[T], None]) -> Callable[[], None]:
-        self.callbacks.append(cb)
+    What it hands out it forgets: the monitor's own lists of alerts and histories are emptied once
+    returned (the store keeps them), so a server that runs for weeks does not grow with them.
+    """
 
-        def remove() -> None:
-            if cb in self.callbacks:
-                self.callbacks.remove(cb)
-
-        return remove
-
-    def __call__(self, item: T) -> None:
-        for cb in list(self.callbacks):
-            try:
-                cb(item)
-            except Exception:  # a subscriber's bug must not stop the monitor
-                self.errors += 1
-                log.exception("%s subscriber %r failed", self.name, cb)
-
-
-def queue_callback(queue: asyncio.Queue[Any], loop: asyncio.AbstractEventLoop) -> Callable[[Any], None]:
-    """A subscriber that puts each item on an asyncio queue owned by ``loop`` (drops when full)."""
-
-    def put(item: Any) -> None:
-        def _put() -> None:
-            try:
-                queue.put_nowait(item)
-            except asyncio.QueueFull:
-                log.warning("alert queue full: dropped %s", getattr(item, "id", item))
-
-        loop.call_soon_threadsafe(_put)
-
-    return put
-
-
-class StreamFeed:
-    """Push events in (thread-safe); subscribe to alerts and hand histories."""
-
-    def __init__(self, monitor: Monitor | None = None, **monitor_options: Any) -> None:
-        self.alerts_out: _Fanout[Alert] = _Fanout("alert")
-        self.histories_out: _Fanout[HandHistory] = _Fanout("history")
-        if monitor is None:
-            monitor = Monitor(on_alert=self.alerts_out, on_history=self.histories_out, **monitor_options)
-        else:
-            monitor._on_alert = self.alerts_out
-            monitor._on_history = self.histories_out
-        self.monitor = monitor
+    def __init__(self, profiles: Mapping[str, PaiGowProfile] | None = None,
+                 profile: PaiGowProfile = DEFAULT_PROFILE, *, starts_mid_stream: bool = False) -> None:
+        """``profiles``: each table's rule profile (from its table file); other tables get ``profile``.
+        ``starts_mid_stream``: the first event is released at once, whatever its sequence number,
+        rather than held until the reorder window fills (there is nothing before it to wait for)."""
+        self._histories: list[HandHistory] = []
+        self.monitor = Monitor(profile=profile, profiles=profiles, on_history=self._histories.append)
         self._lock = threading.Lock()
-        self._pushed = 0
+        self._release_first = starts_mid_stream
 
-    def subscribe_alerts(self, callback: Callable[[Alert], None]) -> Callable[[], None]:
-        """Call ``callback`` with every new alert; returns a function that unsubscribes."""
-        return self.alerts_out.add(callback)
-
-    def subscribe_histories(self, callback: Callable[[HandHistory], None]) -> Callable[[], None]:
-        return self.histories_out.add(callback)
-
-    def alert_queue(self, maxsize: int = 1000) -> tuple[asyncio.Queue[Alert], Callable[[], None]]:
-        """An asyncio queue on the running loop that receives every new alert (for SSE/WebSocket)."""
-        queue: asyncio.Queue[Alert] = asyncio.Queue(maxsize)
-        remove = self.subscribe_alerts(queue_callback(queue, asyncio.get_running_loop()))
-        return queue, remove
-
-    def push(self, item: EventBase | RejectedLine | dict[str, Any] | str | bytes,
-             location: str | None = None) -> list[Alert]:
-        """One event as a model, a decoded JSON object or JSON text; returns the alerts it raised."""
-        with self._lock:
-            self._pushed += 1
-            where = location or f"stream item {self._pushed}"
-            if isinstance(item, str | bytes):
-                text = item.decode("utf-8", errors="replace") if isinstance(item, bytes) else item
-                return self.monitor.feed_json(text, where)
-            if isinstance(item, dict):
-                return self.monitor.feed_dict(item, where)
-            return self.monitor.feed(item)  # type: ignore[arg-type]
+    def profile_for(self, table_id: str) -> PaiGowProfile:
+        return self.monitor.profile_for(table_id)
 
     def warm_up(self) -> None:
-        """Build the rules' tables at start-up rather than on the first event (see ``Monitor.warm_up``)."""
+        """Run one empty round through a throwaway monitor: the rules compile their fast paths
+        (numba) on first use, which takes seconds; better at start-up than on the first event.
+        Then build this monitor's score tables (``Monitor.warm_up``), else the first hand set at a
+        table pays for them."""
+        from datetime import UTC, datetime
+
+        from monitor.events.schema import RoundEnded, RoundStarted, Source
+
         with self._lock:
             self.monitor.warm_up()
+        now = datetime.now(UTC)
+        scratch = Monitor()
+        scratch.feed(RoundStarted(table_id="warm-up", seq=0, media_time=0, wall_time=now, source=Source.FILE,
+                                  round_id="warm-up", banker_seat=1))
+        scratch.feed(RoundEnded(table_id="warm-up", seq=1, media_time=0, wall_time=now, source=Source.FILE))
 
-    def flush(self) -> list[Alert]:
-        """Release events held for reordering (call when the stream goes quiet)."""
+    def push(self, event: Event | RejectedLine) -> FeedOutput:
+        """One event (or a rejected input line): the alerts it raised, the histories it finished."""
         with self._lock:
-            return self.monitor.flush()
+            alerts = self.monitor.feed(event)
+            if self._release_first:
+                self._release_first = False
+                alerts = [*alerts, *self.monitor.flush()]
+            return self._output(alerts)
 
-    def close(self) -> list[Alert]:
-        """End of stream: flush and close open rounds (their histories are published)."""
+    def flush(self) -> FeedOutput:
+        """Release events held for a missing sequence number (call when the stream goes quiet)."""
         with self._lock:
-            return self.monitor.finish()
+            return self._output(self.monitor.flush())
+
+    def close(self) -> FeedOutput:
+        """End of the stream: held events are released and every open round is closed as incomplete
+        (its history is handed out, marked so)."""
+        with self._lock:
+            return self._output(self.monitor.finish())
+
+    def _output(self, alerts: list[Alert]) -> FeedOutput:
+        out = FeedOutput(alerts=list(alerts))
+        if self._histories:
+            out.histories = [
+                HistoryRecord(table_id=h.table_id, round_id=h.round_id, game=getattr(h.game, "value", h.game),
+                              data=h.model_dump(mode="json"))
+                for h in self._histories
+            ]
+            self._histories.clear()
+        if out.alerts or out.histories:  # nothing else grows the lists _trim empties
+            self._trim()
+        return out
+
+    def _trim(self) -> None:
+        # The monitor keeps every alert and history it produced (fine for a replay, a leak for a
+        # server); once handed out they are not needed here (an alert's id stays known to its
+        # table's sink, so it is still raised only once).
+        self.monitor.alerts.clear()
+        self.monitor.histories.clear()
+        for table in self.monitor.tables.values():
+            table.histories.clear()
+            table.sink.alerts.clear()

@@ -1,8 +1,9 @@
 """The procedure monitor as its callers push into it: one event in, the alerts and finished hand
 histories it produced out.
 
-The API's ingest, the live pipeline's snapshot wrapper and the review all speak this shape;
-``procedure_feed()`` gives the project's monitor behind it (:mod:`monitor.procedure.feed_adapter`).
+The API's ingest (of ``serve`` and of ``run``'s embedded server) and a review push into this shape;
+:class:`monitor.procedure.feed.MonitorFeed` is the project's monitor behind it, and
+:class:`monitor.pipeline.snapshots.SnapshotFeed` wraps one to attach a picture to each alert.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any, Protocol
 
 from monitor.alerts.model import Alert
 from monitor.events.schema import Event
+from monitor.rules.profile import PaiGowProfile
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,9 +37,14 @@ class ProcedureFeed(Protocol):
         """Release events held back waiting for a missing sequence number (called when idle)."""
         ...
 
+    def close(self) -> FeedOutput:
+        """End of the stream: release what is held and close every open round as incomplete."""
+        ...
 
-def procedure_feed() -> ProcedureFeed:
-    """The project's procedure monitor behind the :class:`ProcedureFeed` shape."""
-    from monitor.procedure.feed_adapter import StreamFeedAdapter
+    def warm_up(self) -> None:
+        """Do at start-up what would otherwise slow the first events (compiling, building tables)."""
+        ...
 
-    return StreamFeedAdapter()
+    def profile_for(self, table_id: str) -> PaiGowProfile:
+        """The rule profile that judges ``table_id``."""
+        ...

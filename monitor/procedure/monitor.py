@@ -93,7 +93,7 @@ class Monitor:
     def warm_up(self) -> None:
         """Build the rules' score tables for every profile now, not on the first hand set at a table.
 
-        Call at start-up (``StreamFeed.warm_up`` does); judging is the same without it.
+        Call at start-up (``MonitorFeed.warm_up`` does); judging is the same without it.
         """
         for profile in (self.profile, *self.profiles.values()):
             self._rules_for(profile).warm_up()

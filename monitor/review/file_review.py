@@ -27,12 +27,12 @@ from monitor.pipeline.chain import TableChain
 from monitor.pipeline.extract import EventExtractor, ExtractorSettings
 from monitor.pipeline.perceive import choose
 from monitor.pipeline.perception_cache import CachedPerception, fingerprint
-from monitor.pipeline.snapshots import FrameRing
+from monitor.pipeline.snapshots import FrameRing, SnapshotFeed
 from monitor.pipeline.watchers.view import TableLayout
+from monitor.procedure.feed import MonitorFeed
 from monitor.review import checkpoint
 from monitor.review.clip_cutter import ClipCutter
 from monitor.review.clips import ClipSpec, attach_media
-from monitor.review.feed import ReviewFeed
 from monitor.review.gate import SampledMotionGate
 from monitor.review.jobs import FileJob, FileResult
 from monitor.review.zones import RasterCalibration
@@ -148,7 +148,9 @@ def review_file(job: FileJob, progress: Progress | None = None,
     if not perception.label.startswith("ORACLE"):
         chain.warm_up()
     ring = FrameRing(size=8, lazy=True)
-    feed = ReviewFeed(ring, job.folder / "snapshots", calibration.profile)
+    # the table file's profile judges every event of the review; the file starts at its own seq
+    feed = SnapshotFeed(MonitorFeed(profile=calibration.profile, starts_mid_stream=True), ring,
+                        job.folder / "snapshots")
     gate = SampledMotionGate(min_changed=job.gate.min_changed, settle_s=job.gate.settle_s,
                              keepalive_s=job.gate.keepalive_s)
     statuses: list[SourceStatus] = []
@@ -167,7 +169,7 @@ def review_file(job: FileJob, progress: Progress | None = None,
     def push(event: EventBase) -> None:
         nonlocal hand_closed
         log_file.add(event)
-        out = feed.push(event)
+        out = feed.push(event)  # type: ignore[arg-type]  # every EventBase made here is an Event
         if out.alerts:
             raised = [a.model_dump(mode="json") for a in out.alerts]
             result.alerts.extend(raised)
