@@ -49,6 +49,11 @@ def _blend(a: BGR, b: BGR, t: float) -> BGR:
     return (int(a[0] * (1 - t) + b[0] * t), int(a[1] * (1 - t) + b[1] * t), int(a[2] * (1 - t) + b[2] * t))
 
 
+def zone_fill(kind: str) -> BGR:
+    """The colour a zone of ``kind`` is filled with on the picture: its kind's colour over the felt."""
+    return _blend(FELT, KIND_COLOURS[kind], 0.7)
+
+
 def _text(img: Image, text: str, center: tuple[float, float], scale: float, colour: BGR = (255, 255, 255),
           thickness: int = 1) -> None:
     """Text centred on ``center``, on a dark box so it reads on any fill."""
@@ -103,7 +108,7 @@ def draw_layout(layout: TableLayout, px_per_mm: float = 0.6, margin_mm: float = 
 def picture(layout: TableLayout, px_per_mm: float = 0.6, margin_mm: float = 160.0) -> LayoutPicture:
     cv = _Canvas(layout, px_per_mm, margin_mm)
     labels = layout.zone_index(cv.mm_grid()).reshape(cv.h, cv.w)
-    fills = [_blend(FELT, KIND_COLOURS[z.kind], 0.7) for z in layout.zones]
+    fills = [zone_fill(z.kind) for z in layout.zones]
     palette = np.array([*fills, FELT, OFF], np.uint8)  # indexed as zone_index answers: zones, felt, off
     img: Image = np.ascontiguousarray(palette[labels])
     _hatch(img, labels, layout)
@@ -168,7 +173,7 @@ def _legend(layout: TableLayout, width: int) -> Image:
     col_w = max(1, width // 5)
     for i, k in enumerate(kinds):
         x, y = 12 + (i % 5) * col_w, 48 + (i // 5) * 26
-        cv2.rectangle(out, (x, y - 12), (x + 18, y + 4), _blend(FELT, KIND_COLOURS[k], 0.7), -1)
+        cv2.rectangle(out, (x, y - 12), (x + 18, y + 4), zone_fill(k), -1)
         _left_text(out, f"{k}: {KIND_WORDS[k]}", (x + 26, y + 2), 0.45)
     y = 48 + ((len(kinds) + 4) // 5) * 26
     swatch = np.full((16, 18, 3), FELT, np.uint8)

@@ -75,7 +75,7 @@ class IncrementalPerceiver:
             share = sum(r.area for r in found) / (frame.shape[0] * frame.shape[1])
             out = _with_change(new, kept + new.items, change_ms, region_share=share)
         if last is not None and out.items is not last.items:
-            out = Detections(out.width, out.height, _steady(out.items, last.items), out.timings_ms)
+            out = Detections(out.width, out.height, keep_steady(out.items, last.items), out.timings_ms)
         self._last = out
         return out
 
@@ -113,7 +113,7 @@ def _iou(a: tuple[float, float, float, float], b: tuple[float, float, float, flo
     return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
 
 
-def _steady(items: tuple[Detection, ...], before: tuple[Detection, ...]) -> tuple[Detection, ...]:
+def keep_steady(items: tuple[Detection, ...], before: tuple[Detection, ...]) -> tuple[Detection, ...]:
     """Objects seen again where they were, read the same, keep last frame's detection exactly.
 
     A region and the whole frame give the detector different context, so one still stack's box

@@ -275,7 +275,7 @@ class Perceiver:
     def _others(self, frame: npt.NDArray[np.uint8], boxes: list[Box]) -> list[Detection]:
         """Chips (denomination from colour, height where a tilt shows it), then hands, dice, piles."""
         items: list[Detection] = []
-        for b in _one_box_per_chip(boxes):
+        for b in one_box_per_chip(boxes):
             if b.kind == CHIP:
                 reading = chip_denomination(frame, b.corners, self.palette)
                 items.append(Detection(CHIP, b.confidence, corners_from_array(b.corners),
@@ -461,7 +461,7 @@ def _bounds(corners: npt.NDArray[np.float64]) -> tuple[float, float, float, floa
     return (float(c[:, 0].min()), float(c[:, 1].min()), float(c[:, 0].max()), float(c[:, 1].max()))
 
 
-def _one_box_per_chip(boxes: list[Box]) -> list[Box]:
+def one_box_per_chip(boxes: list[Box]) -> list[Box]:
     """Drop a second box on the same chip or stack: chips lie side by side a diameter apart, so two
     boxes whose centres are closer than 0.6 of a diameter see one stack (its top and its side, or
     two overlapping boxes the detector's NMS kept). The more confident box stays."""

@@ -170,9 +170,10 @@ def box_crop(index_crop: Path, box_root: Path, split: str) -> Path:
     return box_root / split / index_crop.parent.name / f"{stem}_{tag[:-1]}_{kind}{index_crop.suffix}"
 
 
-def _scores(clf: CardClassifier, members: list[CardClassifier], data: tuple[Path, ...], split: str,
-            classes: list[str], min_index: float, box: tuple[CardClassifier, tuple[Path, ...]] | None = None
-            ) -> tuple[Scores, list[str], list[str], Inks, tuple[Scores, Inks] | None]:
+def split_scores(clf: CardClassifier, members: list[CardClassifier], data: tuple[Path, ...], split: str,
+                 classes: list[str], min_index: float,
+                 box: tuple[CardClassifier, tuple[Path, ...]] | None = None
+                 ) -> tuple[Scores, list[str], list[str], Inks, tuple[Scores, Inks] | None]:
     """A split read as the runtime reads it: the index alone (scores, truth, kinds, inks) and, with a
     box member, the same crops read with it folded in (the second opinion's scores and inks; the
     index classifier run once for both)."""
@@ -279,7 +280,7 @@ def fit_fan_reader(onnx_path: Path, data: Path | tuple[Path, ...], out: Path,
         if set(box_clf.classes) - {BACK} != set(classes) - {BACK}:
             raise ValueError(f"{box_member}: other classes than {onnx_path}: cannot be a box member")
         box = (box_clf, tuple(box_data))
-    scores, truth, kinds, inks, second = _scores(clf, extra, data, "val", classes, min_index, box)
+    scores, truth, kinds, inks, second = split_scores(clf, extra, data, "val", classes, min_index, box)
     thresholds = _fit(scores, inks, truth, max_false_rate, max_false_rank_rate, max_false_colour_rate)
     threshold, rank_threshold, colour_threshold = thresholds
     result: dict[str, Any] = {"reader": str(onnx_path), "members": [str(m) for m in members],
@@ -332,7 +333,7 @@ def fit_fan_reader(onnx_path: Path, data: Path | tuple[Path, ...], out: Path,
     result["val"] = measure(scores, truth, kinds, inks, second)
     for split in splits:
         if any((d / split).is_dir() for d in data):
-            result[split] = measure(*_scores(clf, extra, data, split, classes, min_index, box))
+            result[split] = measure(*split_scores(clf, extra, data, split, classes, min_index, box))
     out.mkdir(parents=True, exist_ok=True)
     shutil.copy(onnx_path, out / f"{READER_NAME}.onnx")
     meta = json.loads(onnx_path.with_suffix(".json").read_text())

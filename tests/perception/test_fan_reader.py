@@ -471,12 +471,13 @@ def test_a_fit_with_a_box_member_pairs_each_index_with_its_cards_whole_crop(tmp_
     assert box_crop(index_root / "val" / "Ks" / "val_000001_11_j.jpg", box_root, "val") == \
         box_root / "val" / "Ks" / "val_000001_1_j.jpg"
     from monitor.perception.identity import CardClassifier
-    from monitor.training.fan_reader_fit import _scores
+    from monitor.training.fan_reader_fit import split_scores
 
     reader, box = CardClassifier(MODELS / "cards_corner.onnx"), CardClassifier(MODELS / "cards.onnx")
     classes = list(reader.classes)
-    (alone, *_), truth, kinds, _, none = _scores(reader, [], (index_root,), "val", classes, 0.0)
-    (same, *_), _, _, _, second = _scores(reader, [], (index_root,), "val", classes, 0.0, (box, (box_root,)))
+    (alone, *_), truth, kinds, _, none = split_scores(reader, [], (index_root,), "val", classes, 0.0)
+    (same, *_), _, _, _, second = split_scores(reader, [], (index_root,), "val", classes, 0.0,
+                                               (box, (box_root,)))
     assert none is None and second is not None and np.array_equal(same, alone)
     (fused, *_), _ = second
     assert kinds == ["t", "t", "j", "c"] and truth == ["7h", "Ks", "Ks", "back"]

@@ -221,7 +221,7 @@ def test_bench_perception_reports_a_video_it_cannot_read(tmp_path: Path) -> None
 
 def test_an_object_seen_again_where_it_was_and_read_the_same_keeps_its_detection() -> None:
     from monitor.perception.detections import Detection, corners_from_array
-    from monitor.perception.incremental import _steady
+    from monitor.perception.incremental import keep_steady
 
     def chip(x: float, den: int, conf: float = 0.9) -> Detection:
         sq = np.array([[x, 100], [x + 40, 100], [x + 40, 140], [x, 140]], np.float64)
@@ -229,23 +229,23 @@ def test_an_object_seen_again_where_it_was_and_read_the_same_keeps_its_detection
 
     old = (chip(100, 5), chip(300, 25))
     again = (chip(101.5, 5, 0.8), chip(300, 100), chip(600, 5))
-    out = _steady(again, old)
+    out = keep_steady(again, old)
     assert out[0] is old[0]  # a pixel off, read the same: the same detection as before
     assert out[1] is again[1]  # read differently: the new reading stands
     assert out[2] is again[2]  # nothing there before
     # two new boxes on one old object: only one of them takes it
-    twice = _steady((chip(100.5, 5), chip(101, 5)), old)
+    twice = keep_steady((chip(100.5, 5), chip(101, 5)), old)
     assert sum(d is old[0] for d in twice) == 1
     # hands always take the new box
     square = np.array([[0, 0], [50, 0], [50, 50], [0, 50]], float)
     hand_old = Detection("hand", 0.9, corners_from_array(square))
     hand_new = Detection("hand", 0.8, corners_from_array(square + np.array([1.0, 0.0])))
-    assert _steady((hand_new,), (hand_old,))[0] is hand_new
+    assert keep_steady((hand_new,), (hand_old,))[0] is hand_new
     # and so do face-up cards (a fan's index corners are cut from the box: the newest box is the truest)
     card = np.array([[0, 0], [45, 0], [45, 63], [0, 63]], float)
     up_old = Detection("card_face_up", 0.9, corners_from_array(card))
     up_new = Detection("card_face_up", 0.8, corners_from_array(card + np.array([2.0, 0.0])))
-    assert _steady((up_new,), (up_old,))[0] is up_new
+    assert keep_steady((up_new,), (up_old,))[0] is up_new
     down_old = Detection("card_face_down", 0.9, corners_from_array(card))
     down_new = Detection("card_face_down", 0.8, corners_from_array(card + np.array([2.0, 0.0])))
-    assert _steady((down_new,), (down_old,))[0] is down_old
+    assert keep_steady((down_new,), (down_old,))[0] is down_old

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from monitor.cli import app
 from monitor.geometry import LayoutError, default_layout, load_layout
 from monitor.geometry.layout_write import layout_data, save_layout
-from monitor.layout.draw import FELT, KIND_COLOURS, _blend, picture
+from monitor.layout.draw import picture, zone_fill
 from monitor.layout.explain import explain
 from monitor.layout.measurements import make_layout
 from tests.support.paths import ROOT
@@ -108,7 +108,7 @@ def test_the_drawing_fills_and_labels_every_zone() -> None:
             assert names[pic.zone_of_pixel[spot[1], spot[0]]] == z.name  # the label sits on its own zone
         table = pic.image[: pic.zone_of_pixel.shape[0]]
         for kind in {z.kind for z in lay.zones}:
-            fill = np.array(_blend(FELT, KIND_COLOURS[kind], 0.7), np.uint8)
+            fill = np.array(zone_fill(kind), np.uint8)
             assert (table == fill).all(axis=2).sum() > 50, kind  # each kind's colour is on the picture
 
 

@@ -420,7 +420,7 @@ def test_chip_denomination_of_rendered_chips_whose_inlay_is_white(table: str) ->
 
 def test_two_boxes_on_one_chip_stack_are_one_and_neighbours_stay_two() -> None:
     from monitor.perception.detector import Box
-    from monitor.perception.pipeline import _one_box_per_chip
+    from monitor.perception.pipeline import one_box_per_chip
 
     def chip(x: float, y: float, conf: float) -> Box:
         return Box("chip", conf, np.array([[x - 15, y - 15], [x + 15, y - 15],
@@ -429,7 +429,7 @@ def test_two_boxes_on_one_chip_stack_are_one_and_neighbours_stay_two() -> None:
     # one stack: its top and a box shifted onto its side
     boxes = [chip(100, 100, 0.8), chip(100, 112, 0.5),
              chip(131, 100, 0.7)]  # the chip beside it in a spread (a diameter away)
-    kept = _one_box_per_chip(boxes)
+    kept = one_box_per_chip(boxes)
     assert sorted(b.confidence for b in kept) == [0.7, 0.8]
 
 
