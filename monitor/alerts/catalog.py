@@ -2,8 +2,8 @@
 
 Each rule is cited from its rule document (``seed``: ``../shared/seeds/``) and, by the product's
 references (``monitor/rules/references/``), in a person's words: the Livermore / Lucky Chances numbered
-rules (seed 000, same numbers in seed 002), Napa's misdeal and foul lists (seed 001), the poker games
-(seed 004), the monitor's own rules (no seed). A table whose rulebook shares Livermore's numbers has
+rules (the same numbers in Lucky Chances), Napa's misdeal and foul lists, the poker games (Poker
+Games), the monitor's own rules (no room's rulebook). A table whose rulebook shares Livermore's numbers has
 them cited in its own name (:func:`for_rulebook`).
 A message template is one line for the floor; its ``{fields}`` are filled from the facts.
 
@@ -265,7 +265,7 @@ _ENTRIES: tuple[CatalogEntry, ...] = (
         severity=Severity.PROCEDURE,
         template="seat {seat} took the Player-Dealer position but {why}",
     ),
-    # ---- poker (seed 004) ----------------------------------------------------------------------
+    # ---- poker (Poker Games) ----------------------------------------------------------------------
     CatalogEntry(
         code="hole_count_wrong",
         rule=_r(OTHER_GAMES, "deal", "Each player is dealt the game's hole cards, one at a time, in rotation "

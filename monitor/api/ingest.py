@@ -37,7 +37,7 @@ from monitor.store.models import EventRow, TableRow
 log = logging.getLogger("monitor.api.ingest")
 
 # Rounds of each table replayed into the monitor on start-up. A round is judged with what came before
-# it: the bank's rotation (seed 000 rules 3, 40) remembers who wagered over the last hands (as many as
+# it: the bank's rotation (Livermore rules 3, 40) remembers who wagered over the last hands (as many as
 # the table has seats) and how many hands in a row the banker has held, so the current round alone
 # would let a restarted server miss an ineligible banker that the table's own run caught.
 REPLAY_ROUNDS = 24

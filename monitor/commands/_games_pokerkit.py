@@ -1,4 +1,4 @@
-"""Cross-check of the seed 004 poker rules against pokerkit, the independent peer.
+"""Cross-check of the Poker Games rules against pokerkit, the independent peer.
 
 Used by ``table-monitor verify-games`` (100,000+ deals per suite) and by the tests (a few
 thousand). pokerkit is a dev dependency: it is imported here only, never by the rules.

@@ -12,7 +12,7 @@
    - ``embedded``: the API and store served in a child process, each table's events handed to it in
      that process, as ``run`` feeds its own page.
 
-   Every round has one fault (a stub of five, seed 000 rule 55), so one alert per round. Checks that
+   Every round has one fault (a stub of five, Livermore rule 55), so one alert per round. Checks that
    every client received every alert (and, for central and embedded, that the store holds every
    event handed on); latency is from the moment the event left its table (the POST that carried it,
    or its batch handed to the forwarder or the embedded API) to each client's receipt (p50/p95/p99

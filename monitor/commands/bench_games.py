@@ -1,4 +1,4 @@
-"""``table-monitor verify-games`` and ``table-monitor bench-games``: the seed 004 poker rules vs pokerkit.
+"""``table-monitor verify-games`` and ``table-monitor bench-games``: the Poker Games rules vs pokerkit.
 
 verify-games deals random showdowns and checks every hand comparison, every winner and every
 share against pokerkit (see ``_games_pokerkit``); bench-games times showdowns per second of ours
@@ -79,7 +79,7 @@ def register(app: typer.Typer) -> None:
         seed: int = typer.Option(4, help="Random seed."),
         max_players: int = typer.Option(6, min=2, max=9, help="Players per deal, 2..N."),
     ) -> None:
-        """Showdowns per second of each seed 004 poker game, ours vs pokerkit on the same deals.
+        """Showdowns per second of each game of the Poker Games rulebook, ours vs pokerkit on the same deals.
 
         The seven-card category count (133,784,560 hands) is rules-core's ``table-monitor bench-hands``.
         """

@@ -57,7 +57,7 @@ class Source(StrEnum):
 
 
 class Game(StrEnum):
-    """Games the monitor follows (seeds 000-002 Pai Gow; seed 004 the others)."""
+    """Games the monitor follows (Pai Gow by Livermore, Napa and Lucky Chances; the others by Poker Games)."""
 
     PAIGOW = "paigow"
     HOLDEM = "holdem"
@@ -137,7 +137,7 @@ class RoundStarted(EventBase):
     type: Literal["round_started"] = "round_started"
     game: Game = Game.PAIGOW
     round_id: Annotated[str, Field(min_length=1, max_length=64)] | None = None
-    # Pai Gow: the Player-Dealer's seat (seed 000 rule 3). Poker: the dealer button.
+    # Pai Gow: the Player-Dealer's seat (Livermore rule 3). Poker: the dealer button.
     banker_seat: Seat | None = None
     button_seat: Seat | None = None
     # Poker: the seats dealt in, in deal order is derived from the button.
@@ -149,7 +149,7 @@ class ShuffleDone(EventBase):
 
 
 class BetsClosed(EventBase):
-    """The dealer announced "no more bets" and opened the dice cup (seed 000 rule 32)."""
+    """The dealer announced "no more bets" and opened the dice cup (Livermore rule 32)."""
 
     type: Literal["bets_closed"] = "bets_closed"
 
@@ -169,7 +169,7 @@ class RoundEnded(EventBase):
 
 
 class CardDealt(EventBase):
-    """One card placed on a pile during the 7x7 deal (seed 000 rule 6)."""
+    """One card placed on a pile during the 7x7 deal (Livermore rule 6)."""
 
     type: Literal["card_dealt"] = "card_dealt"
     pile: Pile
@@ -179,7 +179,7 @@ class CardDealt(EventBase):
 
 
 class CardExposed(EventBase):
-    """A card boxed (face up in the deck) or exposed during the deal (seed 000 rules 48, 51)."""
+    """A card boxed (face up in the deck) or exposed during the deal (Livermore rules 48, 51)."""
 
     type: Literal["card_exposed"] = "card_exposed"
     card: CardText | None = None  # None: a face nobody could read (not a back)
@@ -195,14 +195,14 @@ class PilesComplete(EventBase):
 
 
 class StubCounted(EventBase):
-    """Cards left in the stub after the deal (seed 000 rule 55: must be four)."""
+    """Cards left in the stub after the deal (Livermore rule 55: must be four)."""
 
     type: Literal["stub_counted"] = "stub_counted"
     n: Annotated[int, Field(ge=0, le=60)]
 
 
 class ExposedCardReplaced(EventBase):
-    """The exposed card of ``pile`` was replaced by the first stub card (seed 000 rule 51)."""
+    """The exposed card of ``pile`` was replaced by the first stub card (Livermore rule 51)."""
 
     type: Literal["exposed_card_replaced"] = "exposed_card_replaced"
     pile: Pile
@@ -213,21 +213,21 @@ class ExposedCardReplaced(EventBase):
 
 
 class ActionPileChosen(EventBase):
-    """The Player-Dealer chose the pile that goes first; it gets the ACTION button (seed 000 rule 7)."""
+    """The Player-Dealer chose the pile that goes first; it gets the ACTION button (Livermore rule 7)."""
 
     type: Literal["action_pile_chosen"] = "action_pile_chosen"
     pile: Pile
 
 
 class DiceRolled(EventBase):
-    """The dice as read (seed 000 rule 8). Values are as reported; range is judged by the monitor."""
+    """The dice as read (Livermore rule 8). Values are as reported; range is judged by the monitor."""
 
     type: Literal["dice_rolled"] = "dice_rolled"
     values: list[Annotated[int, Field(ge=-100, le=100)]] = Field(min_length=1, max_length=6)
 
 
 class PileDelivered(EventBase):
-    """A pile pushed to a seat (seed 000 rules 8, 9, 21). The banker's seat receives the banker's hand."""
+    """A pile pushed to a seat (Livermore rules 8, 9, 21). The banker's seat receives the banker's hand."""
 
     type: Literal["pile_delivered"] = "pile_delivered"
     pile: Pile
@@ -235,7 +235,7 @@ class PileDelivered(EventBase):
 
 
 class DeadHandCollected(EventBase):
-    """The dealer collected the hand delivered to a seat without a wager (seed 000 rule 9)."""
+    """The dealer collected the hand delivered to a seat without a wager (Livermore rule 9)."""
 
     type: Literal["dead_hand_collected"] = "dead_hand_collected"
     seat: Seat
@@ -249,7 +249,7 @@ MaybeCard = CardText | None
 
 
 class HandSet(EventBase):
-    """A player's setting: ``front`` the two-card hand, ``back`` the five-card hand (seed 000 rule 50e).
+    """A player's setting: ``front`` the two-card hand, ``back`` the five-card hand (Livermore rule 50e).
 
     Cards still face down are null; their identities may follow in ``hand_opened``.
     """
@@ -258,7 +258,7 @@ class HandSet(EventBase):
     seat: Seat
     front: list[MaybeCard] = Field(max_length=7)
     back: list[MaybeCard] = Field(max_length=7)
-    # Set by the dealer at the player's request (seed 000 rule 52; seed 001).
+    # Set by the dealer at the player's request (Livermore rule 52; Napa).
     house_way: bool = False
     # False: the cards lie set in both hands, but how many in each was not seen (face down, fanned
     # under one another; ``front`` and ``back`` empty): the seat is set, its count is judged when the
@@ -267,7 +267,7 @@ class HandSet(EventBase):
 
 
 class BankerHandExposed(EventBase):
-    """The dealer turned the Player-Dealer's seven cards face up (seed 000 rule 11).
+    """The dealer turned the Player-Dealer's seven cards face up (Livermore rule 11).
 
     ``unread``: cards seen face up there that vision could not name (they are not in ``cards``). The
     exposure is then known but not the hand: its count is not judged, and a later event of the round
@@ -316,7 +316,7 @@ class _ReadInPart(EventBase):
 
 
 class BankerHandSet(_ReadInPart):
-    """The Player-Dealer's setting, by the dealer on the banker's instruction (seed 000 rules 11, 54, 58).
+    """The Player-Dealer's setting, by the dealer on the banker's instruction (Livermore rules 11, 54, 58).
 
     As in ``hand_opened``, a card seen but not named is null and ``front_ranks``/``back_ranks`` give
     its rank where that was read: rule 54 (a foul setting) is then judged on every completion.
@@ -336,7 +336,7 @@ class BankerHandSet(_ReadInPart):
 
 
 class HandOpened(_ReadInPart):
-    """The dealer turned a player's set hand over to compare it with the banker's (seed 000 rule 56).
+    """The dealer turned a player's set hand over to compare it with the banker's (Livermore rule 56).
 
     ``front``/``back``, when given, are the cards as turned up (they complete a face-down ``hand_set``);
     a card seen but not named is null, and ``front_ranks``/``back_ranks`` (the same lengths) then give
@@ -398,8 +398,8 @@ def _partial(cards: list[str | None] | None, ranks: list[str | None] | None) -> 
 
 
 class HouseWayRequested(EventBase):
-    """The player asked for the hand to be set house way before touching it (seed 000 rules 35, 52;
-    seed 001): the seven cards stay together and the dealer sets them when the hand is reached."""
+    """The player asked for the hand to be set house way before touching it (Livermore rules 35, 52;
+    Napa): the seven cards stay together and the dealer sets them when the hand is reached."""
 
     type: Literal["house_way_requested"] = "house_way_requested"
     seat: Seat
@@ -444,7 +444,7 @@ class Payout(EventBase):
 
 
 class BankerChanged(EventBase):
-    """The Player-Dealer position moves (seed 000 rules 3, 40); ``seat`` None means no banker."""
+    """The Player-Dealer position moves (Livermore rules 3, 40); ``seat`` None means no banker."""
 
     type: Literal["banker_changed"] = "banker_changed"
     seat: Seat | None
@@ -467,7 +467,7 @@ class DeviceRecovered(EventBase):
     name: Annotated[str, Field(max_length=64)] = ""
 
 
-# ---- poker (seed 004) ----------------------------------------------------------------------------
+# ---- poker (Poker Games) ----------------------------------------------------------------------------
 
 
 class HoleDealt(EventBase):
@@ -480,7 +480,7 @@ class HoleDealt(EventBase):
 
 
 class Burn(EventBase):
-    """A burn card before a street (seed 004 Hold'em: "after burning one card")."""
+    """A burn card before a street (Poker Games Hold'em: "after burning one card")."""
 
     type: Literal["burn"] = "burn"
     face_up: bool = False
@@ -509,9 +509,9 @@ class HandShown(EventBase):
 
 
 class MeldsShown(EventBase):
-    """Pan (seed 004): a player's conditions (melds) face up on the table and the cards he still holds.
+    """Pan (Poker Games): a player's conditions (melds) face up on the table and the cards he still holds.
 
-    Shown when the player goes out (eleven cards melded, nothing held: seed 004 Pan rule 5) or when
+    Shown when the player goes out (eleven cards melded, nothing held: Poker Games Pan rule 5) or when
     the dealer checks a hand for a foul (ten cards in all). Each meld is one condition (a set or a run).
     """
 
@@ -532,7 +532,7 @@ class Award(BaseModel):
 class PotAwarded(EventBase):
     """The dealer pushed the pot: who received how much of which half.
 
-    Pan counts in chips, not cents: the winner's award is what he collects (seed 004 Pan rule 5).
+    Pan counts in chips, not cents: the winner's award is what he collects (Poker Games Pan rule 5).
     """
 
     type: Literal["pot_awarded"] = "pot_awarded"

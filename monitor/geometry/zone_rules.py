@@ -27,7 +27,7 @@ T = TypeVar("T")
 
 
 class DeliveredPile(StrEnum):
-    """Where a pile delivered to a seat comes to rest (seed 000 rule 9: the piles go to the seats)."""
+    """Where a pile delivered to a seat comes to rest (Livermore rule 9: the piles go to the seats)."""
 
     SEAT_AREA = "seat_area"  # on the seat's own felt (zone seat{n}), off its betting circle and hand areas
     HAND_AREAS = "hand_areas"  # on the seat's front or back hand area

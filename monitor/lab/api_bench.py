@@ -96,7 +96,7 @@ def _event(table: str, seq: int, kind: str, **fields: Any) -> dict[str, Any]:
 
 
 def round_events(table: str, start: int, round_id: str) -> list[dict[str, Any]]:
-    """Ten events: a round whose only fault is a stub of five cards (seed 000 rule 55)."""
+    """Ten events: a round whose only fault is a stub of five cards (Livermore rule 55)."""
     s = start
     return [
         _event(table, s, "round_started", round_id=round_id, banker_seat=1),

@@ -2,7 +2,7 @@
 
 The card reader's commonest mistakes on an unseen deck keep the rank: the ace of spades read as the
 ace of clubs, a queen of spades as the queen of clubs (both suits black, the pips small at 1080p).
-The rules mostly ask for the rank (an exposed ace, seed 000 rule 48a), so the probabilities of the
+The rules mostly ask for the rank (an exposed ace, Livermore rule 48a), so the probabilities of the
 four cards of a rank are summed: when that sum clears the same threshold a card must clear to be
 named, the rank is read though the card is not. Summing calibrated class probabilities gives the
 calibrated probability of the coarser event, so the threshold means the same thing.

@@ -1,4 +1,4 @@
-"""Who may bank: following the Player-Dealer rotation across rounds (seed 000 rules 3, 40).
+"""Who may bank: following the Player-Dealer rotation across rounds (Livermore rules 3, 40).
 
 Built on ``monitor.rules.paigow.rotation.BankerRotation``. The table only tells the monitor
 who banks each hand (``round_started.banker_seat`` or ``banker_changed``), not who was offered

@@ -1,4 +1,4 @@
-"""The Pai Gow round as a state machine over events (seed 000; Napa's variations in seed 001).
+"""The Pai Gow round as a state machine over events (Livermore; Napa's variations in Napa).
 
 One :class:`PaiGowRound` follows one hand from ``round_started`` to ``round_ended``:
 bets and no more bets, the 7x7 deal card by card, the stub, exposed cards and their
@@ -143,7 +143,7 @@ class DealState:
     dealt: int = 0
     order_alerted: bool = False
     judged: bool = False
-    # a misdeal found (seed 000 rule 48: an ace or the joker, or two cards, exposed): the deal is dealt
+    # a misdeal found (Livermore rule 48: an ace or the joker, or two cards, exposed): the deal is dealt
     # again, so its order and pile counts are no longer judged (a dealer gathering the piles after
     # the exposure is no card dealt out of order)
     void: bool = False

@@ -57,7 +57,7 @@ def _score_lists(profile: PaiGowProfile) -> tuple[tuple[int, ...], tuple[int, ..
 
 
 def outcome(player: tuple[int, int], banker: tuple[int, int]) -> Outcome:
-    """Seed 000 rules 2 and 62 on (front, back) scores: both higher wins, a copy goes to the banker."""
+    """Livermore rules 2 and 62 on (front, back) scores: both higher wins, a copy goes to the banker."""
     front = player[0] > banker[0]
     back = player[1] > banker[1]
     if front and back:

@@ -1,4 +1,4 @@
-"""The poker games of seed 004 as a state machine over events.
+"""The games of the Poker Games rulebook as a state machine over events.
 
 Checks the deal against the game's deal structure (``monitor.rules.games``: hole cards per
 player, a burn before each street, three-one-one on the board), cards exposed on the deal,

@@ -1,4 +1,4 @@
-"""Judging the pot of Push-Nine and Pan (seed 004) against the rules engine.
+"""Judging the pot of Push-Nine and Pan (Poker Games) against the rules engine.
 
 Pure functions over what a :class:`~monitor.procedure.poker.PokerRound` saw: the hands shown (or
 melds shown) and the award the dealer made. Each returns a :class:`PotJudgement`: what the rules
@@ -9,7 +9,7 @@ give, the alert to raise if the award differs, and a note for the hand history.
   to a new hand, so paying it out is the fault.
 - Pan: the player who shows eleven cards melded in valid conditions, nothing held, is out and
   collects the antes reserved by the dealer (antes less the house rate) and two chips from each
-  other player who played (seed 004 Pan rules 3 and 5; ``monitor.rules.games.pan``). Players who
+  other player who played (Poker Games Pan rules 3 and 5; ``monitor.rules.games.pan``). Players who
   passed lose only their ante. Amounts are chips.
 """
 

@@ -1,6 +1,6 @@
 """Synthetic event streams: clean rounds played by the book, for tests, samples, fuzzing and the benchmark.
 
-A clean Pai Gow round follows seed 000 step by step: bets (within the limits), no more bets,
+A clean Pai Gow round follows Livermore's rules step by step: bets (within the limits), no more bets,
 shuffle, the 7x7 deal left-right-left with a stub of four, the action pile, three dice, each
 pile to the seat the dice give (rule 8, counted per the profile), dead hands collected
 (rule 9), hands set the house way, the banker's hand exposed after all are set and set the
@@ -223,7 +223,7 @@ def push_nine_round(
     rng: random.Random, clock: Clock, players: int = 5, deck: list[Card] | None = None,
     pot: int | None = None,
 ) -> list[EventDict]:
-    """One clean Push-Nine hand (seed 004): three cards each, folds, the hands shown, the pot to the best
+    """One clean Push-Nine hand (Poker Games): three cards each, folds, the hands shown, the pot to the best
     hand by the 36-rank table. Tied best hands make a push pot: no award, the pot is carried over.
 
     ``deck`` stacks the deck (cards are dealt from its end, one at a time in rotation from the button's left).
@@ -258,7 +258,7 @@ def push_nine_round(
 
 
 def pan_melds(rng: random.Random, n: int = 11) -> list[list[Card]]:
-    """Valid Pan conditions totalling ``n`` cards (seed 004 Pan definitions): runs in one suit along
+    """Valid Pan conditions totalling ``n`` cards (Poker Games Pan definitions): runs in one suit along
     A 2 3 4 5 6 7 J Q K, and sets of one rank in one suit or in three or more suits."""
     from monitor.rules.games.deck import PAN_RANKS
 
@@ -281,7 +281,7 @@ def pan_melds(rng: random.Random, n: int = 11) -> list[list[Card]]:
 def pan_round(
     rng: random.Random, clock: Clock, players: int = 5, passing: int | None = None,
 ) -> list[EventDict]:
-    """One clean Pan hand (seed 004 Pan rules 1-5): ten cards each from the shoe, some players pass,
+    """One clean Pan hand (Poker Games Pan rules 1-5): ten cards each from the shoe, some players pass,
     the winner shows eleven cards melded, and collects the reserved antes and two chips from each
     other player who played. Amounts are chips."""
     from monitor.rules.games.deck import pan_deck
@@ -316,7 +316,7 @@ def pan_round(
 
 
 def lowball_round(rng: random.Random, clock: Clock, players: int = 5) -> list[EventDict]:
-    """One clean Lo-Ball hand (seed 004, A-5 with the joker): five cards each, the burn before the draw,
+    """One clean Lo-Ball hand (Poker Games, A-5 with the joker): five cards each, the burn before the draw,
     every player standing pat (no draw events exist), the hands shown and the pot to the best low."""
     from monitor.rules.games.poker import GAMES, showdown
 

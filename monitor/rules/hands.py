@@ -5,23 +5,23 @@ Lookup tables in ``monitor.rules.fast`` are built from them, one per rule set, a
 ``evaluate_five`` / ``best_five`` read those tables after validating their input, as do
 the integer and numpy/numba batch paths: every path gives the same ``score``.
 
-Ranking (seed 000 "Traditional Poker Hand Rankings"; seed 001 the same):
+Ranking (Livermore's "Traditional Poker Hand Rankings"; Napa the same):
 five aces, royal flush, straight flush, four of a kind, full house, flush,
 straight, three of a kind, two pair, one pair, high card. Room variations are
 read from the table's ``PaiGowProfile``:
 
-- ``joker_mode`` BUG (seed 000 rule 47, seed 001, seed 004 S&K): the joker plays
+- ``joker_mode`` BUG (Livermore rule 47, Napa, S&K): the joker plays
   as an ace, or completes a straight, flush or straight flush. WILD: any card
   (it also makes pairs, trips, quads; five of a kind exists only as five aces,
   the one five-of-a-kind the seeds rank).
 - ``joker_in_flush`` HIGHEST_UNMATCHED (rule 47: "the highest unmatched card in a
   flush") or ACE (always an ace, even beside the suit's own ace).
-- ``five_aces`` ABOVE_ROYAL (seeds 000, 001) or TIES_ROYAL (seed 002 lists royal
+- ``five_aces`` ABOVE_ROYAL (Livermore, Napa) or TIES_ROYAL (Lucky Chances lists royal
   flush and five aces both first: equal scores, so a copy goes to the banker).
 - ``wheel`` LOWEST (A-2-3-4-5 is the lowest straight) or SECOND_HIGHEST (Nevada:
   just under A-K-Q-J-T, for straights and straight flushes alike).
 
-Two-card hands (the front hand, seed 000 rule 50e) are a pair or two high cards;
+Two-card hands (the front hand, Livermore rule 50e) are a pair or two high cards;
 the joker is an ace there (fully wild: it pairs the other card). They share the
 five-card score scale, missing cards counting below any real card, so the foul
 check of rule 50a is one comparison:
@@ -61,7 +61,7 @@ RANK_BITS: Final = 20
 
 
 class Category(IntEnum):
-    """Hand categories, weakest first (seed 000 ranking list, read bottom-up)."""
+    """Hand categories, weakest first (Livermore's ranking list, read bottom-up)."""
 
     HIGH_CARD = 0
     ONE_PAIR = 1
@@ -100,9 +100,9 @@ class HandValue:
     ``category`` and ``ranks`` say what the hand is (``ranks``: the ranks that
     decide ties, most significant first; a straight gives only its top card,
     5 for A-2-3-4-5). ``score`` is the whole order: higher is stronger, equal
-    is a copy (seed 000 rule 62). Equality, hashing and ordering use ``score``
+    is a copy (Livermore rule 62). Equality, hashing and ordering use ``score``
     only, so five aces and a royal flush are equal under the Lucky Chances
-    ranking (seed 002) though they have different names.
+    ranking (Lucky Chances) though they have different names.
 
     >>> v = evaluate_five(parse_cards("As Ah Ad Ac Jk"))
     >>> v.category, v.ranks, v.name
@@ -384,7 +384,7 @@ def _value_of_score(
     score: int, cards: Sequence[Card], values: dict[int, HandValue], five_aces: HandValue
 ) -> HandValue:
     if score == five_aces.score and sum(c.rank >= ACE for c in cards) == 5:
-        return five_aces  # tied with the royal flush (seed 002): same score, its own name
+        return five_aces  # tied with the royal flush (Lucky Chances): same score, its own name
     return values[score]
 
 

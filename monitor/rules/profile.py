@@ -17,7 +17,7 @@ from monitor.rules.references import rulebooks
 
 
 class JokerMode(StrEnum):
-    """How the joker plays (seed 000 rule 47; seed 001; seed 004 S&K)."""
+    """How the joker plays (Livermore rule 47; Napa; S&K)."""
 
     # Ace, or completes a straight, flush or straight flush ("the bug").
     BUG = "bug"
@@ -28,16 +28,16 @@ class JokerMode(StrEnum):
 class JokerInFlush(StrEnum):
     """What rank the joker takes inside a flush."""
 
-    # Seed 000/002 rule 47: "the highest unmatched card in a flush".
+    # Livermore and Lucky Chances rule 47: "the highest unmatched card in a flush".
     HIGHEST_UNMATCHED = "highest_unmatched"
     # Plays as an ace even when the flush already holds that suit's ace (some Nevada rooms).
     ACE = "ace"
 
 
 class FiveAces(StrEnum):
-    # Seed 000 (Livermore) and 001 (Napa): five aces rank first, above the royal flush.
+    # Livermore and Napa: five aces rank first, above the royal flush.
     ABOVE_ROYAL = "above_royal"
-    # Seed 002 (Lucky Chances) lists royal flush and five aces both as rank 1: they tie.
+    # Lucky Chances lists royal flush and five aces both as rank 1: they tie.
     TIES_ROYAL = "ties_royal"
 
 
@@ -64,7 +64,7 @@ class CollectionTier(BaseModel):
 
 
 def sk_collection_schedule() -> tuple[CollectionTier, ...]:
-    """S&K Cardroom schedule (seed 004): $0.50 for $5-$50, $1 for $51-$100, at most $3 above."""
+    """S&K Cardroom schedule: $0.50 for $5-$50, $1 for $51-$100, at most $3 above."""
     return (
         CollectionTier(up_to=5000, fee=50),
         CollectionTier(up_to=10000, fee=100),
@@ -85,29 +85,29 @@ class PaiGowProfile(BaseModel):
     joker_in_flush: JokerInFlush = JokerInFlush.HIGHEST_UNMATCHED
     five_aces: FiveAces = FiveAces.ABOVE_ROYAL
     wheel: Wheel = Wheel.LOWEST
-    # Dice count (seed 000 rule 8; seed 001: "the Player/Dealer is always counted as 1, 8 or 15").
+    # Dice count (Livermore rule 8; Napa: "the Player/Dealer is always counted as 1, 8 or 15").
     dice_direction: Direction = Direction.COUNTERCLOCKWISE
     banker_counts_as_one: bool = True
-    # Action and settlement order (seed 000 rule 21: clockwise from the action button).
+    # Action and settlement order (Livermore rule 21: clockwise from the action button).
     action_direction: Direction = Direction.CLOCKWISE
     # Order the piles go round after the action pile (the seeds do not say; rule 21's clockwise action is the
     # default, many rooms deliver counterclockwise like the dice count).
     delivery_direction: Direction = Direction.CLOCKWISE
-    # Banker rotation (seed 000 rules 3, 40; S&K in seed 004 rotates counterclockwise).
+    # Banker rotation (Livermore rules 3, 40; S&K rotates counterclockwise).
     banker_rotation: Direction = Direction.CLOCKWISE
     banker_max_consecutive: int = Field(default=2, ge=1)
     banker_min_wagers_in_round: int = Field(default=3, ge=0)
-    # S&K (seed 004): "if most players do not wish to bank the game, then any one player can be the banker
+    # S&K: "if most players do not wish to bank the game, then any one player can be the banker
     # at all times" - after every eligible seat refused, any seated player may take the bank.
     banker_volunteer_when_all_refuse: bool = False
     seats: int = Field(default=7, ge=2, le=10)
-    # Spread limit in cents (seed 000 rules 17-19).
+    # Spread limit in cents (Livermore rules 17-19).
     table_min: int = Field(default=500, ge=0)
     table_max: int = Field(default=50000, ge=1)
     collection: tuple[CollectionTier, ...] = Field(default_factory=sk_collection_schedule)
-    # Seed 000 rule 63: free collection for the first four hands of a new game (0 = off).
+    # Livermore rule 63: free collection for the first four hands of a new game (0 = off).
     free_collection_hands: int = Field(default=0, ge=0)
-    # The Player-Dealer's wager is a bet too (seed 000 rules 13, 16): collection is taken on it as well.
+    # The Player-Dealer's wager is a bet too (Livermore rules 13, 16): collection is taken on it as well.
     banker_pays_collection: bool = True
     house_way: str = "trump_plaza"
 
@@ -129,7 +129,8 @@ class PaiGowProfile(BaseModel):
         return self
 
     def collection_fee(self, bet: int, hand_number_in_game: int | None = None) -> int:
-        """Fee in cents taken in advance on ``bet`` (seed 000 rule 16), free for the first hands (rule 63)."""
+        """Fee in cents taken in advance on ``bet`` (Livermore rule 16), free for the first hands
+        (rule 63)."""
         if hand_number_in_game is not None and hand_number_in_game <= self.free_collection_hands:
             return 0
         for tier in self.collection:

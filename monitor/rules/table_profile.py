@@ -46,7 +46,7 @@ DEFAULT_BASE = profiles.DEFAULT_PROFILE.name
 
 
 class DiceStart(StrEnum):
-    """Which seat the dice count starts on (seed 001: "the Player/Dealer is always counted as 1, 8 or 15")."""
+    """Which seat the dice count starts on (Napa: "the Player/Dealer is always counted as 1, 8 or 15")."""
 
     BANKER = "banker"  # the Player-Dealer counts 1 (8, 15)
     AFTER_BANKER = "after_banker"  # the seat after the Player-Dealer counts 1

@@ -1,7 +1,7 @@
 """What the dice reader reports: readings, and typed status events for device alerts.
 
 ``DiceRolled`` is the reading the monitor turns into a ``dice_rolled`` event;
-everything with ``is_fault`` becomes a device alert (seed 000 rule 8: the dice
+everything with ``is_fault`` becomes a device alert (Livermore rule 8: the dice
 decide which seat gets which pile, so a doubtful reading must be flagged).
 """
 
@@ -134,7 +134,7 @@ class BadLine(DiceEvent):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class InvalidDice(DiceEvent):
-    """A checksummed roll whose values are not 1..6 (seed 000 rule 8: the roll cannot be used)."""
+    """A checksummed roll whose values are not 1..6 (Livermore rule 8: the roll cannot be used)."""
 
     seq: int
     values: tuple[int, ...]

@@ -1,7 +1,7 @@
 """From source status and dice readings to contract events (``monitor.events.schema``).
 
 Dice rolls become ``dice_rolled`` (values as read, also impossible ones: the procedure
-monitor judges the range, seed 000 rule 8); a camera or the dice reader going away and
+monitor judges the range, Livermore rule 8); a camera or the dice reader going away and
 coming back becomes ``device_lost`` / ``device_recovered``, once per outage however many
 status events the outage produced. Everything else (bad lines, drops) stays in metrics.
 """

@@ -143,7 +143,7 @@ def _script(seed: int, fault: str | None, actions: list[Any]) -> Script:
 
 def random_session(seed: int, count: int, fault: str | None = None) -> list[Script]:
     """``count`` rounds for one table, one after another, whose banker follows the Player-Dealer
-    rotation (seed 000 rules 3 and 40: at most two consecutive hands, then to a seat that wagered on
+    rotation (Livermore rules 3 and 40: at most two consecutive hands, then to a seat that wagered on
     the previous hand and often enough this round of play), so that played back to back they raise
     only their own faults. Round ``k`` is ``random_script(seed + k, fault, banker)``."""
     import copy

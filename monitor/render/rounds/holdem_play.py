@@ -1,4 +1,4 @@
-"""A Hold'em script played out (seed 004): hole cards in rotation from the button's left, a burn
+"""A Hold'em script played out (Poker Games): hole cards in rotation from the button's left, a burn
 before each street, three-one-one on the board, the showdown and the pot as the rules give it.
 
 The Pai Gow table serves: hole cards lie in each seat's front-hand area, the board in pile slots

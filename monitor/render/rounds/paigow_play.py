@@ -1,6 +1,6 @@
 """A Pai Gow script played out: the dealer's actions as moving cards, chips and dice, and true events.
 
-The round follows seed 000 the way ``monitor.procedure.synth`` does (same rules objects: the
+The round follows Livermore's rules the way ``monitor.procedure.synth`` does (same rules objects: the
 left-right-left deal of rule 6, the dice -> seat map of rule 8, house way, showdown and settlement in
 action order, rules 13 and 23), except that here each step is also placed on the table and timed,
 and a script can break any step to make a fault.

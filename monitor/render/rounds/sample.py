@@ -2,7 +2,7 @@
 
 ``table-monitor sample-recording`` renders it; the live demo plays the video as a camera. The same
 scripts always give the same video, ground truth and events. The bank passes from seat 4 to seat 5
-for the third hand (seed 000 rules 3 and 40 allow two consecutive hands, and seat 5 wagered on both),
+for the third hand (Livermore rules 3 and 40 allow two consecutive hands, and seat 5 wagered on both),
 so the whole recording raises only the scripted faults.
 """
 

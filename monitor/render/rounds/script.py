@@ -109,7 +109,7 @@ class NoMoreBets(_Action):
 
 
 class Deal(_Action):
-    """The 7x7 deal, card by card, left-right-left (seed 000 rule 6). ``expose``: deal numbers (1..49)
+    """The 7x7 deal, card by card, left-right-left (Livermore rule 6). ``expose``: deal numbers (1..49)
     of cards that land face up. ``cards``: deal only this many (a short deal)."""
 
     do: Literal["deal"] = "deal"
@@ -119,7 +119,7 @@ class Deal(_Action):
 
 
 class CountStub(_Action):
-    """The dealer squares the piles and spreads the stub for counting (seed 000 rule 55)."""
+    """The dealer squares the piles and spreads the stub for counting (Livermore rule 55)."""
 
     do: Literal["count_stub"] = "count_stub"
 

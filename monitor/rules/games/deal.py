@@ -1,4 +1,4 @@
-"""Deal structures as data: what goes on the table, in what order, for each game of seed 004.
+"""Deal structures as data: what goes on the table, in what order, for each game of the Poker Games rulebook.
 
 The procedure monitor walks these steps to know how many cards each player, the burn pile and
 the board should hold at any point of the hand, and flags a missing burn or a wrong count.
@@ -112,7 +112,7 @@ class DealStructure:
 
 
 def _board_steps(burn: bool, hole: int) -> tuple[DealStep, ...]:
-    """Flop-turn-river community-card games (seed 004 Hold'em order of play 1-5)."""
+    """Flop-turn-river community-card games (Poker Games Hold'em order of play 1-5)."""
     steps = [DealStep(StepKind.HOLE, 1, label=f"hole {i + 1}") for i in range(hole)]
     steps.append(DealStep(StepKind.BET, label="first betting"))
     for street, n, bet in (("flop", 3, "second"), ("turn", 1, "third"), ("river", 1, "final")):

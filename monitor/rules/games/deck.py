@@ -1,4 +1,4 @@
-"""The decks of the seed 004 games and the strict checks of cards against them.
+"""The decks of the Poker Games rulebook's games and the strict checks of cards against them.
 
 A deck is a set of distinct card faces and a number of copies of each: one for the poker
 games, several for Pan, which shuffles many 40-card decks together so that the same card
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from monitor.rules.cards import JOKER, STANDARD_52, Card, format_cards
 from monitor.rules.errors import CardNotInDeckError, DuplicateCardError
 
-# Seed 004 Pan: "THERE ARE NO (8's), (9's), OR (10's) IN THE PAN DECK".
+# Poker Games Pan: "THERE ARE NO (8's), (9's), OR (10's) IN THE PAN DECK".
 PAN_RANKS: tuple[int, ...] = (14, 2, 3, 4, 5, 6, 7, 11, 12, 13)
 
 

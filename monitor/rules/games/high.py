@@ -6,7 +6,7 @@ a rank multiset, suited or not) is taken once from ``evaluate_five`` into a tabl
 then looks up the 21 (Hold'em), 56 (Pineapple) or 60 (Omaha) five-card choices of each player.
 
 A standard deck has no joker, so there is no five-aces hand; the wheel A-2-3-4-5 is the lowest
-straight, as in every poker game of seed 004.
+straight, as in every game of the Poker Games rulebook.
 """
 
 from __future__ import annotations

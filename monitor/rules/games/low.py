@@ -1,6 +1,6 @@
 """Ace-to-five low hands: Lo-Ball (with its joker) and the eight-or-better low of the hi-lo games.
 
-Aces are the lowest card, straights and flushes do not count (seed 004 Lo-Ball: "STRAIGHTS AND
+Aces are the lowest card, straights and flushes do not count (Poker Games Lo-Ball: "STRAIGHTS AND
 FLUSHES DO NOT DISQUALIFY A HAND FOR LOW"; Omaha Hi-Low: "Straight and flushes do not qualify a
 low hand"), so the best possible hand is A-2-3-4-5. A hand is compared first by its pairing
 (no pair beats one pair beats two pair ...), then by its highest card down.
@@ -92,7 +92,7 @@ class LowValue:
 
     @property
     def qualifies_eight(self) -> bool:
-        """Five different ranks, none above eight (seed 004: "an eight or better")."""
+        """Five different ranks, none above eight (Poker Games: "an eight or better")."""
         return self.category is LowCategory.NO_PAIR and self.ranks[0] <= 8
 
     @property
@@ -131,7 +131,7 @@ def low_value_of_ranks(ranks: tuple[int, ...]) -> LowValue:
 def evaluate_low(cards: Sequence[Card]) -> LowValue:
     """Ace-to-five value of exactly five cards; a joker is the lowest rank not already in the hand.
 
-    Seed 004 Lo-Ball: "IT FITS IN THE HAND AS THE LOWEST CARD POSSIBLE".
+    Poker Games Lo-Ball: "IT FITS IN THE HAND AS THE LOWEST CARD POSSIBLE".
     """
     if len(cards) != 5:
         raise CardCountError(f"a low hand is 5 cards, got {len(cards)}: {format_cards(cards) or '(none)'}")

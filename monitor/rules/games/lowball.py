@@ -1,4 +1,4 @@
-"""The Lo-Ball draw round (seed 004 Lo-Ball: "EACH PLAYER IS THEN ALLOWED TO DISCARD CARDS FROM
+"""The Lo-Ball draw round (Poker Games Lo-Ball: "EACH PLAYER IS THEN ALLOWED TO DISCARD CARDS FROM
 THEIR HAND AND DRAW ADDITIONAL CARDS"): a draw is checked card by card.
 
 >>> from monitor.rules.cards import parse_cards as p

@@ -1,4 +1,4 @@
-"""Pan (Panguingue), seed 004 "PAN": melds ("valid conditions"), foul hands, going out, the house rate.
+"""Pan (Panguingue), Poker Games "PAN": melds ("valid conditions"), foul hands, going out, the house rate.
 
 The Pan deck has no 8, 9 or 10, so its ranks in order are A 2 3 4 5 6 7 J Q K and a seven
 and a jack are adjacent in a run. Several decks are shuffled together, so the same card may
@@ -53,7 +53,7 @@ class MeldCheck:
 
 
 def check_meld(cards: Sequence[Card], profile: GameProfile = DEFAULT_GAME_PROFILE) -> MeldCheck:
-    """Is this group of cards a valid condition (seed 004 Pan definitions (a) and (b))?"""
+    """Is this group of cards a valid condition (Poker Games Pan definitions (a) and (b))?"""
     cs = tuple(cards)
     pan_deck(profile.pan.decks).check(cs, f"meld {format_cards(cs)}")
     text = format_cards(cs)
@@ -124,7 +124,7 @@ class HandCheck:
 
 
 def check_hand(player: str, hand: PanHand, profile: GameProfile = DEFAULT_GAME_PROFILE) -> HandCheck:
-    """Count and meld check of one hand (seed 004 Pan rule 5 and "FOUL HANDS")."""
+    """Count and meld check of one hand (Poker Games Pan rule 5 and "FOUL HANDS")."""
     rules = profile.pan
     pan_deck(rules.decks).check(hand.cards(), f"{player}'s Pan hand")
     melds = tuple(check_meld(m, profile) for m in hand.melds)
@@ -142,7 +142,7 @@ def check_hand(player: str, hand: PanHand, profile: GameProfile = DEFAULT_GAME_P
 
 class DrawSource(StrEnum):
     STOCK = "stock"
-    # Seed 004 Pan rule 4: "MAY USE a card drawn and not played by the prior player".
+    # Poker Games Pan rule 4: "MAY USE a card drawn and not played by the prior player".
     PRIOR_DRAW = "prior_draw"
     # "... but he MAY NOT USE a card discarded from the prior player's hand".
     PRIOR_HAND_DISCARD = "prior_hand_discard"
@@ -168,7 +168,7 @@ def check_turn(
     source: DrawSource = DrawSource.STOCK,
     profile: GameProfile = DEFAULT_GAME_PROFILE,
 ) -> TurnCheck:
-    """Judge one turn of seed 004 Pan rule 4: draw, meld if the card can be used, discard."""
+    """Judge one turn of Poker Games Pan rule 4: draw, meld if the card can be used, discard."""
     deck = pan_deck(profile.pan.decks)
     deck.check((*before.cards(), drawn), f"{player}'s hand before the turn")
     deck.check(after.cards(), f"{player}'s hand after the turn")
@@ -202,7 +202,7 @@ def check_turn(
 
 
 def house_rate(players: int, profile: GameProfile = DEFAULT_GAME_PROFILE) -> int:
-    """Chips the house takes from the antes for ``players`` in the game (seed 004 Pan rule 3)."""
+    """Chips the house takes from the antes for ``players`` in the game (Poker Games Pan rule 3)."""
     for tier in profile.pan.house_rate:
         if players <= tier.up_to_players:
             return tier.chips
@@ -223,7 +223,7 @@ class PanSettlement:
 def settle(
     playing: Mapping[str, PanHand], passed: Sequence[str] = (), profile: GameProfile = DEFAULT_GAME_PROFILE
 ) -> PanSettlement:
-    """Settle a Pan hand: the player who melded eleven cards collects (seed 004 Pan rules 1-5).
+    """Settle a Pan hand: the player who melded eleven cards collects (Poker Games Pan rules 1-5).
 
     ``playing`` are the players who declared to play, with their cards when the hand ended;
     ``passed`` those who passed (they lose their ante). Fouled players pay the winner too.
@@ -264,7 +264,7 @@ def settle(
 
 
 def deal_structure(profile: GameProfile = DEFAULT_GAME_PROFILE) -> DealStructure:
-    """Seed 004 Pan rules 1-5: ante, ten cards each, declare, then draw and meld in turn."""
+    """Poker Games Pan rules 1-5: ante, ten cards each, declare, then draw and meld in turn."""
     steps = (
         DealStep(StepKind.HOLE, profile.pan.hand_size, label="deal"),
         DealStep(StepKind.BET, label="declare play or pass"),

@@ -1,4 +1,4 @@
-"""The poker games of seed 004 and their showdown: who wins what share of each pot, and why.
+"""The games of the Poker Games rulebook and their showdown: who wins what share of each pot, and why.
 
 Games: Texas Hold'em (high, and hi-lo eight or better), Omaha (high, and hi-lo eight or
 better), Pineapple, and Lo-Ball (ace-to-five with one joker, one draw).

@@ -34,14 +34,14 @@ class OddChipTie(StrEnum):
 class HoleCardUse(StrEnum):
     """How hole and board cards make a hand."""
 
-    # Any five of the player's and the board's cards (Hold'em, Pineapple; seed 004 "ANY COMBINATION").
+    # Any five of the player's and the board's cards (Hold'em, Pineapple; Poker Games "ANY COMBINATION").
     ANY = "any"
-    # Exactly two hole cards and three board cards (Omaha; seed 004 "2, and only 2 of these 4 cards").
+    # Exactly two hole cards and three board cards (Omaha; Poker Games "2, and only 2 of these 4 cards").
     EXACTLY_TWO = "exactly_two"
 
 
 class PanMixedSet(StrEnum):
-    """What a set of mixed suits must look like (seed 004 Pan definition (a))."""
+    """What a set of mixed suits must look like (Poker Games Pan definition (a))."""
 
     # The seed's words: "in 3 or more suits" (e.g. 4d 4h 4s 4d is a set: three suits among them).
     THREE_SUITS = "three_suits"
@@ -58,7 +58,7 @@ class HouseRateTier(BaseModel):
 
 
 def pan_house_rate_first() -> tuple[HouseRateTier, ...]:
-    """Seed 004, first Pan section rule 3: 1 chip for 4 or fewer, 2 for 5, 3 for 6 or 7 players."""
+    """Poker Games, first Pan section rule 3: 1 chip for 4 or fewer, 2 for 5, 3 for 6 or 7 players."""
     return (
         HouseRateTier(up_to_players=4, chips=1),
         HouseRateTier(up_to_players=5, chips=2),
@@ -67,7 +67,7 @@ def pan_house_rate_first() -> tuple[HouseRateTier, ...]:
 
 
 def pan_house_rate_second() -> tuple[HouseRateTier, ...]:
-    """Seed 004, second Pan section rule 3: 1 chip for fewer than 5, 2 chips for 5, 6 or 7 players."""
+    """Poker Games, second Pan section rule 3: 1 chip for fewer than 5, 2 chips for 5, 6 or 7 players."""
     return (HouseRateTier(up_to_players=4, chips=1), HouseRateTier(up_to_players=7, chips=2))
 
 
@@ -79,15 +79,15 @@ class PokerRules(BaseModel):
     smallest_chip: int = Field(default=100, ge=1)
     odd_chip_half: OddChipHalf = OddChipHalf.HIGH
     odd_chip_tie: OddChipTie = OddChipTie.LEFT_OF_BUTTON
-    # Seed 004 Hold'em order of play 3-5: one burn before the flop, the turn and the river.
+    # Poker Games Hold'em order of play 3-5: one burn before the flop, the turn and the river.
     # The Omaha and Pineapple sections are silent; the room deals them the same way.
     burn_before_board: bool = True
-    # Seed 004 Lo-Ball is silent on a burn before the draw; California draw games burn one.
+    # Poker Games Lo-Ball is silent on a burn before the draw; California draw games burn one.
     burn_before_draw: bool = True
-    # Seed 004 first Hold'em section: "PLAYERS' CARDS MAY BE USED FOR BOTH HIGH AND LOW" (any cards).
+    # Poker Games first Hold'em section: "PLAYERS' CARDS MAY BE USED FOR BOTH HIGH AND LOW" (any cards).
     # Its later "Texas Hold-em Hi-Lo Split" page says "exactly two hole cards" (Omaha wording): a setting.
     holdem_hilo_hole_cards: HoleCardUse = HoleCardUse.ANY
-    # Seed 004 Lo-Ball: "THE GAME IS PLAYED WITH (1) JOKER" (0 for a room that deals it without).
+    # Poker Games Lo-Ball: "THE GAME IS PLAYED WITH (1) JOKER" (0 for a room that deals it without).
     lowball_jokers: int = Field(default=1, ge=0, le=1)
     # Lo-Ball: how many cards a player may draw (seed silent; 5 = may replace the whole hand).
     lowball_max_draw: int = Field(default=5, ge=0, le=5)
@@ -95,10 +95,10 @@ class PokerRules(BaseModel):
 
 class PushNineRules(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
-    # Seed 004 Push-Nine: "if the pot is $20.00, the amount of the buy-in is ten dollars" (half).
+    # Poker Games Push-Nine: "if the pot is $20.00, the amount of the buy-in is ten dollars" (half).
     buy_in_numerator: int = Field(default=1, ge=0)
     buy_in_denominator: int = Field(default=2, ge=1)
-    # Seed 004: "There can be 10 players at each individual table".
+    # Poker Games: "There can be 10 players at each individual table".
     max_players: int = Field(default=10, ge=2, le=17)
 
 
@@ -107,7 +107,7 @@ class PanRules(BaseModel):
     # Number of 40-card decks shuffled together (seed silent; rooms use 5 to 8, commonly 8).
     decks: int = Field(default=8, ge=1, le=12)
     mixed_set: PanMixedSet = PanMixedSet.THREE_SUITS
-    # Seed 004 Pan rule 2: "EACH PLAYER IS DEALT (10) CARDS"; rule 5: eleven melded cards win.
+    # Poker Games Pan rule 2: "EACH PLAYER IS DEALT (10) CARDS"; rule 5: eleven melded cards win.
     hand_size: int = 10
     winning_meld: int = 11
     ante: int = Field(default=1, ge=0)  # rule 1: one chip
@@ -131,7 +131,7 @@ class PanRules(BaseModel):
 
 
 class GameProfile(BaseModel):
-    """The rule profile of one table dealing the seed 004 games."""
+    """The rule profile of one table dealing the Poker Games rulebook's games."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     name: str = "seed004"
@@ -148,5 +148,5 @@ class GameProfile(BaseModel):
 
 
 DEFAULT_GAME_PROFILE = GameProfile()
-# The second Pan page of seed 004: two chips for a 5, 6 or 7 handed game.
+# The second Pan page of Poker Games: two chips for a 5, 6 or 7 handed game.
 PAN_SECOND_SCHEDULE = GameProfile(name="seed004_pan_second", pan=PanRules(house_rate=pan_house_rate_second()))

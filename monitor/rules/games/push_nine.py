@@ -1,9 +1,9 @@
-"""Push-Nine (seed 004 "PUSH-9: THE BEST HAND IN PUSH-9 GAME"): three cards, the seed's 36 ranks.
+"""Push-Nine (Poker Games "PUSH-9: THE BEST HAND IN PUSH-9 GAME"): three cards, the seed's 36 ranks.
 
 Rank 1 is the best hand (AAA), rank 36 the worst (zero points). Suits never matter.
 Aces are low (one point, and 3-2-1 is a straight) except in AAA and AKQ, where they are high.
 Tens and face cards count zero. Tied best hands do not split: they make a *push pot* that the
-losing players may buy into for half its amount (seed 004: "if the pot is $20.00, the amount
+losing players may buy into for half its amount (Poker Games: "if the pot is $20.00, the amount
 of the buy-in is ten dollars").
 
 >>> from monitor.rules.cards import parse_cards
@@ -108,7 +108,7 @@ def rank_hand(cards: Sequence[Card], where: str = "Push-Nine hand") -> PushNineH
 
 @dataclass(frozen=True, slots=True)
 class PushPot:
-    """Tied best hands: the pot is pushed to a new hand among ``tied`` (seed 004 Push-Nine)."""
+    """Tied best hands: the pot is pushed to a new hand among ``tied`` (Poker Games Push-Nine)."""
 
     amount: int
     tied: tuple[str, ...]
@@ -170,7 +170,7 @@ def showdown(
 
 
 def deal_structure(profile: GameProfile = DEFAULT_GAME_PROFILE) -> DealStructure:
-    """Seed 004 Push-Nine: antes, three cards each face down, a betting round, the showdown."""
+    """Poker Games Push-Nine: antes, three cards each face down, a betting round, the showdown."""
     steps = (
         DealStep(StepKind.HOLE, 1, label="card 1"),
         DealStep(StepKind.HOLE, 1, label="card 2"),

@@ -1,7 +1,7 @@
 """Dividing a pot among tied winners, and a hi-lo pot between its halves, in whole chips.
 
 Pots are split in the table's smallest chip (profile ``poker.smallest_chip``); whatever does not
-divide evenly goes one chip at a time in odd-chip order (seed 004 is silent on the odd chip, so
+divide evenly goes one chip at a time in odd-chip order (Poker Games is silent on the odd chip, so
 both the half that gets it and the tie-break among tied players are profile settings).
 """
 

@@ -1,5 +1,5 @@
 """Pai Gow Poker game logic: settings and fouls, showdown, house way, settlement, banker rotation, dice.
 
-Everything here is pure (no I/O, no global state) and cites the seed rule it implements
-(``seed 000 rule 50`` is Livermore's rule 50; see /work/shared/seeds/README.md).
+Everything here is pure (no I/O, no global state) and cites the rule it implements by its rulebook
+and number ("Livermore rule 50"; the rulebooks are in monitor/rules/references/ and docs/rules.md).
 """

@@ -1,4 +1,4 @@
-"""Dice count and pile delivery (seed 000 rules 6-9, 21; seed 001: "the Player/Dealer is always counted
+"""Dice count and pile delivery (Livermore rules 6-9, 21; Napa: "the Player/Dealer is always counted
 as 1, 8 or 15").
 
 Conventions (the procedure monitor and the table geometry use the same ones):
@@ -72,7 +72,7 @@ def step(seat: int, n: int, direction: Direction, seats: int) -> int:
 
 
 def action_seat(total_or_dice: int | Sequence[int], banker_seat: int, profile: PaiGowProfile) -> int:
-    """The seat receiving the action pile for a dice total or three dice (seed 000 rule 8, seed 001)."""
+    """The seat receiving the action pile for a dice total or three dice (Livermore rule 8, Napa)."""
     if isinstance(total_or_dice, int):
         total = check_total(total_or_dice)
     else:
@@ -89,7 +89,7 @@ def delivery_map(
 ) -> dict[int, int]:
     """Which seat each pile must go to: ``{pile: seat}`` in delivery order, the action pile first.
 
-    A pile seen arriving at any other seat is a misdeal (seed 000 rules 8, 9, 21; seed 001 misdeal 4).
+    A pile seen arriving at any other seat is a misdeal (Livermore rules 8, 9, 21; Napa misdeal 4).
     """
     check_seat(action_pile, profile, "action pile")
     first = action_seat(dice, banker_seat, profile)
@@ -109,7 +109,7 @@ def expected_seat(
 
 def action_order(first_seat: int, banker_seat: int, profile: PaiGowProfile) -> list[int]:
     """Seats in settlement order: from the seat holding the action button, in ``action_direction``,
-    the banker's own seat left out (seed 000 rule 21)."""
+    the banker's own seat left out (Livermore rule 21)."""
     check_seat(first_seat, profile, "action seat")
     check_seat(banker_seat, profile, "banker seat")
     seats = [step(first_seat, k, profile.action_direction, profile.seats) for k in range(profile.seats)]

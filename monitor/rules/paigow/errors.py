@@ -6,7 +6,7 @@ from monitor.rules.errors import RulesError
 
 
 class DiceError(RulesError):
-    """A dice reading that three standard dice cannot show (seed 000 rule 8)."""
+    """A dice reading that three standard dice cannot show (Livermore rule 8)."""
 
 
 class SeatError(RulesError):
@@ -14,7 +14,7 @@ class SeatError(RulesError):
 
 
 class RotationError(RulesError):
-    """An illegal banker-rotation transition (seed 000 rules 3, 40; seed 004 S&K)."""
+    """An illegal banker-rotation transition (Livermore rules 3, 40; S&K)."""
 
 
 class SettlementError(RulesError):

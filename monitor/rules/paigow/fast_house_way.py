@@ -359,7 +359,7 @@ def _set_one(
         bk2 = -1
         for k in range(21):
             if fs[k] > bs[k]:
-                continue  # foul (seed 000 rule 50a): never a candidate
+                continue  # foul (Livermore rule 50a): never a candidate
             if fs[k] < floor:
                 continue
             fm = (1 << front_idx[k, 0]) | (1 << front_idx[k, 1])

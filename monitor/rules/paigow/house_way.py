@@ -20,7 +20,7 @@ A house way is data (YAML or JSON; built-in ones ship in ``house_ways/``, a room
         prefer: front            # among settings that qualify, the best front (then back); or `back`
         cite: "Two pair: ..."    # the line of the published text the rule encodes (documentation only)
 
-**Features** a ``when`` may use (the joker groups as an ace, seed 000 rule 47):
+**Features** a ``when`` may use (the joker groups as an ace, Livermore rule 47):
 ``pairs``, ``trips``, ``quads`` (how many groups of each size), ``five_aces``, ``joker`` (bools);
 ``pair1``, ``pair2``, ``pair3`` (pair ranks, highest first; 0 if absent), ``high_pair``, ``low_pair``,
 ``trips1``, ``trips2``, ``quads1``, ``single1``, ``single2``, ``single3`` (single ranks, highest first),
@@ -33,7 +33,7 @@ Operators: ``and or not``, comparisons, ``in``/``not in``, ``+``/``-``.
 **Groups** for ``front``/``back``: ``five_aces``, ``quads``, ``trips`` (= ``trips1``), ``trips2``,
 ``pair1``, ``pair2``, ``pair3``, ``high_pair``, ``low_pair``, ``single1``, ``single2``, ``single3``.
 
-A house way never fouls: only settings that pass the foul check (seed 000 rule 50) are candidates; a rule
+A house way never fouls: only settings that pass the foul check (Livermore rule 50) are candidates; a rule
 that cannot be met is skipped, and if no rule applies the best legal setting (best back, then best front)
 is used. Every loaded definition is validated; errors name the house way, the rule and the field.
 """
@@ -407,7 +407,7 @@ def _front_floor(
 def set_hand(
     way: HouseWay, cards: Iterable[Card], profile: PaiGowProfile = DEFAULT_PROFILE
 ) -> HouseWayResult:
-    """Set seven cards the house way; the result never fouls (seed 000 rules 50, 54)."""
+    """Set seven cards the house way; the result never fouls (Livermore rules 50, 54)."""
     cs = check_seven(cards, "hand to set the house way")
     fronts = [evaluate_two((cs[i], cs[j]), profile) for i, j in FRONT_INDEX_PAIRS]
     backs = [

@@ -1,6 +1,6 @@
 """Duplicate cards found by count: more cards of one rank and ink turned up than one deck holds.
 
-Seed 000 rule 60 ("When two identical cards are turned up, that hand will be declared a misdeal")
+Livermore rule 60 ("When two identical cards are turned up, that hand will be declared a misdeal")
 needs no suit to be read: a deck holds exactly two cards of each rank and ink (the red kings are the
 king of hearts and the king of diamonds), so a third red king turned up in one deal is one of them
 a second time, whichever it is. Vision reads a fanned hand's ranks and inks far more often than its

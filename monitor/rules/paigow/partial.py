@@ -34,7 +34,7 @@ JACK = "J"  # a card read only to this rank may be the joker (a jester)
 
 def flush_possible(back: Sequence[Partial], colours: Sequence[Colour] | None = None) -> bool:
     """Whether the five-card hand could be a flush: the suits read there (the joker completes a flush,
-    seed 000 rule 40) are all one, or none were read, and the inks read there (``colours``, one per
+    Livermore rule 40) are all one, or none were read, and the inks read there (``colours``, one per
     card, or None) are all one."""
     suits = {c[1] for c in back if c is not None and len(c) == 2 and c != JOKER_TEXT}
     inks = {INK[s] for s in suits} | {c for c in colours or () if c is not None}
@@ -61,7 +61,7 @@ def completions(front: Sequence[Partial], back: Sequence[Partial], max_unread: i
 def _complete(cards: list[Partial], unread: list[int], jacks: list[int], n_front: int, named: set[str]
               ) -> Iterator[tuple[list[str], list[str]]]:
     choices = [*RANK_CHARS, JOKER_TEXT]
-    jokers_left = 0 if JOKER_TEXT in named else 1  # one joker in the deck (seed 000 rule 1)
+    jokers_left = 0 if JOKER_TEXT in named else 1  # one joker in the deck (Livermore rule 1)
     for pick in product(choices, repeat=len(unread)):
         for maybe in product((JACK, JOKER_TEXT), repeat=len(jacks)):
             if pick.count(JOKER_TEXT) + maybe.count(JOKER_TEXT) > jokers_left:

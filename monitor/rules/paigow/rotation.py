@@ -1,11 +1,11 @@
 """Banker (Player-Dealer) rotation as an immutable state machine.
 
-Seed 000 rule 3 (and 002): play rotates clockwise; each eligible player may (a) bank two consecutive
-hands, (b) bank one hand and pass, or (c) refuse, and the option goes to the next player; (d) to be
-eligible a player must have wagered at least three times during that round of play. Rule 40: only a
-player who wagered on that spot the previous hand may be the Player-Dealer there. Seed 004 (S&K):
-the bank rotates counterclockwise, at most two hands per round; if most players do not wish to bank,
-any one player may bank at all times; the game is not played without a player acting as the bank.
+Livermore rule 3 (and Lucky Chances): play rotates clockwise; each eligible player may (a) bank two
+consecutive hands, (b) bank one hand and pass, or (c) refuse, and the option goes to the next player;
+(d) to be eligible a player must have wagered at least three times during that round of play. Rule 40:
+only a player who wagered on that spot the previous hand may be the Player-Dealer there. S&K: the bank
+rotates counterclockwise, at most two hands per round; if most players do not wish to bank, any one
+player may bank at all times; the game is not played without a player acting as the bank.
 
 The profile gives the direction (``banker_rotation``), the limit (``banker_max_consecutive``), the
 wager count (``banker_min_wagers_in_round``) and the S&K volunteer rule
@@ -43,7 +43,7 @@ class Phase(StrEnum):
     NEW_GAME = "new_game"  # nobody has banked yet: a seat opens the game
     BANKING = "banking"  # a banker is in place; hands can be dealt
     OFFERING = "offering"  # the bank was passed and is being offered to ``offered_to``
-    NO_BANKER = "no_banker"  # every eligible seat refused: no game (seed 004 S&K)
+    NO_BANKER = "no_banker"  # every eligible seat refused: no game (S&K)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +79,7 @@ class BankerRotation:
     # -- queries -------------------------------------------------------------------------------------
     @property
     def can_deal(self) -> bool:
-        """A hand may be dealt only with a banker in place (seed 004 S&K: no game without a bank)."""
+        """A hand may be dealt only with a banker in place (S&K: no game without a bank)."""
         return self.phase is Phase.BANKING and self.hands_banked < self.profile.banker_max_consecutive
 
     def eligible(self, seat: int) -> bool:
@@ -171,7 +171,7 @@ class BankerRotation:
         return self._offer_after(seat)
 
     def volunteer(self, seat: int) -> BankerRotation:
-        """S&K (seed 004): after every eligible seat refused, any one player may bank."""
+        """S&K: after every eligible seat refused, any one player may bank."""
         check_seat(seat, self.profile)
         if self.phase is not Phase.NO_BANKER:
             raise RotationError(f"seat {seat} cannot volunteer to bank while the game is {self.phase.value}")

@@ -21,11 +21,11 @@ from monitor.rules.paigow.settlement import BankerWager, Bet, Settlement, settle
 from monitor.rules.paigow.showdown import BankerHand, SpotResult, banker_hand, decide_spot
 from monitor.rules.profile import PaiGowProfile
 
-STUB_SIZE = 4  # seed 000 rule 55: four cards remain after the 7x7 deal
+STUB_SIZE = 4  # Livermore rule 55: four cards remain after the 7x7 deal
 
 
 def deal_piles(deck: Sequence[Card], piles: int = 7) -> tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]]:
-    """Deal seven piles of seven, left to right then right to left, alternating (seed 000 rule 6).
+    """Deal seven piles of seven, left to right then right to left, alternating (Livermore rule 6).
 
     Returns the piles (pile 1 first, as numbered in ``dice``) and the stub (rule 55: four cards).
     """
@@ -85,8 +85,8 @@ def play_round(
 ) -> Round:
     """Deal, deliver by the dice, judge every wagered seat against the banker and settle in action order.
 
-    Seats without a setting in ``settings`` are set the house way (seed 001: on request). A banker's
-    setting that fouls is reset the house way (seed 000 rule 54); ``None`` means house way.
+    Seats without a setting in ``settings`` are set the house way (Napa: on request). A banker's
+    setting that fouls is reset the house way (Livermore rule 54); ``None`` means house way.
     """
     way = house_way or house_way_for(profile)
     d = check_dice(dice)

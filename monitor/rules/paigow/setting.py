@@ -1,10 +1,10 @@
 """Settings: a seven-card hand split into a two-card front and a five-card back, and the foul check.
 
-Seed 000 rule 50 (same in 001 and 002): a hand is FOUL if (a) the two-card front hand is stronger than the
-five-card back hand, (b) the front does not hold exactly two cards, (c) the back does not hold exactly
-five cards. Rule 50e: the front is the two-card hand and the back the five-card hand wherever they lie,
-so a judge receives the two groups as placed. Cards that are not exactly the seven dealt (a card held
-out, added or switched) make the hand foul as well (seed 000 rule 42).
+Livermore rule 50 (the same in Napa and Lucky Chances): a hand is FOUL if (a) the two-card front hand is
+stronger than the five-card back hand, (b) the front does not hold exactly two cards, (c) the back does
+not hold exactly five cards. Rule 50e: the front is the two-card hand and the back the five-card hand
+wherever they lie, so a judge receives the two groups as placed. Cards that are not exactly the seven
+dealt (a card held out, added or switched) make the hand foul as well (Livermore rule 42).
 
 >>> from monitor.rules.cards import parse_cards
 >>> dealt = parse_cards("As Ad Kc Qh 9s 5d 2c")

@@ -2,9 +2,9 @@
 
 What the seeds say, and how it is done here:
 
-* Seed 000 rule 16: collection is taken in advance for each bet - from each bettor and, when
+* Livermore rule 16: collection is taken in advance for each bet - from each bettor and, when
   ``profile.banker_pays_collection``, from the Player-Dealer's wager - by ``profile.collection_fee``
-  (the S&K schedule of seed 004 is the default sample). Rule 63: free collection for the first
+  (the S&K schedule is the default sample). Rule 63: free collection for the first
   ``profile.free_collection_hands`` hands of a new game (pass ``hand_number_in_game``). The fee is
   charged on the part of a bet that can play (at most the table maximum).
 * Rule 19: any amount over the table maximum gets no action (``no_action``; it goes back to the bettor).

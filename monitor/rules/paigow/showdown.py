@@ -1,11 +1,11 @@
 """Deciding one spot against the Player-Dealer (banker).
 
-* Seed 000 rule 2: the player wins only if both hands are higher; if both are the same or lower the
+* Livermore rule 2: the player wins only if both hands are higher; if both are the same or lower the
   Player-Dealer wins; one higher and one lower is a push.
-* Seed 000 rule 62 ("copy"): a hand of the same value as the banker's goes to the banker.
-* Seed 000 rule 49: a foul hand loses for the player who set it; every other player betting on that spot
+* Livermore rule 62 ("copy"): a hand of the same value as the banker's goes to the banker.
+* Livermore rule 49: a foul hand loses for the player who set it; every other player betting on that spot
   is settled on the hand set the house way.
-* Seed 000 rule 54 (seed 001 likewise): the banker may not set his hand foul; it is reset the house way
+* Livermore rule 54 (Napa likewise): the banker may not set his hand foul; it is reset the house way
   and play continues.
 """
 

@@ -255,10 +255,23 @@ def parse_legacy(text: str) -> Citation:
 _IN_TEXT: Final = re.compile(
     r"\bseed (?P<seed>\d{3})(?: (?:Hold'em )?(?P<prefix>Pan|misdeal|foul|order of play))? "
     r"(?:rules? )?(?P<items>\d+[a-e]?(?:(?:, | and |-)\d+[a-e]?)*)\b")
+# The same by the rulebook's short name, as comments cite: "Livermore rule 55", "Livermore rules 3, 40",
+# "Lucky Chances rule 47", "Napa misdeal 4", "Poker Games Pan rule 5", "Poker Games Hold'em order of play
+# 1-5". A number is read only after "rule(s)" or a numbered list's name.
+_SHORT_NAMES: Final = {"Livermore": "livermore", "Lucky Chances": "lucky_chances", "Napa": "napa",
+                       "Poker Games": "poker_games"}
+_NAMED_IN_TEXT: Final = re.compile(
+    r"\b(?P<book>Livermore|Lucky Chances|Napa|Poker Games)(?: (?:Hold'em )?(?P<prefix>Pan|misdeal|foul|"
+    r"order of play))?(?P<word> rules?)? (?P<items>\d+[a-e]?(?:(?:, | and |-)\d+[a-e]?)*)\b")
 
 
 def citations_in_text(text: str) -> Iterator[tuple[str, str]]:
-    """Every numbered seed citation in ``text`` as ``(book, rule)``, for checking that each resolves."""
+    """Every numbered citation in ``text``, of a seed document or of a rulebook by its short name, as
+    ``(book, rule)``, for checking that each resolves."""
     for m in _IN_TEXT.finditer(text):
         prefix = m["prefix"] or ""
         yield book_of_seed(m["seed"]), f"{prefix} {m['items']}".strip()
+    for m in _NAMED_IN_TEXT.finditer(text):
+        if m["prefix"] or m["word"]:
+            prefix = m["prefix"] or ""
+            yield _SHORT_NAMES[m["book"]], f"{prefix} {m['items']}".strip()
