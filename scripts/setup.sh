@@ -41,6 +41,8 @@ if has_extra dev; then
   # the browser tests drive chromium; the PostgreSQL tests start their own server
   command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
   ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || need_apt+=(postgresql)
+  # playwright drives chromium through its own node, which needs libatomic (absent from a minimal Debian)
+  ldconfig -p 2>/dev/null | grep -q "libatomic.so.1 " || need_apt+=(libatomic1)
 fi
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = "0" ]; then
