@@ -57,7 +57,7 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"error: base classifier checkpoint not found: {base}", err=True)
             raise typer.Exit(2)
         if imgsz is None:
-            imgsz = _base_imgsz(base)
+            imgsz = base_imgsz(base)
         if fan and not (fan_base.exists() and fan_base.with_suffix(".json").exists()):
             typer.echo(f"error: fan classifier not found: {fan_base} (and its .json); --no-fan skips it",
                        err=True)
@@ -126,7 +126,7 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"fan reader installed into {install}")
 
 
-def _base_imgsz(base: Path) -> int:
+def base_imgsz(base: Path) -> int:
     """The input size the base checkpoint was trained at: its exported model's metadata beside it
     (models/cards.pt and models/cards.json), else 64 (the first classifiers')."""
     from monitor.perception.errors import ModelFileError

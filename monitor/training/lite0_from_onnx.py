@@ -46,7 +46,7 @@ def lite0_from_onnx(path: Path, classes: list[str], crops: Sequence[np.ndarray],
     import torch
     from onnx import numpy_helper
 
-    from monitor.training.pretrained_reader import MEAN, STD, _tensor, build
+    from monitor.training.pretrained_reader import MEAN, STD, build, to_tensor
 
     try:
         graph = onnx.load(str(path)).graph
@@ -78,7 +78,7 @@ def lite0_from_onnx(path: Path, classes: list[str], crops: Sequence[np.ndarray],
             biases.append(torch.from_numpy(b.copy()))
         model.classifier.weight.copy_(torch.from_numpy(head_w.copy()))
         model.classifier.bias.copy_(torch.from_numpy(head_b.copy()))
-    _unfold_norms(model, pairs, biases, crops, imgsz, MEAN, STD, _tensor)
+    _unfold_norms(model, pairs, biases, crops, imgsz, MEAN, STD, to_tensor)
     return model
 
 

@@ -105,7 +105,9 @@ def _augment(img: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray
     return as_image(np.clip(f, 0, 255).astype(np.uint8))
 
 
-def _tensor(imgs: list[np.ndarray]) -> Any:
+def to_tensor(imgs: list[np.ndarray]) -> Any:
+    """BGR uint8 crops of one size -> an RGB float tensor in [0, 1], N x 3 x H x W (the network's input
+    before its normalisation)."""
     import torch
 
     a = np.stack(imgs)[..., ::-1].transpose(0, 3, 1, 2).astype(np.float32) / 255.0
@@ -170,7 +172,7 @@ def train_pretrained(data: Path, run: Path, classes: list[str], epochs: int, img
         t0, seen, total = time.monotonic(), 0, 0.0
         for k in range(0, len(order), batch):
             idx = order[k:k + batch]
-            x = _tensor([_augment(load(train[i][0]), imgsz, rng) for i in idx])
+            x = to_tensor([_augment(load(train[i][0]), imgsz, rng) for i in idx])
             y = torch.tensor([train[i][1] for i in idx])
             opt.zero_grad()
             loss = loss_fn(model((x - MEAN) / STD), y)
@@ -220,7 +222,8 @@ def evaluate_top1(model: Any, files: list[tuple[Path, int]], imgsz: int, load: A
     with torch.no_grad():
         for k in range(0, len(files), 128):
             chunk = files[k:k + 128]
-            x = _tensor([cv2.resize(load(p), (imgsz, imgsz), interpolation=cv2.INTER_AREA) for p, _ in chunk])
+            x = to_tensor([cv2.resize(load(p), (imgsz, imgsz), interpolation=cv2.INTER_AREA)
+                           for p, _ in chunk])
             pred = model((x - MEAN) / STD).argmax(dim=1).numpy()
             right += int(sum(int(p) == c for p, (_, c) in zip(pred, chunk, strict=True)))
     return right / max(1, len(files))

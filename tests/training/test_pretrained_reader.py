@@ -94,7 +94,7 @@ def test_fine_tunes_from_a_shipped_onnx_export_that_reads_as_the_export_does(tmp
 
     from monitor.training.lite0_from_onnx import lite0_from_onnx
     from monitor.training.onnx_init import OnnxInitError
-    from monitor.training.pretrained_reader import MEAN, STD, _tensor, export, train_pretrained
+    from monitor.training.pretrained_reader import MEAN, STD, export, to_tensor, train_pretrained
 
     _crop_set(tmp_path / "crops")
     best = train_pretrained(tmp_path / "crops", tmp_path / "a", CLASSES, epochs=1, imgsz=32, batch=4,
@@ -102,7 +102,7 @@ def test_fine_tunes_from_a_shipped_onnx_export_that_reads_as_the_export_does(tmp
     onnx_path, _, _ = export(best, tmp_path / "ship" / "cards.onnx")
     crops = [cv2.imread(str(p)) for p in sorted((tmp_path / "crops" / "train").glob("*/*.jpg"))]
     model = lite0_from_onnx(onnx_path, CLASSES, crops, 32).eval()
-    x = _tensor([cv2.resize(c, (32, 32), interpolation=cv2.INTER_AREA) for c in crops])
+    x = to_tensor([cv2.resize(c, (32, 32), interpolation=cv2.INTER_AREA) for c in crops])
     with torch.no_grad():
         rebuilt = torch.softmax(model((x - MEAN) / STD), dim=1).numpy()
     session = ort.InferenceSession(str(onnx_path), providers=["CPUExecutionProvider"])

@@ -2,23 +2,12 @@
 
 from __future__ import annotations
 
-import pytest
 from sqlalchemy import select
 
 from monitor.store import audit
-from monitor.store.db import make_engine, make_sessionmaker
-from monitor.store.migrate import upgrade
 from monitor.store.models import AlertRow, HandHistoryRow, RoundRow, TableRow
 from monitor.store.repository import NewAlert, acknowledge_alert, verify_alert_rows
 from monitor.store.write_batch import WriteBatch
-
-
-@pytest.fixture
-def sessions(db_url: str):
-    engine = make_engine(db_url)
-    upgrade(engine)
-    yield make_sessionmaker(engine)
-    engine.dispose()
 
 
 def _alert(i: int, round_ref: str | None = "r1") -> NewAlert:

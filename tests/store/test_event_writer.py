@@ -8,22 +8,12 @@ import pytest
 from sqlalchemy import func, select
 
 from monitor.events.schema import Event, parse_event
-from monitor.store.db import make_engine, make_sessionmaker
 from monitor.store.event_writer import EventWriter
-from monitor.store.migrate import upgrade
 from monitor.store.models import AlertRow, EventRow, HandHistoryRow, RoundRow, TableRow
 from monitor.store.repository import known_event_keys
 from tests.support.procedure import clean_round, find, run
 
 PROFILE = {"name": "livermore", "line": "livermore: the default"}
-
-
-@pytest.fixture
-def sessions(db_url: str):
-    engine = make_engine(db_url)
-    upgrade(engine)
-    yield make_sessionmaker(engine)
-    engine.dispose()
 
 
 def _round(round_ref: str = "r1", **edits: Any) -> list[dict[str, Any]]:

@@ -47,12 +47,12 @@ def test_a_decks_fan_reader_is_enrolled_and_installed(tmp_path: Path) -> None:
 
 
 def test_enroll_deck_trains_at_the_base_classifiers_input_size(tmp_path: Path) -> None:
-    from monitor.commands.enroll_deck import _base_imgsz
+    from monitor.commands.enroll_deck import base_imgsz
 
     shipped = json.loads((MODELS / "cards.json").read_text())["imgsz"]
-    assert _base_imgsz(MODELS / "cards.pt") == shipped
+    assert base_imgsz(MODELS / "cards.pt") == shipped
     alone = tmp_path / "other.pt"
     alone.write_bytes(b"")
-    assert _base_imgsz(alone) == 64  # no metadata beside it: the first classifiers' size
+    assert base_imgsz(alone) == 64  # no metadata beside it: the first classifiers' size
     (tmp_path / "other.json").write_text("{not json")
-    assert _base_imgsz(alone) == 64
+    assert base_imgsz(alone) == 64

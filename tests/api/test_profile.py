@@ -8,34 +8,25 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, select
-from store_api_support import (  # noqa: F401
-    TOKENS,
-    auth,
-    db_url,
-    faulty_round,
-    make_settings,
-    pg_cluster,
-    sqlite_url,
-)
 
 from monitor.api.app import create_app
 from monitor.calibration import parse_table
 from monitor.procedure.feed import MonitorFeed
 from monitor.store.models import EventRow
-
-TABLE = Path(__file__).resolve().parents[1] / "calibration" / "default-table.yaml"
+from tests.support.api import TOKENS, auth, faulty_round, make_settings
+from tests.support.paths import TABLE_FILE
 
 
 def _room_profile():  # -> PaiGowProfile, read from a table file as `run` reads it
     import yaml
 
-    data = yaml.safe_load(TABLE.read_text("utf-8"))
+    data = yaml.safe_load(TABLE_FILE.read_text("utf-8"))
     data["profile"] = {"name": "room-cw", "rulebook": "napa", "dice": {"direction": "clockwise"},
                        "limits": {"min_cents": 100, "max_cents": 100000}}
     return parse_table(data, "room.yaml").profile
 
 
-def test_the_profile_of_the_table_file_arrives_in_alerts_and_the_table_view(db_url: str) -> None:  # noqa: F811
+def test_the_profile_of_the_table_file_arrives_in_alerts_and_the_table_view(db_url: str) -> None:
     room = _room_profile()
     app = create_app(make_settings(db_url), feed_factory=lambda: MonitorFeed({"T1": room}))
     with TestClient(app) as client:
@@ -63,7 +54,7 @@ def test_the_profile_of_the_table_file_arrives_in_alerts_and_the_table_view(db_u
     assert stored == {"T1": "room-cw", "T2": "livermore"}
 
 
-def test_run_and_demo_judge_with_the_table_files_profile(sqlite_url: str, tmp_path: Path) -> None:  # noqa: F811
+def test_run_and_demo_judge_with_the_table_files_profile(sqlite_url: str, tmp_path: Path) -> None:
     """``run`` and ``demo`` serve through ApiServer, handed the table file's profile by table id."""
     from monitor.pipeline.server import ApiServer
 
@@ -75,7 +66,7 @@ def test_run_and_demo_judge_with_the_table_files_profile(sqlite_url: str, tmp_pa
         assert page["total"] == 4 and {a["profile"] for a in page["items"]} == {"room-cw"}
 
 
-def test_a_central_serve_judges_each_table_by_its_table_file(sqlite_url: str, tmp_path: Path,  # noqa: F811
+def test_a_central_serve_judges_each_table_by_its_table_file(sqlite_url: str, tmp_path: Path,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     import uvicorn
     import yaml
@@ -83,7 +74,7 @@ def test_a_central_serve_judges_each_table_by_its_table_file(sqlite_url: str, tm
 
     from monitor.cli import app
 
-    data = yaml.safe_load(TABLE.read_text("utf-8"))
+    data = yaml.safe_load(TABLE_FILE.read_text("utf-8"))
     bad = tmp_path / "bad.yaml"
     bad.write_text(yaml.safe_dump({**data, "profile": {"name": "x", "dice": {"direction": "left"}}}), "utf-8")
     result = CliRunner().invoke(app, ["serve", "--db", sqlite_url, "--table", str(bad)])

@@ -10,8 +10,6 @@ from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 
 from monitor.store import audit
-from monitor.store.db import make_engine, make_sessionmaker
-from monitor.store.migrate import upgrade
 from monitor.store.models import AuditEntryRow
 from monitor.store.repository import (
     NewAlert,
@@ -21,14 +19,6 @@ from monitor.store.repository import (
     resolve_alert,
     verify_alert_rows,
 )
-
-
-@pytest.fixture
-def sessions(db_url: str):
-    engine = make_engine(db_url)
-    upgrade(engine)
-    yield make_sessionmaker(engine)
-    engine.dispose()
 
 
 def _alert(i: int) -> NewAlert:

@@ -74,7 +74,7 @@ def test_a_models_folder_that_is_not_there_is_refused_by_run_and_review(tmp_path
 
 
 def test_the_default_table_is_package_data() -> None:
-    from monitor.commands.demo import TABLE_FILE as PACKAGED
+    from monitor.commands.demo import TABLE as PACKAGED
 
     assert PACKAGED.parent.name == "calibration" and PACKAGED.parent.parent.name == "monitor"
     assert PACKAGED.read_bytes() == TABLE_FILE.read_bytes()  # the source tree's file, shipped in the package
