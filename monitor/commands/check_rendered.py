@@ -1,6 +1,7 @@
 """``table-monitor check-rendered``: the whole product on rendered rounds, against the scripts' alerts.
 
-Each folder is a ``render-round`` output (video, console log, true alerts, expected codes). Its video
+Each folder is a ``render-round`` output (video, console log, true alerts, expected codes, and the
+table file to read it with, ``table.yaml``; a folder without one is read as the default table). Its video
 is reviewed with the chosen perception (the trained models by default: detection, identity, ByteTrack,
 extraction, the procedure monitor) and the raised alerts are compared with the truth: faults missed,
 false alerts, and each alert's media-time error (issue 8's end-to-end table).
@@ -57,7 +58,9 @@ def register(app: typer.Typer) -> None:
                 failed += 1
                 continue
             dest = out / folder.name
-            opts = ReviewOptions(videos=[video], table=TABLE, out=dest, perception=perception.value,
+            # render-round writes the table file its video is read with (its layout, its profile)
+            table_file = folder / "table.yaml" if (folder / "table.yaml").exists() else TABLE
+            opts = ReviewOptions(videos=[video], table=table_file, out=dest, perception=perception.value,
                                  models=models,
                                  gate=GateSettings(stride=stride), clips=False, threads=threads,
                                  backend=backend.value,

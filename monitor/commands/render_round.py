@@ -48,34 +48,59 @@ def register(app: typer.Typer) -> None:
         video: Annotated[
             bool, typer.Option(help="render the video and truth (--no-video: events, alerts, strip only)")
         ] = True,
+        layout: Annotated[Path | None, typer.Option(
+            help="the table's layout file (default: the script's layout:, else the built-in table)")] = None,
+        table: Annotated[Path | None, typer.Option(
+            help="the table file the chain reads, made for the layout (default: the script's table:, else "
+                 "the one render-table-file makes for the layout)")] = None,
+        habit: Annotated[list[str] | None, typer.Option(
+            help="a dealing habit (repeatable): plain, clockwise, clockwise_unprofiled, squared_stub, "
+                 "hand_unseen, bets_before, cards_on_circle (docs/renderer.md)")] = None,
+        light: Annotated[str, typer.Option(help="the room's light: studio, dim, warm, bright")] = "studio",
+        progress: Annotated[bool, typer.Option(help="show a progress bar")] = True,
     ) -> None:
         """Animate round scripts into a video with per-frame ground truth and the true event stream.
 
+        Also writes table.yaml: the table file to read the video with (the layout seen by the
+        renderer's camera, carrying the profile the rounds were dealt by).
         Exits with status 1 if the procedure monitor's alerts differ from a script's expect_alerts.
         """
+        from contextlib import nullcontext
+        from functools import partial
+
         from rich.progress import Progress
 
+        from monitor.render.rounds.habits import habit_profiles, with_habits
         from monitor.render.rounds.play import play_many
+        from monitor.render.rounds.room import RoomError, room_of_scripts, table_for
         from monitor.render.rounds.script import ScriptError, load_script, shipped_scripts
         from monitor.render.rounds.video import RenderOptions, total_frames, write_recording
 
         shipped = shipped_scripts()
+        habits = habit or []
         try:
             loaded = []
             for p in scripts:
                 path = p if p.exists() or str(p) not in shipped else shipped[str(p)]
-                script = load_script(path)
+                script = with_habits(load_script(path), habits)
                 looks = {k: v for k, v in (("design", design), ("table_style", table_style)) if v}
                 loaded.append((script.model_copy(update=looks), str(path)))
-            rounds = play_many(loaded)
-            opts = RenderOptions(resolution, fps, effects, crf)
-            opts.size()
-        except (ScriptError, ValueError) as e:
+            room = room_of_scripts(loaded, str(layout) if layout else None, str(table) if table else None)
+            dealt, carried = habit_profiles(habits, room.profile)
+            rounds = play_many(loaded, layout=room.layout, profile=dealt)
+            opts = RenderOptions(resolution, fps, effects, crf, light=light)
+            opts.look()
+            chain_table = table_for(room.layout, opts.size(), room.table.table, carried)
+        except (ScriptError, RoomError, ValueError) as e:
             raise _fail(str(e)) from None
         n = total_frames(rounds, fps)
-        with Progress() as bar:
-            task = bar.add_task(f"rendering {n} frames", total=n if video else 0)
-            res = write_recording(rounds, out, opts, lambda k: bar.advance(task, k), video=video)
+        bar = Progress() if progress else None
+        with bar if bar is not None else nullcontext():
+            step = None
+            if bar is not None:
+                task = bar.add_task(f"rendering {n} frames", total=n if video else 0)
+                step = partial(bar.advance, task)
+            res = write_recording(rounds, out, opts, step, video=video, table=chain_table)
         if video:
             typer.echo(
                 f"{out}/video.mp4: {res.frames} frames ({res.seconds:.1f} s at {fps} fps, {res.rendered} "
@@ -179,3 +204,27 @@ def register(app: typer.Typer) -> None:
         )
         if not res.ok:
             raise typer.Exit(1)
+
+    @app.command("render-table-file")
+    def render_table_file(
+        layout: Annotated[Path, typer.Option(help="the layout file (table-monitor layout make)")],
+        out: Annotated[Path, typer.Option(help="the table file to write")],
+        resolution: Annotated[str, typer.Option(parser=frame_size, metavar="720p|1080p|4k|WIDTHxHEIGHT",
+                                                help="the camera frame's size")] = "1080p",
+        table_id: Annotated[str, typer.Option("--table", help="the table's id")] = "table-1",
+    ) -> None:
+        """The table file of a layout seen by the renderer's camera over it (exact, from the camera
+        model): what render-round and the variations gate read a rendered round of that layout with."""
+        from monitor.geometry import LayoutError, load_layout
+        from monitor.render.rounds.room import table_for
+        from monitor.render.rounds.video import RenderOptions
+
+        try:
+            lay = load_layout(layout)
+            size = RenderOptions(resolution).size()
+        except (LayoutError, ValueError) as e:
+            raise _fail(str(e)) from None
+        table_for(lay, size, table_id).save(
+            out, header=f"made by `table-monitor render-table-file --layout {layout}`: the renderer's camera "
+                        f"over {lay.name} (monitor/render/rounds/room.py camera_for)")
+        typer.echo(f"wrote {out}: layout {lay.name}, {size[0]}x{size[1]}")

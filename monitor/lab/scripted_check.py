@@ -24,6 +24,7 @@ from monitor.pipeline.chain import TableChain
 from monitor.pipeline.extract import EventExtractor, ExtractorSettings
 from monitor.pipeline.oracle import OracleFrame, OracleOptions, oracle_frames
 from monitor.pipeline.watchers.view import TableLayout
+from monitor.rules.profile import PaiGowProfile
 
 
 @dataclass
@@ -65,16 +66,17 @@ def run_oracle(
     use_bytetrack: bool = False,
     fps: float = 30.0,
     on_frame: Callable[[int], None] | None = None,
+    profile: PaiGowProfile | None = None,
 ) -> tuple[list[EventBase], list[Alert], int]:
-    """Run the chain over oracle frames with the outside events merged in by media time."""
+    """Run the chain over oracle frames with the outside events merged in by media time; the monitor
+    judges by ``profile`` (default: the profile the first round was dealt by)."""
     from monitor.procedure.monitor import Monitor
-    from monitor.render.rounds.play import profile_for
 
     seq = iter(range(1 << 30))
     extractor = EventExtractor(calibration.table, settings, next_seq=lambda: next(seq),
                                layout=TableLayout.of(calibration.zones))
     chain = TableChain(calibration, extractor, fps)
-    monitor = Monitor(profile=profile_for(rounds[0].script))
+    monitor = Monitor(profile=profile if profile is not None else rounds[0].rules_profile())
     outside = sorted(outside_events(true_events), key=lambda e: e["media_time"])
     k = 0
     events: list[EventBase] = []
@@ -113,20 +115,22 @@ def check_rounds(
     settings: ExtractorSettings | None = None,
     use_bytetrack: bool = False,
     on_frame: Callable[[int], None] | None = None,
+    profile: PaiGowProfile | None = None,
 ) -> ScriptCheck:
-    """Played rounds -> oracle frames -> events -> alerts, against the scripts' expected alerts."""
+    """Played rounds -> oracle frames -> events -> alerts, against the scripts' expected alerts. The
+    chain's monitor judges by ``profile`` (a table file's; default: the one the rounds were dealt by),
+    the truth always by the profile the rounds were dealt by."""
     from monitor.procedure.monitor import Monitor
-    from monitor.render.rounds.play import profile_for
 
     true_events = [e for r in rounds for e in r.events]
-    truth = Monitor(profile=profile_for(rounds[0].script))
+    truth = Monitor(profile=rounds[0].rules_profile())
     for e in true_events:
         truth.feed_dict(e)
     truth.finish()
     size = calibration.image_size
     frames = oracle_frames(timeline_truth(rounds, fps, size, stride), size, oracle)
     events, alerts, n = run_oracle(rounds, calibration, frames, true_events, settings, use_bytetrack, fps,
-                                   on_frame)
+                                   on_frame, profile)
     expected = [c for r in rounds for c in r.script.expect_alerts]
     check = ScriptCheck(name, expected, [a.code for a in alerts], list(truth.alerts), alerts, events, n)
     by_code: dict[str, list[float]] = {}

@@ -21,16 +21,18 @@ def timeline_truth(rounds: list[Any], fps: int = 30, size: tuple[int, int] = (19
                    stride: int = 1, raster: float = 0.5) -> Iterator[TruthRow]:
     """Truth rows for played rounds (``monitor.render.rounds.play.PlayedRound``), frame by frame.
 
-    Polygons are the default camera's projection (numpy arrays here, lists in a truth file); the
+    Polygons are the projection of the renderer's camera over the rounds' layout (the default camera
+    on the default layout; ``monitor.render.rounds.room.camera_for``), numpy arrays here (lists in a
+    truth file); the
     visible share is each object's pixels left uncovered when every object is filled in drawing
     order on a raster ``raster`` times the image size.
     """
-    from monitor.render.camera import default_camera
     from monitor.render.card_art import CARD_H_MM, CARD_W_MM
+    from monitor.render.rounds.room import camera_for
     from monitor.render.rounds.video import round_at, total_frames
     from monitor.render.scene import CardObj, ChipStack, Die
 
-    cam = default_camera(*size)
+    cam = camera_for(rounds[0].timeline.layout, size)
     rw, rh = max(1, int(size[0] * raster)), max(1, int(size[1] * raster))
     ring_a = np.linspace(0, 2 * np.pi, 12, endpoint=False)
     unit = np.array([[-0.5, 0.5], [0.5, 0.5], [0.5, -0.5], [-0.5, -0.5]])  # tl, tr, br, bl (card frame)

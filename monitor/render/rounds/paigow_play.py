@@ -14,7 +14,7 @@ from monitor.geometry import TableLayout
 from monitor.procedure.paigow import serpentine_pile
 from monitor.procedure.paigow_rules import PaiGowRules, cards
 from monitor.render.rounds import script as S
-from monitor.render.rounds.play_base import CARD_THICK, MUCK, EventLog, Player, along, key_of, seat_angle
+from monitor.render.rounds.play_base import CARD_THICK, EventLog, Player, along, key_of, seat_angle
 from monitor.render.rounds.timeline import Pose, Track
 from monitor.render.scene import Die
 from monitor.rules.cards import PAI_GOW_53
@@ -83,18 +83,25 @@ class PaiGowPlayer(Player):
         src = self.closed if self.closed is not None else self.wagers
         return {s for (s, _), v in src.items() if v > 0 and s != self.banker}
 
-    def act_bet(self, a: S.Bet, t: float, d: float) -> None:
+    def act_bet(self, a: S.Bet, t: float, d: float) -> float | None:
         key = (a.seat, a.bettor)
         if key in self.wagers:
             raise self.fail(
                 f"seat {a.seat} already has a bet{'' if a.bettor is None else ' by ' + a.bettor}: "
                 "use change_bet"
             )
+        if self.script.habits.bets_before_start and self.closed is None:
+            # already down when the camera's first frame is taken: no arm, no time
+            self.chips[key] = self.place_chips(key, a.dollars, self.start)
+            self.wagers[key] = a.dollars
+            self.ev("bet_placed", self.start, seat=a.seat, amount=a.dollars * 100, bettor=a.bettor)
+            return 0.0
         spot = self.chip_spot(*key)
         self.player_arm(a.seat, t, t + 0.8 * d, spot)
         self.chips[key] = self.place_chips(key, a.dollars, t + 0.45 * d)
         self.wagers[key] = a.dollars
         self.ev("bet_placed", t + 0.5 * d, seat=a.seat, amount=a.dollars * 100, bettor=a.bettor)
+        return None
 
     def act_no_more_bets(self, a: S.NoMoreBets, t: float, d: float) -> None:
         self.closed = dict(self.wagers)
@@ -148,20 +155,23 @@ class PaiGowPlayer(Player):
             if up:
                 self.exposed.append((pile, tr))
             self.ev("card_dealt", t1, pile=pile, face_up=up, card=key_of(tr) if up else None)
-        self.dealing_hand(t, ct, dealt)
+        self.dealing_hand(t, ct, dealt, self.script.habits.hand_unseen)
         return a.cards * ct + 0.3
 
     def act_count_stub(self, a: S.CountStub, t: float, d: float) -> None:
         x, y = self.deck_spot()
         n = len(self.deck)
+        # spread: side by side, 24 mm apart; squared: left in one stack, edges within a millimetre or so
+        squared = self.script.habits.stub == "squared"
+        step, jit = (0.0, 0.25) if squared else (24.0, 1.0)
         for i, tr in enumerate(self.deck):
             tr.move(
                 t,
                 t + 0.6 * d,
                 Pose(
-                    x + (i - (n - 1) / 2) * 24.0,
-                    y + float(self.rng.normal(0, 2)),
-                    float(self.rng.normal(0, 2)),
+                    x + (i - (n - 1) / 2) * step,
+                    y + jit * float(self.rng.normal(0, 2)),
+                    jit * float(self.rng.normal(0, 2)),
                     i * CARD_THICK,
                     False,
                 ),
@@ -184,7 +194,8 @@ class PaiGowPlayer(Player):
             raise self.fail("no exposed card to replace")
         pile, card = self.exposed.pop(0)
         p = card.last
-        card.move(t, t + 0.4 * d, Pose(MUCK[0], MUCK[1], p.angle, 0.0, True))
+        muck = self.muck()
+        card.move(t, t + 0.4 * d, Pose(muck[0], muck[1], p.angle, 0.0, True))
         self.loose.append(card)
         new = self.draw()
         self.deal_to(new, t + 0.45 * d, t + 0.9 * d, Pose(p.x, p.y, p.angle, p.z, False))
@@ -195,7 +206,7 @@ class PaiGowPlayer(Player):
             t + d,
             [
                 (t, p.x, p.y - 45, 40.0),
-                (t + 0.4 * d, MUCK[0], MUCK[1] - 45, 40.0),
+                (t + 0.4 * d, muck[0], muck[1] - 45, 40.0),
                 (t + 0.45 * d, *self.deck_spot(), 40.0),
                 (t + 0.9 * d, p.x, p.y - 45, 40.0),
                 (t + d, p.x, p.y - 120, 90.0),
@@ -315,7 +326,7 @@ class PaiGowPlayer(Player):
             spot = self.seat_spot(seat)
             self.clear_cards(self.at_seat[seat], t0, d)
             self.dealer_arm(
-                t0, t0 + 0.8 * d, [(t0, spot[0], spot[1] - 45, 40.0), (t0 + 0.8 * d, 0.0, -330.0, 40.0)]
+                t0, t0 + 0.8 * d, [(t0, spot[0], spot[1] - 45, 40.0), (t0 + 0.8 * d, *self.tray_spot(), 40.0)]
             )
             self.collected.add(seat)
             self.ev("dead_hand_collected", t0 + 0.8 * d, seat=seat)
@@ -504,6 +515,17 @@ class PaiGowPlayer(Player):
         first = self.rules.action_seat(self.dice, b)
         return self.rules.action_order(first, b)
 
+    def lay_on_circle(self, seat: int, front: list[Track], back: list[Track], t0: float, t1: float) -> None:
+        """The opened hand turned face up onto the seat's betting circle (some dealers settle there):
+        the five cards fanned on it, the two beside them."""
+        c = self.layout.seat(seat).betting_spot.center
+        ang = seat_angle(self.layout, seat)
+        for group, start in ((back, -30.0), (front, 55.0)):
+            for i, tr in enumerate(group):
+                x, y = along((float(c[0]), float(c[1])), ang, start + (i - (len(group) - 1) / 2) * 16.0)
+                p = tr.last
+                tr.move(t0, t1, Pose(x, y, p.angle, 8.0 + i * CARD_THICK, True), lift=10.0)
+
     def act_open_hands(self, a: S.OpenHands, t: float, d: float) -> float:
         banker = self.banker_for_play()
         seats = [s for s in self.order() if s in self.settings]
@@ -511,9 +533,12 @@ class PaiGowPlayer(Player):
         for k, seat in enumerate(seats):
             t0 = t + k * st
             front, back = self.hand_tracks[seat]
-            for tr in front + back:
-                p = tr.last
-                tr.move(t0 + 0.1 * st, t0 + 0.7 * st, Pose(p.x, p.y, p.angle, p.z, True))
+            if self.script.habits.opened_on_circle:
+                self.lay_on_circle(seat, front, back, t0 + 0.1 * st, t0 + 0.7 * st)
+            else:
+                for tr in front + back:
+                    p = tr.last
+                    tr.move(t0 + 0.1 * st, t0 + 0.7 * st, Pose(p.x, p.y, p.angle, p.z, True))
             c = self.layout.seat(seat).back_hand.center
             self.dealer_arm(
                 t0,
@@ -555,6 +580,7 @@ class PaiGowPlayer(Player):
             raise self.fail(f"seats {missing} have bets but their hands were not opened (open_hands first)")
         banker_cents = sum(v for (s, _), v in wagers.items() if s == b) * 100
         first = self.rules.action_seat(self.dice, b)
+        tx, ty = self.tray_spot()
         st = settle(self.rules.profile, BankerWager("banker", b, banker_cents), bets, self.results, first)
         k = 0
         for line in st.lines:
@@ -565,7 +591,7 @@ class PaiGowPlayer(Player):
             if line.seat != b and key in self.chips:
                 spot = self.chip_spot(*key)
                 if amount < 0:
-                    self.take_chips(self.chips[key], t0, 0.8 * d, (0.0, -330.0))
+                    self.take_chips(self.chips[key], t0, 0.8 * d, self.tray_spot())
                 elif amount > 0 and amount // 100 > 0:
                     self.chips[key] += self.place_chips(
                         key, amount // 100, t0 + 0.5 * d, (spot[0], spot[1] - 60.0)
@@ -574,9 +600,9 @@ class PaiGowPlayer(Player):
                     t0,
                     t0 + 0.9 * d,
                     [
-                        (t0, 0.0, -300.0, 80.0),
+                        (t0, tx, ty + 30.0, 80.0),
                         (t0 + 0.5 * d, spot[0], spot[1] - 80, 40.0),
-                        (t0 + 0.9 * d, 0.0, -300.0, 80.0),
+                        (t0 + 0.9 * d, tx, ty + 30.0, 80.0),
                     ],
                 )
                 k += 1

@@ -21,6 +21,10 @@ class PlayedRound:
     events: list[EventDict]
     start: float
     end: float
+    profile: Any = None  # the rule profile it was dealt by (PaiGowProfile; None: the script's own)
+
+    def rules_profile(self) -> Any:
+        return self.profile if self.profile is not None else profile_for(self.script, self.source)
 
 
 def profile_for(script: Script, source: str = "<script>") -> Any:
@@ -56,8 +60,11 @@ def play_script(
     log: EventLog | None = None,
     t0: float = 0.0,
     layout: TableLayout | None = None,
+    profile: Any = None,
 ) -> PlayedRound:
-    """Play ``script`` from media time ``t0``; events go to ``log`` (a new one if None)."""
+    """Play ``script`` from media time ``t0`` on ``layout`` (default: the built-in one), dealt by
+    ``profile`` (a ``PaiGowProfile``, e.g. a table file's; default: the script's ``profile``);
+    events go to ``log`` (a new one if None)."""
     from monitor.procedure.paigow_rules import PaiGowRules
     from monitor.render.rounds.holdem_play import HoldemPlayer
     from monitor.render.rounds.paigow_play import PaiGowPlayer
@@ -67,12 +74,13 @@ def play_script(
     layout = layout or default_layout()
     n0 = len(log.events)
     player: PaiGowPlayer | HoldemPlayer
+    rules_profile = profile if profile is not None else profile_for(script, source)
     if script.game == "paigow":
-        player = PaiGowPlayer(script, layout, log, t0, source, PaiGowRules(profile_for(script, source)))
+        player = PaiGowPlayer(script, layout, log, t0, source, PaiGowRules(rules_profile))
     else:
         player = HoldemPlayer(script, layout, log, t0, source)
     tl = player.play()
-    return PlayedRound(script, source, tl, log.events[n0:], t0, player.t)
+    return PlayedRound(script, source, tl, log.events[n0:], t0, player.t, profile)
 
 
 @dataclass
@@ -96,20 +104,29 @@ class AlertCheck:
         return "; ".join(parts) or "alerts as expected"
 
 
-def judge(events: list[EventDict], script: Script, source: str = "<script>") -> AlertCheck:
-    """Feed the true events to a fresh procedure monitor; compare its alerts with ``expect_alerts``."""
+def judge(
+    events: list[EventDict], script: Script, source: str = "<script>", profile: Any = None
+) -> AlertCheck:
+    """Feed the true events to a fresh procedure monitor (judging by ``profile``, default the script's);
+    compare its alerts with ``expect_alerts``."""
     from monitor.procedure.monitor import Monitor
 
-    m = Monitor(profile=profile_for(script, source))
+    m = Monitor(profile=profile if profile is not None else profile_for(script, source))
     for e in events:
         m.feed_dict(e, location=f"{source} seq {e.get('seq')}")
     m.finish()
     return AlertCheck(list(script.expect_alerts), [a.code for a in m.alerts], list(m.alerts))
 
 
-def play_many(scripts: list[tuple[Script, str]], gap: float = 1.0) -> list[PlayedRound]:
+def play_many(
+    scripts: list[tuple[Script, str]],
+    gap: float = 1.0,
+    layout: TableLayout | None = None,
+    profile: Any = None,
+) -> list[PlayedRound]:
     """Several scripts one after another on one clock and one event stream (``gap`` s of empty table
-    between rounds). All scripts must be for the same table."""
+    between rounds), on one ``layout`` dealt by one ``profile`` (as :func:`play_script`). All scripts
+    must be for the same table."""
     if not scripts:
         raise ScriptError("no scripts to play")
     tables = {s.table_id for s, _ in scripts}
@@ -119,7 +136,7 @@ def play_many(scripts: list[tuple[Script, str]], gap: float = 1.0) -> list[Playe
     out: list[PlayedRound] = []
     t = 0.0
     for script, source in scripts:
-        r = play_script(script, source, log, t)
+        r = play_script(script, source, log, t, layout, profile)
         out.append(r)
         t = r.end + gap
     return out

@@ -26,9 +26,7 @@ EventDict = dict[str, Any]
 CARD_THICK = 0.3
 CHIP_VALUES = (1000, 500, 100, 25, 5, 1)  # dollars, largest first
 MAX_STACK = 20
-DEALER_RIGHT = (200.0, -560.0, 260.0)
-DEALER_LEFT = (-200.0, -560.0, 260.0)
-MUCK = (360.0, -250.0)  # where exposed, burned and collected cards go before the dealer clears them
+MUCK = (360.0, -250.0)  # Hold'em's muck on the default layout (Pai Gow's is Player.muck(), by the stub)
 SKINS = [(150, 180, 225), (120, 150, 200), (90, 120, 170), (60, 85, 130)]
 SLEEVES = [(30, 30, 30), (40, 40, 120), (110, 60, 30), (60, 90, 60)]
 
@@ -101,6 +99,7 @@ class Player:
         self.layout = layout
         self.log = log
         self.t = t0
+        self.start = t0  # the round's first moment
         self.source = source
         self.rng = np.random.default_rng(script.seed)
         self.tl = Timeline(layout, script.design, script.table_style)
@@ -128,6 +127,25 @@ class Player:
         self.tl.duration = self.t
         return self.tl
 
+    # ---- the dealer's places, from the layout -------------------------------------------------
+
+    def shoulder(self, right: bool = True) -> tuple[float, float, float]:
+        x, y = self.layout.dealer_position
+        return (float(x) + (200.0 if right else -200.0), float(y) + 60.0, 260.0)
+
+    def muck(self) -> tuple[float, float]:
+        """Beside the stub, toward the table's middle and the dealer."""
+        sx, sy = self.deck_spot()
+        return (sx - math.copysign(200.0, sx), sy - 50.0)
+
+    def tray_spot(self) -> tuple[float, float]:
+        """Where lost chips and cleared cards go: the tray, or in front of the dealer without one."""
+        if self.layout.tray is not None:
+            c = self.layout.tray.center
+            return (float(c[0]), float(c[1]))
+        x, y = self.layout.dealer_position
+        return (float(x), float(y) + 290.0)
+
     def dealer_arm(
         self, t0: float, t1: float, points: list[tuple[float, float, float, float]], right: bool = True
     ) -> None:
@@ -135,15 +153,18 @@ class Player:
             ArmTrack(
                 t0,
                 t1,
-                DEALER_RIGHT if right else DEALER_LEFT,
+                self.shoulder(right),
                 path(points),
                 skin=(110, 140, 190),
                 sleeve=(25, 25, 25),
             )
         )
 
-    def dealing_hand(self, t: float, card_time: float, dealt: list[Track]) -> None:
-        """The dealer's right hand carrying each card of a deal in turn (one every ``card_time`` s)."""
+    def dealing_hand(
+        self, t: float, card_time: float, dealt: list[Track], unseen: tuple[int, int] | None = None
+    ) -> None:
+        """The dealer's right hand carrying each card of a deal in turn (one every ``card_time`` s);
+        while deal numbers ``unseen`` (first, last) are dealt, the hand is out of the camera's view."""
         if not dealt:
             return
 
@@ -151,11 +172,25 @@ class Player:
             k = min(int((tt - t) / card_time), len(dealt) - 1)
             return follow(dealt[k])(tt)
 
-        self.tl.arm(
-            ArmTrack(
-                t, t + len(dealt) * card_time, DEALER_RIGHT, hand, skin=(110, 140, 190), sleeve=(25, 25, 25)
+        n = len(dealt)
+        lo, hi = unseen if unseen is not None else (n + 1, n + 1)
+        lo, hi = max(1, lo), min(n, hi)
+        # stretches of deal numbers [a, b], each seen or not
+        cuts = [(1, lo - 1, True), (lo, hi, False), (hi + 1, n, True)] if lo <= hi else [(1, n, True)]
+        for a, b, seen in cuts:
+            if a > b:
+                continue
+            self.tl.arm(
+                ArmTrack(
+                    t + (a - 1) * card_time,
+                    t + b * card_time,
+                    self.shoulder(),
+                    hand,
+                    skin=(110, 140, 190),
+                    sleeve=(25, 25, 25),
+                    seen=seen,
+                )
             )
-        )
 
     def player_arm(self, seat: int, t0: float, t1: float, target: tuple[float, float]) -> None:
         px, py = self.layout.seat(seat).position
@@ -246,7 +281,8 @@ class Player:
 
     def clear_cards(self, tracks: list[Track], t: float, d: float) -> None:
         """Sweep cards to the dealer and off the table."""
-        dx, dy = 0.0, -300.0
+        tx, ty = self.tray_spot()
+        dx, dy = tx, ty + 30.0
         for tr in {id(tr): tr for tr in tracks}.values():
             if tr.end <= t:
                 continue

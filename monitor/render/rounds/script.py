@@ -313,6 +313,31 @@ HOLDEM_ACTIONS = frozenset(
 )
 
 
+class Habits(BaseModel):
+    """How this room's dealer deals, where it differs from the renderer's usual dealer (docs/rounds.md).
+
+    ``stub``: the four stub cards spread for counting, or left squared in one stack. ``hand_unseen``:
+    deal numbers ``[first, last]`` dealt with the dealer's hand out of the camera's view (not drawn,
+    not in the truth). ``bets_before_start``: the bets placed before no_more_bets are already down at
+    the round's first frame (no arm places them). ``opened_on_circle``: each opened hand is laid face
+    up across its seat's betting circle."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    stub: Literal["spread", "squared"] = "spread"
+    hand_unseen: Annotated[tuple[Annotated[int, Field(ge=1, le=60)], Annotated[int, Field(ge=1, le=60)]],
+                           Field()] | None = None
+    bets_before_start: bool = False
+    opened_on_circle: bool = False
+
+    @field_validator("hand_unseen")
+    @classmethod
+    def _stretch(cls, v: tuple[int, int] | None) -> tuple[int, int] | None:
+        if v is not None and v[0] > v[1]:
+            raise ValueError(f"first deal number {v[0]} is after the last {v[1]}")
+        return v
+
+
 class Script(BaseModel):
     """A whole round. ``expect_alerts``: the alert codes the procedure monitor must raise (with repeats)."""
 
@@ -326,6 +351,11 @@ class Script(BaseModel):
     design: str = "classic"
     table_style: str = "green"
     seed: int = 0  # jitter of where cards and chips land
+    # the table: a layout file and the table file the chain reads (docs/renderer.md, "Other tables");
+    # relative paths are read from the script's folder, then from the current one
+    layout: Annotated[str, Field(min_length=1)] | None = None
+    table: Annotated[str, Field(min_length=1)] | None = None
+    habits: Habits = Field(default_factory=Habits)
     expect_alerts: list[str] = Field(default_factory=list)
     actions: list[Action] = Field(min_length=1)
 
@@ -414,6 +444,8 @@ def script_to_yaml(script: Script) -> str:
     """The script as YAML in the same form a person writes (bare names for actions without fields)."""
     doc = script.model_dump(exclude={"actions"}, exclude_defaults=True)
     doc["name"] = script.name
+    if "habits" in doc:  # its stretch is a tuple, which safe YAML cannot write
+        doc["habits"] = script.habits.model_dump(mode="json", exclude_defaults=True)
     actions: list[Any] = []
     for a in script.actions:
         fields = a.model_dump(exclude={"do"}, exclude_defaults=True)

@@ -116,6 +116,7 @@ class ArmTrack:
     skin: tuple[int, int, int] = (120, 150, 200)
     sleeve: tuple[int, int, int] | None = (40, 40, 40)
     width: float = 80.0
+    seen: bool = True  # False: out of the camera's view (not drawn, not in the truth)
 
     def occluder(self, t: float) -> Occluder:
         outline, sleeve = arm_outline(self.shoulder, self.hand(t), width=self.width, spread=0.4)
@@ -146,7 +147,7 @@ class Timeline:
     def _state(self, t: float) -> tuple[list[tuple[Track, Pose]], list[ArmTrack]]:
         live = [(tr, tr.pose_at(t)) for tr in self.tracks if tr.alive(t)]
         live.sort(key=lambda tp: (tp[1].z, tp[0].order))
-        arms = [a for a in self.arms if a.t0 <= t < a.t1]
+        arms = [a for a in self.arms if a.seen and a.t0 <= t < a.t1]
         return live, arms
 
     def signature(self, t: float) -> Signature:

@@ -32,6 +32,7 @@ from typing import IO, Any
 import cv2
 import numpy as np
 
+from monitor.calibration import TableCalibration
 from monitor.geometry import TableLayout
 from monitor.render.camera import RESOLUTIONS, Camera, default_camera
 from monitor.render.codec import H264_PRESET
@@ -56,14 +57,36 @@ def studio_effects() -> Effects:
     )
 
 
+# Rooms light their tables differently; each look is fixed for a whole recording (B, G, R gains).
+LIGHTS: dict[str, Callable[[], Effects]] = {
+    "studio": studio_effects,
+    "dim": lambda: Effects(exposure=0.62, white_balance=(0.95, 1.0, 1.08), gamma=1.1, vignette=0.3,
+                           unevenness=0.12, noise=3.5, seed=11),
+    "warm": lambda: Effects(exposure=0.95, white_balance=(0.78, 0.95, 1.2), vignette=0.2, unevenness=0.1,
+                            glare=[(0.3, 0.4, 0.1, 30.0)], noise=2.0, seed=12),
+    "bright": lambda: Effects(exposure=1.3, white_balance=(1.1, 1.02, 0.95), vignette=0.05,
+                              unevenness=0.04, glare=[(0.5, 0.3, 0.2, 70.0), (0.2, 0.6, 0.08, 50.0)],
+                              noise=1.0, seed=13),
+}
+
+
 @dataclass
 class RenderOptions:
     resolution: str = "1080p"
     fps: int = 30
     effects: bool = True
     crf: int = 28  # H.264 quality: higher is smaller
-    camera: Camera | None = None
+    camera: Camera | None = None  # None: the renderer's camera over the rounds' layout (room.camera_for)
     shutter: float = 0.5  # exposure as a share of the frame interval (at most 1/60 s): what moves blurs
+    light: str = "studio"  # one of LIGHTS
+
+    def look(self) -> Effects | None:
+        """The light and sensor every frame shares (None: no effects)."""
+        if not self.effects:
+            return None
+        if self.light not in LIGHTS:
+            raise ValueError(f"light {self.light!r}: unknown (known: {', '.join(LIGHTS)})")
+        return LIGHTS[self.light]()
 
     def size(self) -> tuple[int, int]:
         if self.resolution in RESOLUTIONS:
@@ -83,8 +106,14 @@ class RenderOptions:
         at a low frame rate still exposes briefly)."""
         return min(self.shutter / self.fps, 1.0 / 60.0)
 
-    def make_camera(self) -> Camera:
-        return self.camera if self.camera is not None else default_camera(*self.size())
+    def make_camera(self, layout: TableLayout | None = None) -> Camera:
+        if self.camera is not None:
+            return self.camera
+        if layout is None:
+            return default_camera(*self.size())
+        from monitor.render.rounds.room import camera_for
+
+        return camera_for(layout, self.size())
 
 
 @dataclass
@@ -146,8 +175,8 @@ def frames(
 ) -> Iterator[RenderedFrame]:
     """Render the recording frame by frame (or only the frame numbers in ``only``)."""
     renderer = renderer or Renderer()
-    cam = opts.make_camera()
-    fx = studio_effects() if opts.effects else None
+    cam = opts.make_camera(rounds[0].timeline.layout)
+    fx = opts.look()
     n = total_frames(rounds, opts.fps)
     todo = range(n) if only is None else sorted(set(only))
     prev_sig: object = None
@@ -199,14 +228,15 @@ _SHARED: dict[str, Any] = {}
 
 @dataclass(frozen=True)
 class _Recipe:
-    """What a worker needs to replay the rounds exactly: each script, its source and start, the layout."""
+    """What a worker needs to replay the rounds exactly: each script, its source and start, the layout
+    and the profile it was dealt by."""
 
-    rounds: list[tuple[Script, str, float, TableLayout]]
+    rounds: list[tuple[Script, str, float, TableLayout, Any]]
     opts: RenderOptions
 
 
 def _recipe(rounds: list[PlayedRound], opts: RenderOptions) -> _Recipe:
-    return _Recipe([(r.script, r.source, r.start, r.timeline.layout) for r in rounds], opts)
+    return _Recipe([(r.script, r.source, r.start, r.timeline.layout, r.profile) for r in rounds], opts)
 
 
 def _init_worker(recipe: _Recipe) -> None:
@@ -214,10 +244,11 @@ def _init_worker(recipe: _Recipe) -> None:
 
     cv2.setNumThreads(1)  # one process per core already
     opts = recipe.opts
+    rounds = [play_script(s, src, None, t0, layout, prof) for s, src, t0, layout, prof in recipe.rounds]
     _SHARED.update(
-        rounds=[play_script(s, src, None, t0, layout) for s, src, t0, layout in recipe.rounds],
-        camera=opts.make_camera(),
-        effects=studio_effects() if opts.effects else None,
+        rounds=rounds,
+        camera=opts.make_camera(rounds[0].timeline.layout),
+        effects=opts.look(),
         shutter=opts.exposure(),
         renderer=Renderer(),
     )
@@ -401,20 +432,24 @@ def write_recording(
     gzip_truth: bool = False,
     video: bool = True,
     workers: int = 1,
+    table: TableCalibration | None = None,
 ) -> RecordingResult:
     """Render ``rounds`` (played one after another on one clock) into ``out``; see the module doc.
     With ``video`` False only the events, alerts and checks are written (no frames rendered).
     ``workers`` > 1 renders in that many worker processes while this one feeds the encoder (which
-    runs in its own process when the ffmpeg program is installed): rendering and encoding overlap."""
+    runs in its own process when the ffmpeg program is installed): rendering and encoding overlap.
+    ``table``: the table file the chain reads this recording with (its profile the one the rounds were
+    dealt by), written as ``table.yaml``."""
     out.mkdir(parents=True, exist_ok=True)
+    if table is not None:
+        table.save(out / "table.yaml", header="the table file this recording is read with (render-round)")
     fps = opts.fps
     events = events_with_frames([e for r in rounds for e in r.events], fps)
     write_jsonl(out / "events.jsonl", events)
     from monitor.procedure.monitor import Monitor
-    from monitor.render.rounds.play import profile_for
 
-    checks = [(r.source, judge(r.events, r.script, r.source)) for r in rounds]
-    m = Monitor(profile=profile_for(rounds[0].script))
+    checks = [(r.source, judge(r.events, r.script, r.source, r.rules_profile())) for r in rounds]
+    m = Monitor(profile=rounds[0].rules_profile())
     for e in events:
         m.feed_dict(e)
     m.finish()
