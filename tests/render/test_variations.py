@@ -8,7 +8,17 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from monitor.cli import app
-from monitor.lab.variations import Job, RoundResult, jobs_for, judge_job, markdown, run_jobs, summarise
+from monitor.lab.variations import (
+    Job,
+    RoundResult,
+    jobs_for,
+    judge_job,
+    markdown,
+    read_results,
+    result_line,
+    run_jobs,
+    summarise,
+)
 from tests.support.paths import ROOT
 
 runner = CliRunner()
@@ -69,3 +79,12 @@ def test_render_round_writes_the_table_file_with_the_profile(tmp_path: Path) -> 
 
     table = load_table(tmp_path / "table.yaml")
     assert table.layout == "crescent" and table.profile.name == "room-cw"
+
+
+def test_judged_rounds_are_kept_line_by_line_for_a_resumed_run(tmp_path: Path) -> None:
+    r = RoundResult("crescent", "hand_unseen", "paigow_wrong_seat", "fault", expected=["pile_to_wrong_seat"],
+                    raised=["pile_to_wrong_seat"], late=[("pile_to_wrong_seat", 1.2)],
+                    seen="card_dealt 14/49")
+    log = tmp_path / "rounds.jsonl"
+    log.write_text(result_line(r, 2) + '{"layout": "cut off')  # a run stopped mid-line
+    assert read_results(log) == {Job("crescent", "hand_unseen", "paigow_wrong_seat", 2): r}
