@@ -102,7 +102,7 @@ def build_jobs(opts: ReviewOptions, table_id: str) -> list[FileJob]:
     return jobs
 
 
-def _pin(opts: ReviewOptions, jobs: list[FileJob], profile: PaiGowProfile = DEFAULT_PROFILE) -> None:
+def pin_session(opts: ReviewOptions, jobs: list[FileJob], profile: PaiGowProfile = DEFAULT_PROFILE) -> None:
     """Write or check DIR/session.json (the session's recordings and settings)."""
     path = opts.out / "session.json"
     pinned = {"videos": [j.video for j in jobs], "table": jobs[0].table, "table_id": jobs[0].table_id,
@@ -137,7 +137,7 @@ def run_review(opts: ReviewOptions, should_stop: Callable[[], bool] | None = Non
     name = session_name(opts)
     table_id = session_table_id(calibration.table, name)
     jobs = build_jobs(opts, table_id)
-    _pin(opts, jobs, calibration.profile)
+    pin_session(opts, jobs, calibration.profile)
     probes = {j.key: probe(Path(j.video)) for j in jobs}
     started = time.perf_counter()
     with ReviewProgress(jobs, {k: p[1] for k, p in probes.items()}, {k: p[0] for k, p in probes.items()},

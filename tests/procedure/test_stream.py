@@ -7,7 +7,6 @@ import random
 import threading
 from pathlib import Path
 
-from procedure_support import clean_round, codes, find, run
 from typer.testing import CliRunner
 
 from monitor.cli import app
@@ -18,8 +17,8 @@ from monitor.procedure.history import PaiGowHistory
 from monitor.procedure.monitor import Monitor
 from monitor.procedure.replay import format_text, replay
 from monitor.procedure.synth import EventDict, resequence
-
-SAMPLES = Path(__file__).resolve().parents[1] / "monitor" / "procedure" / "samples"
+from tests.support.paths import PROCEDURE_SAMPLES
+from tests.support.procedure import clean_round, codes, find, run
 
 
 def faulty_round() -> list[EventDict]:
@@ -182,7 +181,7 @@ EXPECTED_SAMPLES = {
 
 def test_sample_files_replay_to_their_documented_alerts() -> None:
     for name, expected in EXPECTED_SAMPLES.items():
-        result = replay(SAMPLES / name)
+        result = replay(PROCEDURE_SAMPLES / name)
         assert sorted(a.code for a in result.alerts) == sorted(expected), name
         assert format_text(result)
 
@@ -192,7 +191,7 @@ def test_samples_are_what_the_builder_makes(tmp_path: Path) -> None:
 
     build(tmp_path)
     for name in EXPECTED_SAMPLES:
-        assert (tmp_path / name).read_text() == (SAMPLES / name).read_text(), name
+        assert (tmp_path / name).read_text() == (PROCEDURE_SAMPLES / name).read_text(), name
 
 
 def test_run_helper_matches_replay_of_the_written_file(tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ from monitor.events.outside import EventLogError, read_outside_events
 from monitor.review.gate import SampledMotionGate
 from monitor.review.jobs import FileJob, FileResult, GateSettings
 from monitor.review.report_html import clock, money
-from monitor.review.session import ReviewOptions, ReviewSetupError, _pin, build_jobs
+from monitor.review.session import ReviewOptions, ReviewSetupError, build_jobs, pin_session
 from monitor.review.sidecars import find_sidecars
 from monitor.review.zones import RasterCalibration
 from monitor.sources.frame import Frame
@@ -106,13 +106,13 @@ def test_a_folder_holds_one_session(tmp_path: Path) -> None:
     b.write_bytes(b"2")
     out = tmp_path / "out"
     opts = ReviewOptions(videos=[a], table=TABLE_FILE, out=out)
-    _pin(opts, build_jobs(opts, "t:review:x"))
-    _pin(opts, build_jobs(opts, "t:review:x"))  # the same again: a resume
+    pin_session(opts, build_jobs(opts, "t:review:x"))
+    pin_session(opts, build_jobs(opts, "t:review:x"))  # the same again: a resume
     other = ReviewOptions(videos=[a, b], table=TABLE_FILE, out=out)
     with pytest.raises(ReviewSetupError, match="holds a review of other recordings"):
-        _pin(other, build_jobs(other, "t:review:x"))
+        pin_session(other, build_jobs(other, "t:review:x"))
     other.restart = True
-    _pin(other, build_jobs(other, "t:review:x"))
+    pin_session(other, build_jobs(other, "t:review:x"))
     with pytest.raises(ReviewSetupError, match="oracle perception needs the ground truth"):
         build_jobs(ReviewOptions(videos=[a], table=TABLE_FILE, out=out, perception="oracle"), "t")
     with pytest.raises(ReviewSetupError, match="does not exist"):

@@ -8,9 +8,9 @@ import dataclasses
 
 import pytest
 
-from tests.support.house_way import Case, check_case, check_fast_path_agrees, rules_not_exercised
 from tests.rules.paigow.test_house_way_trump_plaza import CASES as TRUMP_PLAZA_CASES
 from tests.rules.paigow.test_house_way_trump_plaza import R as TP
+from tests.support.house_way import Case, check_case, check_fast_path_agrees, rules_not_exercised
 
 WAY = "claridge"
 FULL_HOUSE = "full house - pair in front"
