@@ -7,7 +7,7 @@ apply_sensor` each sweep the whole frame, eight to twelve passes that read and w
 third of a rendered frame and most of what a second render process should add. Here the same
 OpenCV operations run on strips of rows small enough to stay in the core's cache (1 MB L2): every
 pass after the first reads what the previous one just wrote. The result is bit for bit the
-reference's (``tests/test_render_develop.py``); only the memory traffic changes.
+reference's (``tests/render/test_develop.py``); only the memory traffic changes.
 """
 
 from __future__ import annotations

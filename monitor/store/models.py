@@ -1,6 +1,6 @@
 """ORM models: the store's tables (typed SQLAlchemy 2 declarative mapping).
 
-The schema itself is created by the Alembic migrations; ``tests/test_store_migrations.py`` checks
+The schema itself is created by the Alembic migrations; ``tests/store/test_migrations.py`` checks
 that these models and the migrations agree.
 """
 

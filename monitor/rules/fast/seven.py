@@ -7,7 +7,7 @@ any use of the joker can reach, so it is read from a few numbers: how many
 ranks are paired, tripled, quadrupled (after the joker joins the ace, or the
 largest group when fully wild), each suit's rank mask (flushes, straight
 flushes, royals with up to one gap for the joker) and the overall rank mask
-(straights). ``tests/test_enumeration.py`` checks it against ``best_five``.
+(straights). ``tests/rules/test_enumeration.py`` checks it against ``best_five``.
 
 >>> import numpy as np
 >>> from monitor.rules.cards import parse_cards
