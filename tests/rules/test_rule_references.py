@@ -150,8 +150,9 @@ def test_citations_in_text_finds_the_forms_the_code_writes() -> None:
     assert list(citations_in_text(text)) == [
         ("livermore", "55"), ("livermore", "3 and 40"), ("napa", "misdeal 4"), ("poker_games", "Pan 5"),
         ("poker_games", "order of play 1-5")]
-    named = ("(Livermore rule 55) Livermore rules 3, 40; Lucky Chances rule 47, Napa misdeal 4, Poker Games Pan "
-             "rule 5 and Poker Games Hold'em order of play 1-5; not Livermore Casino or Napa 1, 8 or 15.")
+    named = ("(Livermore rule 55) Livermore rules 3, 40; Lucky Chances rule 47, Napa misdeal 4, "
+             "Poker Games Pan rule 5 and Poker Games Hold'em order of play 1-5; "
+             "not Livermore Casino or Napa 1, 8 or 15.")
     assert list(citations_in_text(named)) == [
         ("livermore", "55"), ("livermore", "3, 40"), ("lucky_chances", "47"), ("napa", "misdeal 4"),
         ("poker_games", "Pan 5"), ("poker_games", "order of play 1-5")]
