@@ -74,7 +74,7 @@ def run_oracle(
 
     seq = iter(range(1 << 30))
     extractor = EventExtractor(calibration.table, settings, next_seq=lambda: next(seq),
-                               layout=TableLayout.of(calibration.zones))
+                               layout=TableLayout.of(calibration.zones, calibration.zone_rules))
     chain = TableChain(calibration, extractor, fps)
     monitor = Monitor(profile=profile if profile is not None else rounds[0].rules_profile())
     outside = sorted(outside_events(true_events), key=lambda e: e["media_time"])

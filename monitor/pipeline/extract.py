@@ -179,7 +179,8 @@ class EventExtractor:
         self.exposures = ExposuresWatcher(s, rest, out, self.deal)
         self.dealing = DealWatcher(s, rest, out, self.deal, self.layout, self.exposures)
         self.seats = SeatsWatcher(s, rest, out, self.deal)
-        self.deliveries = DeliveriesWatcher(s, rest, out, self.deal, self.dealing, self.exposures, self.seats)
+        self.deliveries = DeliveriesWatcher(s, rest, out, self.deal, self.layout, self.dealing,
+                                            self.exposures, self.seats)
         self.banker = BankerWatcher(s, rest, out, self.deal)
         self.bets = BetsWatcher(s, rest, out, self)
         self.dice = DiceWatcher(s, rest, out)

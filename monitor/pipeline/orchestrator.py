@@ -128,7 +128,7 @@ class LiveRun:
         self._seq_lock = threading.Lock()
         self.extractor = EventExtractor(self.table_id, settings, next_seq=self.next_seq,
                                         wall_time=lambda _t: datetime.now(UTC),
-                                        layout=TableLayout.of(calibration.zones))
+                                        layout=TableLayout.of(calibration.zones, calibration.zone_rules))
         live = bool(source.live or source.realtime)
         # a live camera's stages take turns on the CPU, a frame's perception then its step (each alone
         # runs 2-3x faster), and the banker's place is read beside the steps; a file read at the chain's

@@ -139,7 +139,8 @@ def review_file(job: FileJob, progress: Progress | None = None,
                                  count_deal=getattr(perception, "sees_hands", True),
                                  count_face_down=getattr(perception, "counts_face_down", True))
     raster = RasterCalibration.of(calibration)
-    extractor = EventExtractor(table_id, settings, next_seq=seq, layout=TableLayout.of(raster.zones))
+    extractor = EventExtractor(table_id, settings, next_seq=seq,
+                               layout=TableLayout.of(raster.zones, raster.zone_rules))
     stride = result.stride = job.gate.stride_for(fps)
     # a perception with models may read fanned hands by their indices (when the models hold a reader)
     index_reader = getattr(perception, "index_reader", None)

@@ -6,7 +6,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from monitor.pipeline.extract import ExtractorSettings
+from monitor.calibration.table_file import load_table
+from monitor.geometry.zone_rules import DeliveredPile, ZoneRules
+from monitor.pipeline.extract import EventExtractor, ExtractorSettings
 from monitor.pipeline.observe import Seen
 from monitor.pipeline.watchers.banker import BankerWatcher
 from monitor.pipeline.watchers.deal import DealWatcher
@@ -18,6 +20,7 @@ from monitor.pipeline.watchers.round_record import RoundRecord, Seat
 from monitor.pipeline.watchers.seats import SeatsWatcher
 from monitor.pipeline.watchers.view import FrameView, TableLayout
 from monitor.tablestate.index_cards import IndexCard
+from tests.support.paths import TABLE_FILE
 
 FPS = 30.0
 
@@ -34,8 +37,8 @@ class _Rig:
         layout = layout or TableLayout()
         self.deal = DealWatcher(self.s, self.rest, self.out, self.rec, layout, self.exposures)
         self.seats = SeatsWatcher(self.s, self.rest, self.out, self.rec)
-        self.deliveries = DeliveriesWatcher(self.s, self.rest, self.out, self.rec, self.deal, self.exposures,
-                                            self.seats)
+        self.deliveries = DeliveriesWatcher(self.s, self.rest, self.out, self.rec, layout, self.deal,
+                                            self.exposures, self.seats)
         self.banker = BankerWatcher(self.s, self.rest, self.out, self.rec)
         self.n = 0
 
@@ -213,3 +216,51 @@ def test_banker_with_no_console_the_seat_whose_hand_went_there_banks() -> None:
     assert rig.banker.seat == 4
     rig.banker.banks(None)
     assert rig.banker.seat is None
+
+
+# ---- where a delivered pile rests: the layout's rule -------------------------------------------------------
+
+def _carried_to(zone: str, rules: ZoneRules) -> list[Any]:
+    """Pile 5's cards leave its slot and a new track (the tracker lost them on the way) rests in ``zone``."""
+    rig = _Rig(TableLayout(rules=rules), count_deal=False)
+    rig.run(0.3, _card("a", "pile5"), _card("b", "pile6", 100.0))
+    rig.run(0.3, _card("b", "pile6", 100.0))
+    out = rig.run(0.5, _card("b", "pile6", 100.0), _card("n", zone, 600.0))
+    return [(e.type, e.pile, e.seat) for e in out if e.type == "pile_delivered"]
+
+
+def test_deliveries_a_pile_not_followed_is_delivered_where_the_layouts_rule_says_it_rests() -> None:
+    seat_area, hands = ZoneRules(), ZoneRules(delivered_pile=DeliveredPile.HAND_AREAS)
+    either = ZoneRules(delivered_pile=DeliveredPile.SEAT_OR_HANDS)
+    assert _carried_to("seat2", seat_area) == [("pile_delivered", 5, 2)]  # the default: the seat's own felt
+    assert _carried_to("seat2.back", seat_area) == []
+    assert _carried_to("seat2.back", hands) == [("pile_delivered", 5, 2)]
+    assert _carried_to("seat2", hands) == []
+    assert _carried_to("seat2.front", either) == _carried_to("seat2", either) == [("pile_delivered", 5, 2)]
+
+
+def test_deliveries_on_hand_areas_a_seats_own_hand_being_set_is_no_second_pile() -> None:
+    rig = _Rig(TableLayout(rules=ZoneRules(delivered_pile=DeliveredPile.HAND_AREAS)), count_deal=False)
+    rig.run(0.3, _card("a", "pile5"), _card("b", "pile6", 100.0))
+    rig.run(0.3, _card("b", "pile6", 100.0))
+    out = rig.run(0.5, _card("b", "pile6", 100.0), _card("n", "seat2.back", 600.0))
+    assert [e.pile for e in out if e.type == "pile_delivered"] == [5]
+    # pile 6's slot empties as seat 2's hand is set, a card boxed anew on its front area: still seat 2's hand
+    out = rig.run(0.5, _card("n", "seat2.back", 600.0), _card("m", "seat2.front", 640.0))
+    assert [e for e in out if e.type == "pile_delivered"] == [] and "m" in rig.rec.seats[2].tracks
+
+
+def test_an_extractor_reads_the_delivered_pile_rule_of_its_table_file() -> None:
+    cal = load_table(TABLE_FILE)
+    assert TableLayout.of(cal.zones, cal.zone_rules).rules == ZoneRules()  # the default table's
+    hands = replace(cal, zone_rules=ZoneRules(delivered_pile=DeliveredPile.HAND_AREAS))
+
+    def delivered(layout: TableLayout) -> list[tuple[int, int]]:
+        x = EventExtractor("T1", ExtractorSettings(count_deal=False), layout=layout)
+        frames = [(_card("a", "pile5"), _card("b", "pile6", 100.0))] * 9 + [(_card("b", "pile6", 100.0),)] * 9
+        frames += [(_card("b", "pile6", 100.0), _card("n", "seat2.back", 600.0))] * 15
+        events = [e for k, objects in enumerate(frames) for e in x.frame(k, k / FPS, objects)]
+        return [(e.pile, e.seat) for e in events if e.type == "pile_delivered"]
+
+    assert delivered(TableLayout.of(hands.zones, hands.zone_rules)) == [(5, 2)]
+    assert delivered(TableLayout.of(cal.zones, cal.zone_rules)) == []  # the seat's own felt, by default

@@ -8,6 +8,10 @@ and starts a new track at the seat. The slot it left says which pile it was: pil
 a time, so they show at the seats in the order their slots emptied. Where the slots' pictures are
 watched, a slot is empty once its picture says so (the dealer's arm over the next slot hides that
 pile for a moment).
+
+Where a pile not followed from its slot counts as delivered is the layout's ``delivered_pile`` rule
+(docs/layout.md): on the seat's own felt (the default), on its hand areas, or on either. A pile
+followed from its slot counts wherever it rests among the seat's zones.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from monitor.calibration.zones import zone_kind, zone_number
+from monitor.calibration.zones import delivery_seat, zone_kind, zone_number
 from monitor.events.schema import PILES, EventBase
 from monitor.pipeline.observe import Seen
 from monitor.pipeline.watchers.deal import DealWatcher
@@ -25,7 +29,7 @@ from monitor.pipeline.watchers.exposures import ExposuresWatcher
 from monitor.pipeline.watchers.rest import RestWatcher
 from monitor.pipeline.watchers.round_record import RoundRecord, Seat
 from monitor.pipeline.watchers.seats import SeatsWatcher
-from monitor.pipeline.watchers.view import FrameView
+from monitor.pipeline.watchers.view import FrameView, TableLayout
 
 if TYPE_CHECKING:
     from monitor.pipeline.extract import ExtractorSettings
@@ -37,11 +41,14 @@ AMBIGUOUS = -2  # two slots emptied before a pile showed at a seat: the next pil
 class DeliveriesWatcher:
     """Where each pile went; see the module doc. A card come to rest on a pile slot is the deal
     watcher's to count; an exposed card taken off its pile is told by the exposures watcher's reads;
-    a seat's hand boxed anew is known by where the seats watcher's cards lie."""
+    a seat's hand boxed anew is known by where the seats watcher's cards lie. ``layout``: its zone
+    rules say where a delivered pile rests."""
 
     def __init__(self, settings: ExtractorSettings, rest: RestWatcher, out: Outbox, record: RoundRecord,
-                 deal: DealWatcher, exposures: ExposuresWatcher, seats: SeatsWatcher) -> None:
+                 layout: TableLayout, deal: DealWatcher, exposures: ExposuresWatcher,
+                 seats: SeatsWatcher) -> None:
         self.s, self.rest, self.out, self.rec = settings, rest, out, record
+        self.rules = layout.rules
         self.deal, self.exposures, self.seats = deal, exposures, seats
         self.reset()
 
@@ -116,7 +123,7 @@ class DeliveriesWatcher:
             d.seats[seat].tracks.add(o.track)  # the seat's hand boxed anew after a dropout: no delivery
             return
         pile = d.pile_of.get(o.track)
-        if pile is None and seat is not None and kind == "seat":
+        if pile is None and seat is not None and self._rests_delivered(o, seat):
             # judged as of when it came there: the next pile's slot may go out of sight (the arm
             # reaching for it) while this one settles
             rested = self.waiting.pop(o.track, min(now, self.rest.tracks[o.track].entered))
@@ -141,6 +148,13 @@ class DeliveriesWatcher:
                 d.action_pile = self._moved_first(pile, self.rest.tracks[o.track].entered)
                 self.out.emit("action_pile_chosen", o.confidence, pile=d.action_pile)
             self._deliver(pile, seat, {t for t, p in d.pile_of.items() if p == pile}, o.confidence)
+
+    def _rests_delivered(self, o: Seen, seat: int) -> bool:
+        """``o`` rests where the layout's rules put a delivered pile. A hand area of a seat whose pile
+        is there already holds that hand being set, not a second pile."""
+        if delivery_seat(o.zone, self.rules) is None:
+            return False
+        return zone_kind(o.zone) == "seat" or seat not in self.rec.seats
 
     def _deliver(self, pile: int, seat: int, tracks: set[str], confidence: float) -> None:
         d = self.rec

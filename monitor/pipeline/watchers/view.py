@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from monitor.calibration.zones import zone_kind, zone_number
+from monitor.geometry.zone_rules import DEFAULT_RULES, ZoneRules
 from monitor.perception.spot_watch import SpotView
 from monitor.perception.stub_spread import Spread
 from monitor.pipeline.observe import Seen, SpotChips
@@ -60,15 +61,19 @@ class _Zone(Protocol):
 class TableLayout:
     """Where the deal happens on this table (table mm): each pile slot's centre, where a dealt card
     lands, and where the deck rests while it is dealt (the stub zone's centre: the stub is what is
-    left of the deck). Without it the deal is followed from the zones the objects are placed in."""
+    left of the deck). Without it the deal is followed from the zones the objects are placed in.
+    ``rules``: the layout's zone rules (docs/layout.md); the deliveries watcher reads where a
+    delivered pile rests (``delivered_pile``)."""
 
     slot_centers: Mapping[int, tuple[float, float]] = field(default_factory=dict)
     deck_at: tuple[float, float] | None = None
+    rules: ZoneRules = DEFAULT_RULES
 
     @classmethod
-    def of(cls, zones: Mapping[str, _Zone]) -> TableLayout:
-        """The layout of a calibration's zones (``calibration.zones``)."""
+    def of(cls, zones: Mapping[str, _Zone], rules: ZoneRules = DEFAULT_RULES) -> TableLayout:
+        """The layout of a calibration's zones and zone rules (``calibration.zones``,
+        ``calibration.zone_rules``)."""
         slots = {n: zone.center for name, zone in zones.items()
                  if zone_kind(name) == "pile" and (n := zone_number(name)) is not None}
         stub = zones.get("stub")
-        return cls(slots, stub.center if stub is not None else None)
+        return cls(slots, stub.center if stub is not None else None, rules)
