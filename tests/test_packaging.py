@@ -124,7 +124,7 @@ def _runtime_model_files() -> set[str]:
     training checkpoints, the reports and the candidates waiting for the gate are not among them)."""
     out = set()
     for path in MODELS.rglob("*"):
-        rel = path.relative_toMODELS.as_posix()
+        rel = path.relative_to(MODELS).as_posix()
         if not path.is_file() or rel.startswith("candidates/"):
             continue
         if path.suffix == ".onnx" or (path.suffix == ".json" and not path.stem.endswith("_metrics")):
