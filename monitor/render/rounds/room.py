@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from monitor.calibration import CalibrationError, CalibrationInfo, TableCalibration, from_layout, load_table
+from monitor.calibration import homography as hg
 from monitor.calibration.zones import layout_polygons
 from monitor.geometry import LayoutError, TableLayout, default_layout, load_layout
 from monitor.render.camera import Camera, default_camera
@@ -64,26 +65,22 @@ def camera_for(layout: TableLayout, size: tuple[int, int] = DEFAULT_SIZE) -> Cam
 def table_for(layout: TableLayout, size: tuple[int, int] = DEFAULT_SIZE, table_id: str = "table-1",
               profile: PaiGowProfile | None = None) -> TableCalibration:
     """The table file of ``layout`` seen by :func:`camera_for` (exact: from the camera model)."""
-    cam = camera_for(layout, size)
     info = CalibrationInfo(method="camera-model", points=0, created=f"renderer camera_for({layout.name})")
-    inverse = np.asarray(np.linalg.inv(cam.plane_homography()), np.float64)
-    cal = from_layout(layout, inverse, size, table=table_id, info=info)
+    cal = from_layout(layout, _image_to_table(camera_for(layout, size)), size, table=table_id, info=info)
     return cal if profile is None else replace(cal, profile=profile)
+
+
+def _image_to_table(cam: Camera) -> np.ndarray:
+    """The homography from ``cam``'s pixels to the felt in table mm."""
+    return np.asarray(np.linalg.inv(cam.plane_homography()), np.float64)
 
 
 def _corner_error(table: TableCalibration, cam: Camera) -> float:
     w, h = table.image_size
     corners = np.array([[0.0, 0.0], [w, 0.0], [w, h], [0.0, h], [w / 2, h / 2]])
     theirs = table.image_to_table(corners)
-    ours = table_for_camera(cam, corners)
+    ours = hg.apply(_image_to_table(cam), corners)
     return float(np.max(np.linalg.norm(theirs - ours, axis=1)))
-
-
-def table_for_camera(cam: Camera, pixels: np.ndarray) -> np.ndarray:
-    """Pixels of ``cam``'s frame on the felt, in table mm."""
-    inv = np.linalg.inv(cam.plane_homography())
-    p = np.column_stack([pixels, np.ones(len(pixels))]) @ inv.T
-    return np.asarray(p[:, :2] / p[:, 2:3], np.float64)
 
 
 def check_match(layout: TableLayout, table: TableCalibration) -> None:
