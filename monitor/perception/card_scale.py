@@ -219,7 +219,7 @@ def find_card_scale(detector: Detector, picture: npt.NDArray[np.uint8],
 
 def reread_at_source(reader: CardClassifier | CardEnsemble | None, picture: npt.NDArray[np.uint8],
                      cards: list[tuple[int, npt.NDArray[np.float64]]],
-                     items: list[Detection]) -> list[Detection]:
+                     items: list[Detection], shape_max: float) -> list[Detection]:
     """The card detections ``items[i]`` (``cards``: index and corners in the picture) read again from
     the picture's own pixels, with the perceiver's rules for what a reading makes of a card."""
     from monitor.perception.pipeline import card_reading
@@ -230,7 +230,7 @@ def reread_at_source(reader: CardClassifier | CardEnsemble | None, picture: npt.
     aspects = [quad_aspect(order_card_corners(c)) for _, c in cards]
     out = list(items)
     for (i, _), aspect, ident in zip(cards, aspects, reader.classify(crops, aspects), strict=True):
-        kind, label, rank = card_reading(out[i].kind, aspect, ident)
+        kind, label, rank = card_reading(out[i].kind, aspect, ident, shape_max)
         out[i] = replace(out[i], kind=kind, identity=label, identity_confidence=ident.confidence, rank=rank,
                          back_probability=ident.back_probability)
     return out
@@ -262,7 +262,7 @@ def perceive_at_factor(perceiver: Perceiver, picture: npt.NDArray[np.uint8], fac
             cards.append((len(items), c))
         items.append(replace(d, corners=corners_from_array(c)))
     if reread and canvas.factor < 1:
-        items = reread_at_source(perceiver.classifier, picture, cards, items)
+        items = reread_at_source(perceiver.classifier, picture, cards, items, perceiver.card_shape_max)
     return Detections(w, h, tuple(items), seen.timings_ms)
 
 

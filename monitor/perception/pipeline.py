@@ -66,6 +66,12 @@ DEFAULT_MODELS = SHIPPED_MODELS
 # cards named right one was boxed squarer than 0.85, of the wrong names two: the 9d of a 4d and a 3d
 # boxed together, and a joker read in a 20-pixel box)
 CARD_SHAPE_MAX = 0.85
+# ... unless the picture's own shape says nothing: a photo resized to another aspect (the shared real set's
+# 640 x 640 squares of 3:4 phone photos) shows one card anywhere from 0.54 to 1.0 by its turn. Photos take
+# any quad as one card's (the reader, the size check and the one-box-per-card step still judge it): on
+# the set's valid photos 0.729 -> 0.782 of cards with their index in view named, the same 4 named wrongly
+# (models/MODEL_CARD.md "Real photographs")
+ANY_SHAPE = 1.0
 # A snapped outline overlapping its box less than this went to another card's edges: the box stays
 SNAP_MIN_IOU = 0.6
 PILE_COVERED = 0.3  # IoU with a card box over which a pile's top card is already being read
@@ -85,7 +91,8 @@ class Perceiver:
                  camera_tilt_deg: float | None = None, cache: IdentityCache | None = None,
                  snap_edges: bool = True, pile_tops: bool = True, tiles: bool = True,
                  split_merged: bool = True, second_look: bool = True, drop_strays: bool = True,
-                 overlap: bool = True, drop_oversized: bool = True) -> None:
+                 overlap: bool = True, drop_oversized: bool = True,
+                 card_shape_max: float = CARD_SHAPE_MAX) -> None:
         if detector is None and classical in ("off", "refine"):
             raise ValueError("with no detector the classical finder must run ('full' or 'auto')")
         self.detector = detector
@@ -133,6 +140,10 @@ class Perceiver:
         # two cores a frame takes the longer side's time, not the sum (the same detections either way;
         # `bench perception`, docs/benchmarks.md)
         self.overlap = overlap
+        # the squarest quad (short over long side) taken as one card's (``ANY_SHAPE``: any)
+        if not 0.5 < card_shape_max <= ANY_SHAPE:
+            raise ValueError(f"card_shape_max {card_shape_max}: a short-over-long share in (0.5, 1]")
+        self.card_shape_max = card_shape_max
 
     @classmethod
     def from_models(cls, models_dir: Path | None = None, backend: str = DEFAULT_BACKEND, threads: int = 2,
@@ -141,7 +152,8 @@ class Perceiver:
                     snap_edges: bool | None = None, pile_tops: bool | None = None,
                     tiles: bool | None = None, split_merged: bool | None = None,
                     second_look: bool | None = None, drop_strays: bool | None = None,
-                    overlap: bool | None = None, drop_oversized: bool | None = None) -> Perceiver:
+                    overlap: bool | None = None, drop_oversized: bool | None = None,
+                    shape_check: bool | None = None) -> Perceiver:
         """Load ``detector.onnx`` and ``cards.onnx`` from ``models_dir`` (default: ``models_home()``; each
         optional, but a folder with neither is refused: ``ModelsMissingError``). ``video``:
         frames come in order from one camera, so unchanged cards keep their readings. Each of these
@@ -153,7 +165,9 @@ class Perceiver:
         thread beside the detector and the card reader (video: the live chain and the review already keep
         both cores busy with their own stages and workers). ``drop_strays`` (photos and video): card boxes
         that are no card dropped (over bare felt, or a blob much smaller than a card), and with
-        ``drop_oversized`` (photos) boxes far larger than a card."""
+        ``drop_oversized`` (photos) boxes far larger than a card. ``shape_check`` (video): a box much squarer
+        than a card taken as two cards' and its face not named; off for photos, whose aspect may have
+        been changed (``ANY_SHAPE``)."""
         models_dir = require_models(models_home() if models_dir is None else models_dir)
         det_path = models_dir / "detector.onnx"
         detector = Detector(det_path, backend, threads) if use_detector and det_path.exists() else None
@@ -171,7 +185,9 @@ class Perceiver:
                    second_look=not video if second_look is None else second_look,
                    drop_strays=drop_strays is None or drop_strays,
                    overlap=not video if overlap is None else overlap,
-                   drop_oversized=not video if drop_oversized is None else drop_oversized)
+                   drop_oversized=not video if drop_oversized is None else drop_oversized,
+                   card_shape_max=CARD_SHAPE_MAX if (video if shape_check is None else shape_check)
+                   else ANY_SHAPE)
 
     def perceive(self, frame: npt.NDArray[np.uint8]) -> Detections:
         frame = check_frame(frame)
@@ -310,7 +326,7 @@ class Perceiver:
                       for b in boxes if b.kind == PILE
                       and not any(quad_iou(b.corners, c.corners) > PILE_COVERED for c in cards)]
         if self.snap_edges:
-            _snapped_to_edges(frame, cards)
+            _snapped_to_edges(frame, cards, self.card_shape_max)
         return cards
 
     def _identify(self, frame: npt.NDArray[np.uint8], cards: list[_Card],
@@ -336,7 +352,7 @@ class Perceiver:
             self.cache.store(corners, thumbs, identities, matched, keep)
         out = []
         for c, q, aspect, ident in zip(cards, ordered, aspects, identities, strict=True):
-            kind, label, rank = card_reading(c.kind, aspect, ident)
+            kind, label, rank = card_reading(c.kind, aspect, ident, self.card_shape_max)
             out.append(Detection(kind, c.confidence, corners_from_array(q),
                                  identity=label, identity_confidence=ident.confidence, source=c.source,
                                  rank=rank, back_probability=ident.back_probability))
@@ -352,7 +368,7 @@ class Perceiver:
         if not cards:
             return []
         if self.snap_edges:
-            _snapped_to_edges(frame, cards)
+            _snapped_to_edges(frame, cards, self.card_shape_max)
         return confirmed(frame, self._identify(frame, cards), felt)
 
     def _split_merged(self, frame: npt.NDArray[np.uint8], items: list[Detection]) -> list[Detection]:
@@ -364,7 +380,7 @@ class Perceiver:
         # squarer than a card), and a back says nothing of which card lies on top (a pile's offset backs
         # read as a back at every corner). Those of a card's shape size their neighbours'.
         named = [c and d.identity not in (None, UNKNOWN) for c, d in zip(is_card, items, strict=True)]
-        single = [n and card_shaped(q) for n, q in zip(named, quads, strict=True)]
+        single = [n and card_shaped(q, self.card_shape_max) for n, q in zip(named, quads, strict=True)]
         boxes: list[int] = []  # the boxes searched, and for each of its candidates:
         cands: list[list[npt.NDArray[np.float64]]] = []
         laid: list[list[bool]] = []  # laid at the box's corners (else started from edges meeting square)
@@ -372,7 +388,7 @@ class Perceiver:
             if not is_card[i] or named[i]:
                 continue
             card = local_card_sides(quads, single, q.mean(axis=0))
-            if card is not None and holds_more_than_one(q, card, CARD_SHAPE_MAX):
+            if card is not None and holds_more_than_one(q, card, self.card_shape_max):
                 at_corners, from_edges = corner_candidates(q, card), line_candidates(frame, q, card)
                 boxes.append(i)
                 cands.append(at_corners + from_edges)
@@ -387,7 +403,7 @@ class Perceiver:
         snapped: list[list[bool]] = []
         for n, (i, cs, lay) in enumerate(zip(boxes, cands, laid, strict=True)):
             ms = [next(moved) for _ in cs]
-            oks = [m is not None and is_card_like_quad(m) and card_shaped(m) for m in ms]
+            oks = [m is not None and is_card_like_quad(m) and card_shaped(m, self.card_shape_max) for m in ms]
             cs = [m if ok and m is not None else c for c, m, ok in zip(cs, ms, oks, strict=True)]
             others = [quads[j] for j in range(len(items)) if j != i and is_card[j]]
             keep = [k for k in worth_reading(cs, others) if lay[k] or oks[k]]
@@ -417,14 +433,16 @@ def _second_thread() -> ThreadPoolExecutor:
     return ThreadPoolExecutor(max_workers=1, thread_name_prefix="perceive-beside")
 
 
-def card_reading(kind: str, aspect: float, ident: Identity) -> tuple[str, str, str | None]:
-    """(kind, identity, rank) of a card box of ``kind`` and quad ``aspect`` read as ``ident``."""
+def card_reading(kind: str, aspect: float, ident: Identity,
+                 shape_max: float = CARD_SHAPE_MAX) -> tuple[str, str, str | None]:
+    """(kind, identity, rank) of a card box of ``kind`` and quad ``aspect`` read as ``ident``; a face in
+    a quad squarer than ``shape_max`` is not named."""
     # The face-up/down call: the classifier's best guess "back", even below its naming threshold,
     # outweighs the detector's, which learned few backs (an unseen deck's backs came out face up and
     # raised exposed-card alerts; the classifier's "back" is 97.5% precise on that deck,
     # models/cards_ensemble_report.md).
     label, rank = ident.label, ident.rank
-    if label not in (BACK, UNKNOWN) and aspect > CARD_SHAPE_MAX:  # not card_shaped
+    if label not in (BACK, UNKNOWN) and aspect > shape_max:  # not card_shaped
         label, rank = UNKNOWN, None  # a face, but not one card's: not named (a misread ace is worse)
     if label == BACK or (label == UNKNOWN and ident.top_class == BACK):
         kind = CARD_FACE_DOWN
@@ -433,13 +451,13 @@ def card_reading(kind: str, aspect: float, ident: Identity) -> tuple[str, str, s
     return kind, label, rank
 
 
-def card_shaped(corners: npt.ArrayLike) -> bool:
-    """Whether a quad's sides are a card's: its mean short side at most ``CARD_SHAPE_MAX`` of its mean
-    long side (a card 0.72; perspective and corner error spread it 0.55-0.80 on held-out frames)."""
-    return quad_aspect(corners) <= CARD_SHAPE_MAX
+def card_shaped(corners: npt.ArrayLike, shape_max: float = CARD_SHAPE_MAX) -> bool:
+    """Whether a quad's sides are a card's: its mean short side at most ``shape_max`` of its mean long
+    side (a card 0.72; perspective and corner error spread it 0.55-0.80 on held-out frames)."""
+    return quad_aspect(corners) <= shape_max
 
 
-def _snapped_to_edges(frame: npt.NDArray[np.uint8], cards: list[_Card]) -> None:
+def _snapped_to_edges(frame: npt.NDArray[np.uint8], cards: list[_Card], shape_max: float) -> None:
     """The detector's own boxes moved onto their cards' edges where those are found (in place)."""
     # Where the classical finder cut a card out ("contour", "both"), its outline is the card's own
     # blob's; a box only the detector found (a card's, or a pile's read as its top card) comes from the
@@ -448,10 +466,11 @@ def _snapped_to_edges(frame: npt.NDArray[np.uint8], cards: list[_Card]) -> None:
     # val, lost a card of recall and cost three times as much). A box squarer than a card holds two: no
     # one card's edges to go to.
     todo = [(c, quad) for c in cards
-            if c.source in ("detector", "pile") and card_shaped(quad := order_card_corners(c.corners))]
+            if c.source in ("detector", "pile")
+            and card_shaped(quad := order_card_corners(c.corners), shape_max)]
     snapped = snap_all_to_edges(frame, [quad for _, quad in todo])
     for (c, quad), moved in zip(todo, snapped, strict=True):
-        if (moved is not None and is_card_like_quad(moved) and card_shaped(moved)
+        if (moved is not None and is_card_like_quad(moved) and card_shaped(moved, shape_max)
                 and quad_iou(moved, quad) > SNAP_MIN_IOU):
             c.corners = moved
 

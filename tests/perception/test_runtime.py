@@ -529,6 +529,35 @@ def test_a_face_in_a_box_not_shaped_like_one_card_is_not_named() -> None:
     assert got == {"card": ("card_face_up", "9d", None), "square": ("card_face_up", "unknown", None)}
 
 
+def test_photos_name_a_face_in_a_box_of_any_shape_video_does_not() -> None:
+    # a photo resized to another aspect (the shared real set's 640 x 640 squares of 3:4 phone photos)
+    # shows one card as squat as 80 x 88: the reader judges it, not its shape
+    from monitor.perception.detector import Box
+    from monitor.perception.identity import Identity
+    from monitor.perception.pipeline import ANY_SHAPE, CARD_SHAPE_MAX, Perceiver, card_reading, photo_models
+
+    squat = np.array([[100.0, 100.0], [180.0, 100.0], [180.0, 188.0], [100.0, 188.0]])  # 80 x 88
+    nine = Identity("9d", 0.97, "9d")
+    assert card_reading("card_face_up", 0.91, nine, ANY_SHAPE) == ("card_face_up", "9d", None)
+    assert card_reading("card_face_up", 0.91, nine, CARD_SHAPE_MAX) == ("card_face_up", "unknown", None)
+
+    class Reads:
+        def classify(self, crops: list[np.ndarray], aspects: object = None) -> list[Identity]:
+            return [nine for _ in crops]
+
+    frame = np.full((720, 1280, 3), 90, np.uint8)
+    frame[100:189, 100:181] = 240
+    one = FixedBoxes(Box("card_face_up", 0.9, squat))
+    d = Perceiver(one, Reads(), classical="off",  # type: ignore[arg-type]
+                  card_shape_max=ANY_SHAPE).perceive(frame).cards[0]
+    assert (d.kind, d.identity) == ("card_face_up", "9d")
+    with pytest.raises(ValueError, match="card_shape_max 0.3"):
+        Perceiver(one, Reads(), classical="off", card_shape_max=0.3)  # type: ignore[arg-type]
+    assert Perceiver.from_models(photo_models(), threads=1).card_shape_max == ANY_SHAPE
+    assert Perceiver.from_models(photo_models(), threads=1, video=True).card_shape_max == CARD_SHAPE_MAX
+    assert Perceiver.from_models(photo_models(), threads=1, shape_check=True).card_shape_max == CARD_SHAPE_MAX
+
+
 def test_openvino_runs_the_models_in_float32_whatever_the_cpu_offers() -> None:
     # On a CPU with AVX512_BF16 OpenVINO's default is bfloat16, which lost a card box ONNX Runtime kept.
     detector = MODELS / "detector.onnx"
