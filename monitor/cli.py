@@ -22,7 +22,7 @@ from typing import Annotated, Any
 import typer
 
 import monitor.commands
-from monitor.commands._choices import DEFAULT_LOG_LEVEL, LogLevel
+from monitor.commands.choices import DEFAULT_LOG_LEVEL, LogLevel
 
 # Exit statuses of every command (README, "Exit codes").
 EXIT_OK = 0

@@ -19,7 +19,7 @@ import typer
 from typer.testing import CliRunner
 
 from monitor.cli import app, missing_extra
-from monitor.commands._choices import DEFAULT_BACKEND, DEFAULT_CLASSICAL, DEFAULT_PORT, Backend, Classical
+from monitor.commands.choices import DEFAULT_BACKEND, DEFAULT_CLASSICAL, DEFAULT_PORT, Backend, Classical
 from tests.support.paths import ROOT
 
 SAMPLES = ROOT / "monitor" / "procedure" / "samples"
@@ -121,7 +121,7 @@ def test_the_library_loads_models_with_the_clis_default_runtime() -> None:
 
 
 def test_a_resolution_is_a_choice_and_a_bad_one_is_refused_by_name() -> None:
-    from monitor.commands._choices import Resolution
+    from monitor.commands.choices import Resolution
     from monitor.render.camera import RESOLUTIONS
 
     assert [r.value for r in Resolution] == list(RESOLUTIONS)
@@ -148,7 +148,7 @@ def test_a_resolution_is_a_choice_and_a_bad_one_is_refused_by_name() -> None:
 
 
 def test_a_recordings_resolution_parser_keeps_a_good_value() -> None:
-    from monitor.commands._choices import frame_size, resolution_weights
+    from monitor.commands.choices import frame_size, resolution_weights
 
     assert [frame_size(v) for v in ("720p", "4k", "480x270")] == ["720p", "4k", "480x270"]
     assert resolution_weights("1080p:0.7, 4k:0.3") == {"1080p": 0.7, "4k": 0.3}

@@ -1,8 +1,8 @@
 """``table-monitor verify-games`` and ``table-monitor bench-games``: the Poker Games rules vs pokerkit.
 
 verify-games deals random showdowns and checks every hand comparison, every winner and every
-share against pokerkit (see ``_games_pokerkit``); bench-games times showdowns per second of ours
-and of pokerkit on the same deals, in the same run, and prints the ratio.
+share against pokerkit (see ``monitor.lab.pokerkit_check``); bench-games times showdowns per second
+of ours and of pokerkit on the same deals, in the same run, and prints the ratio.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ def register(app: typer.Typer) -> None:
         from rich.table import Table
         from tqdm import tqdm
 
-        from monitor.commands._games_pokerkit import DEFAULT_MAX_PLAYERS, SUITES, SuiteResult, run_parallel
+        from monitor.lab.pokerkit_check import DEFAULT_MAX_PLAYERS, SUITES, SuiteResult, run_parallel
 
         console = Console(width=120) if not Console().is_terminal else Console()
         table = Table(title=f"seed 004 poker rules vs pokerkit, {deals:,} deals per suite, seed {seed}")
@@ -91,7 +91,7 @@ def register(app: typer.Typer) -> None:
         from rich.table import Table
         from tqdm import tqdm
 
-        from monitor.commands._games_pokerkit import iter_deals, to_pk
+        from monitor.lab.pokerkit_check import iter_deals, to_pk
         from monitor.rules.games import high
         from monitor.rules.games.poker import showdown
 

@@ -13,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from monitor.commands._choices import DEFAULT_BACKEND, DEFAULT_CLASSICAL, Backend, Classical
+from monitor.commands.choices import DEFAULT_BACKEND, DEFAULT_CLASSICAL, Backend, Classical
 
 DEFAULT_FRAME = Path("tests/data/perception/table_1080p.jpg")
 BUDGET_MS = 50.0  # issue 7: a 1080p frame with ~20 cards through detection and identity on 2 cores

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from monitor.commands._choices import DEFAULT_BACKEND, Backend
+from monitor.commands.choices import DEFAULT_BACKEND, Backend
 
 
 def register(app: typer.Typer) -> None:

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from monitor.commands._choices import Resolution
+from monitor.commands.choices import Resolution
 
 
 def register(app: typer.Typer) -> None:

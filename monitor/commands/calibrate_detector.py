@@ -14,7 +14,7 @@ from typing import Annotated
 
 import typer
 
-from monitor.commands._choices import DEFAULT_BACKEND, Backend
+from monitor.commands.choices import DEFAULT_BACKEND, Backend
 
 TRACKED = ("card_face_up", "card_face_down", "pile")
 

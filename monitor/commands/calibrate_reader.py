@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from monitor.commands._choices import DEFAULT_BACKEND, Backend
+from monitor.commands.choices import DEFAULT_BACKEND, Backend
 
 LOOK = 0.5  # the frames are read with this threshold, so every read a sweep may name is seen
 

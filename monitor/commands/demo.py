@@ -17,7 +17,7 @@ from typing import Annotated
 
 import typer
 
-from monitor.commands._choices import DEFAULT_PORT, Perception
+from monitor.commands.choices import DEFAULT_PORT, Perception
 
 # the default table, shipped in the package (a link to calibration/default-table.yaml in the source tree)
 TABLE = Path(__file__).resolve().parents[1] / "calibration" / "default-table.yaml"

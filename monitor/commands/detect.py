@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from monitor.commands._choices import DEFAULT_BACKEND, DEFAULT_CLASSICAL, Backend, Classical
+from monitor.commands.choices import DEFAULT_BACKEND, DEFAULT_CLASSICAL, Backend, Classical
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
 

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from monitor.commands._choices import Resolution, resolution_weights
+from monitor.commands.choices import Resolution, resolution_weights
 
 VECTOR_DECK = "/work/shared/decks/vector-playing-cards"
 

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from monitor.commands._choices import frame_size
+from monitor.commands.choices import frame_size
 
 
 def _fail(msg: str) -> typer.Exit:

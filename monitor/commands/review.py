@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from monitor.commands._choices import DEFAULT_BACKEND, Backend, Perception
+from monitor.commands.choices import DEFAULT_BACKEND, Backend, Perception
 
 
 def register(app: typer.Typer) -> None:

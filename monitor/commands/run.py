@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from monitor.commands._choices import DEFAULT_BACKEND, DEFAULT_PORT, Backend, Perception
+from monitor.commands.choices import DEFAULT_BACKEND, DEFAULT_PORT, Backend, Perception
 
 
 def register(app: typer.Typer) -> None:

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from monitor.api.auth import Role
-from monitor.commands._choices import DEFAULT_PORT
+from monitor.commands.choices import DEFAULT_PORT
 
 
 def register(app: typer.Typer) -> None:

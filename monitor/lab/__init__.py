@@ -2,7 +2,7 @@
 
 Each module measures or checks one part of the product from outside (the API under load, the live
 pipeline, the procedure monitor, a review, perception on video, the oracle check on scripted
-rounds, the fan reader and the spot chip finder against rendered truth). The lab imports the
-product and the renderer freely; the product never imports the lab (``tests/test_import_direction.py``
-fails on any such import).
+rounds, the fan reader and the spot chip finder against rendered truth, the poker games' rules
+against pokerkit). The lab imports the product and the renderer freely; the product never imports
+the lab (``tests/test_import_direction.py`` fails on any such import).
 """

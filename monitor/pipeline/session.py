@@ -35,7 +35,7 @@ class SessionOptions:
     tokens: str = ""  # name:role:token entries
     tokens_file: Path | None = None  # 'name role sha256:HEX' lines, as serve takes them
     host: str = "127.0.0.1"
-    port: int = 8080  # monitor.commands._choices.DEFAULT_PORT, the API's own default
+    port: int = 8080  # monitor.commands.choices.DEFAULT_PORT, the API's own default
     dice_port: str | None = None
     simulate_dice: Path | None = None  # events.jsonl whose dice_reader rolls a pty simulator plays
     console_log: Path | None = None  # events.jsonl whose console events are replayed

@@ -6,7 +6,7 @@ pokerkit values each legal five-card choice (the fast path the full Omaha run us
 
 import pytest
 
-from monitor.commands._games_pokerkit import run_suite
+from monitor.lab.pokerkit_check import run_suite
 
 
 @pytest.mark.parametrize(
