@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
 from monitor.perception.spot_watch import SpotView
 from monitor.perception.stub_spread import Spread
-from monitor.pipeline.extract import EventExtractor, ExtractorSettings, _Seat
+from monitor.pipeline.extract import EventExtractor, ExtractorSettings
 from monitor.pipeline.observe import Seen, SpotChips
+from monitor.pipeline.watchers.round_record import Seat
 from monitor.pipeline.watchers.view import TableLayout
 from monitor.tablestate.index_cards import IndexCard
 
@@ -488,7 +490,7 @@ def test_from_vision_alone_the_seat_whose_hand_went_to_the_bankers_place_banks(t
     assert types(t.run(0.5))[0] == "round_started"
     d = t.x.deal
     d.delivered = {1: 4, 2: 5}
-    d.seats = {4: _Seat(1, {f"p{i}" for i in range(7)}), 5: _Seat(2, {f"q{i}" for i in range(7)})}
+    d.seats = {4: Seat(1, {f"p{i}" for i in range(7)}), 5: Seat(2, {f"q{i}" for i in range(7)})}
     for i in range(7):
         t.put(f"q{i}", "card", "seat5.back" if i < 5 else "seat5.front", x=30.0 * i)
         t.put(f"p{i}", "card", "seat4", x=30.0 * i)
@@ -1455,6 +1457,70 @@ def test_a_shallow_turn_over_no_slot_between_two_slots_splits_the_trips() -> Non
     for _ in range(8):
         _at(t, 0.1, None)
     assert [e.pile for e in t.events if e.type == "card_dealt"] == [5, 6, 7, 7, 6]
+
+
+# the 6-ft table (calibration/layouts/small-6ft.yaml): slots 96 x 124 mm, 104 mm apart, the deck nearer
+SMALL_SLOTS = {n: (-312.0 + 104.0 * (n - 1), -120.0) for n in range(1, 8)}
+SMALL_DECK = (470.0, -265.0)
+# where the dealing hand's box centre lies, from the slot's centre, as it puts a card there (the
+# renderer's hand holding the card's near edge, seen by the camera over that table)
+SMALL_HAND_OFF = {1: (-37.0, -74.0), 2: (-36.0, -71.0), 3: (-35.0, -68.0), 4: (-34.0, -62.0),
+                  5: (-30.0, -53.0), 6: (-21.0, -43.0), 7: (-9.0, -33.0)}
+
+
+def _small_hull(n: int) -> list[tuple[float, float]]:
+    x, y = SMALL_SLOTS[n]
+    return [(x - 48.0, y - 62.0), (x + 48.0, y - 62.0), (x + 48.0, y + 62.0), (x - 48.0, y + 62.0)]
+
+
+def _deal_on_small_table(hulls: bool) -> tuple[list[int], list[int]]:
+    layout = TableLayout(dict(SMALL_SLOTS), SMALL_DECK,
+                         slot_hulls={n: _small_hull(n) for n in SMALL_SLOTS} if hulls else {})
+    t = Table(layout)
+    dt = 1 / 15
+    order = [1, 2, 3, 4, 5, 6, 7, 7, 6, 5, 4, 3, 2, 1, 1, 2, 3]
+
+    def frame(hand: tuple[float, float], pile: int) -> None:
+        t.put("hand", "hand", "felt", x=hand[0], y=hand[1])
+        t.put(f"top{pile}", "card", f"pile{pile}", x=SMALL_SLOTS[pile][0], y=SMALL_SLOTS[pile][1])
+        t.frame += 1
+        t.events += t.x.frame(t.frame, round(t.frame * dt, 4), list(t.objects.values()))
+
+    for pile in order:
+        (sx, sy), (ox, oy) = SMALL_SLOTS[pile], SMALL_HAND_OFF[pile]
+        hx, hy = sx + ox, sy + oy
+        t.put("hand", "hand", "felt", x=(SMALL_DECK[0] + hx) / 2, y=(SMALL_DECK[1] + hy) / 2)
+        t.frame += 1
+        t.events += t.x.frame(t.frame, round(t.frame * dt, 4), list(t.objects.values()))
+        frame((hx, hy), pile)
+        frame((hx + 3.0, hy - 2.0), pile)
+        frame(SMALL_DECK, pile)
+    t.take("hand")
+    for _ in range(10):
+        t.frame += 1
+        t.events += t.x.frame(t.frame, round(t.frame * dt, 4), list(t.objects.values()))
+    return order, [e.pile for e in t.events if e.type == "card_dealt"]
+
+
+def test_on_a_smaller_table_a_card_put_on_a_far_slot_is_counted_by_the_hand_near_the_slots_outline() -> None:
+    # There the hand putting a card on the far-left slots lies 80 mm from the slot's centre (past
+    # hand_reach_mm) but within a few mm of the slot itself: judged by the slot's centre alone those
+    # trips were never seen and every card on slots 1 and 2 after the first pass went uncounted.
+    order, dealt = _deal_on_small_table(hulls=True)
+    assert dealt == order
+    order, dealt = _deal_on_small_table(hulls=False)
+    assert dealt != order  # the centre alone: the far slots' trips are missed
+
+
+def test_a_layouts_slot_outlines_come_from_its_zones() -> None:
+    from monitor.calibration.table_file import load_table
+
+    cal = load_table(Path(__file__).resolve().parents[2] / "calibration/layouts/small-6ft.table.yaml")
+    layout = TableLayout.of(cal.zones)
+    assert sorted(layout.slot_hulls) == list(range(1, 8))
+    xs = [p[0] for p in layout.slot_hulls[1]]
+    ys = [p[1] for p in layout.slot_hulls[1]]
+    assert (min(xs), max(xs), min(ys), max(ys)) == pytest.approx((-360.0, -264.0, -182.0, -58.0))
 
 
 def _slot(difference: float, settled: bool = False) -> SpotView:

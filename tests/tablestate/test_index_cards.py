@@ -97,13 +97,14 @@ def test_an_index_whose_card_would_not_be_card_sized_is_dropped() -> None:
 
 
 def test_only_the_hand_areas_the_extractor_waits_on_are_read() -> None:
-    from monitor.pipeline.extract import EventExtractor, _Seat
+    from monitor.pipeline.extract import EventExtractor
+    from monitor.pipeline.watchers.round_record import Seat
 
     ex = EventExtractor("T1")
     assert ex.zones_to_read() == set()  # nothing set yet: nothing to read
-    ex.deal.seats[2] = _Seat(pile=3, tracks=set())
+    ex.deal.seats[2] = Seat(pile=3, tracks=set())
     ex.deal.seats[2].reported_set = ((None, None), (None,) * 5)
-    ex.deal.seats[5] = _Seat(pile=6, tracks=set())
+    ex.deal.seats[5] = Seat(pile=6, tracks=set())
     ex.deal.seats[5].reported_set = ((None, None), (None,) * 5)
     ex.deal.seats[5].opened = True
     ex.deal.banker_exposed = True
