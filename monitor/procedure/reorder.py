@@ -116,6 +116,12 @@ class Reorderer:
         """How many events are held waiting for a gap to fill."""
         return len(self.waiting)
 
+    @property
+    def remembered(self) -> int:
+        """How many released events are kept to tell a resend from a conflict (``memory`` to twice that:
+        trimmed in one go, not on every release)."""
+        return len(self._released)
+
     def _drain(self, out: list[Event]) -> None:
         held = self.waiting
         skipped = self._skipped
