@@ -119,6 +119,11 @@ class ExtractorSettings:
     deck_reach_mm: float = 400.0  # a hand over no slot this near the deck is the dealing hand
     visit_read_s: float = 0.15  # after a hand left a pile slot, read the card it put there this much later
     hand_reach_mm: float = 78.0  # a hand this close to a pile slot's centre is over it (it holds an edge)
+    # ... or this close to the slot's outline, where the layout gives it: the hand's box centre lies
+    # off the card it holds by its near edge, the more so the farther the slot is to the dealer's side
+    # (30-73 mm from the centre on the default table; 34-82 mm on the 6-ft table, whose far slots'
+    # hands lie 12 mm off the slot, past hand_reach_mm from its centre: those cards went uncounted)
+    slot_reach_mm: float = 25.0
     clear_s: float = 1.0  # table empty this long: the round is over (no console)
     split_gap_mm: float = 80.0  # a gap this wide in the banker's row: the hand is set in two
     round_from_vision: bool = False  # open and close rounds on the table filling / going clear

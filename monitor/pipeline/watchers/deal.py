@@ -45,6 +45,7 @@ class DealWatcher:
         self.s, self.rest, self.out, self.rec = settings, rest, out, record
         self.exposures = exposures
         self.slot_centers = layout.slot_centers
+        self.slot_hulls = layout.slot_hulls
         self.deck_at = layout.deck_at
         self._deal_hull: list[tuple[float, float]] | None = None  # deck and slots: where the hand deals
         self.reset()
@@ -374,7 +375,10 @@ class DealWatcher:
             n = zone_number(hand.zone) if zone_kind(hand.zone) == "pile" else None
             return [] if n is None else [n]
         r2 = self.s.hand_reach_mm ** 2
-        return [n for n, (x, y) in self.slot_centers.items() if (x - hand.x) ** 2 + (y - hand.y) ** 2 <= r2]
+        return [n for n, (x, y) in self.slot_centers.items()
+                if (x - hand.x) ** 2 + (y - hand.y) ** 2 <= r2
+                or ((hull := self.slot_hulls.get(n)) is not None
+                    and hull_distance(hull, hand.x, hand.y) <= self.s.slot_reach_mm)]
 
     def _to_slot(self, pile: int, hand: Seen, present: Mapping[str, Seen]) -> float:
         """How far the hand is from where cards lie on ``pile``: the slot's centre, or without a

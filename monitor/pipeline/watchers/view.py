@@ -9,11 +9,12 @@ settled); every other watcher reads only that.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from monitor.calibration.zones import zone_kind, zone_number
+from monitor.geometry.shapes import convex_hull
 from monitor.geometry.zone_rules import DEFAULT_RULES, ZoneRules
 from monitor.perception.spot_watch import SpotView
 from monitor.perception.stub_spread import Spread
@@ -56,24 +57,32 @@ class _Zone(Protocol):
     @property
     def center(self) -> tuple[float, float]: ...
 
+    def outline(self, n: int = 48) -> Iterable[Any]: ...  # (x, y) points, table mm
+
 
 @dataclass(frozen=True, slots=True)
 class TableLayout:
     """Where the deal happens on this table (table mm): each pile slot's centre, where a dealt card
     lands, and where the deck rests while it is dealt (the stub zone's centre: the stub is what is
     left of the deck). Without it the deal is followed from the zones the objects are placed in.
-    ``rules``: the layout's zone rules (docs/layout.md); the deliveries watcher reads where a
-    delivered pile rests (``delivered_pile``)."""
+    ``slot_hulls``: each pile slot's outline (its convex hull, counter-clockwise), where known: a
+    hand putting a card on a slot is judged by how near it is to the slot itself, not only to its
+    centre. ``rules``: the layout's zone rules (docs/layout.md); the deliveries watcher reads where
+    a delivered pile rests (``delivered_pile``)."""
 
     slot_centers: Mapping[int, tuple[float, float]] = field(default_factory=dict)
     deck_at: tuple[float, float] | None = None
     rules: ZoneRules = DEFAULT_RULES
+    slot_hulls: Mapping[int, list[tuple[float, float]]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, zones: Mapping[str, _Zone], rules: ZoneRules = DEFAULT_RULES) -> TableLayout:
         """The layout of a calibration's zones and zone rules (``calibration.zones``,
         ``calibration.zone_rules``)."""
-        slots = {n: zone.center for name, zone in zones.items()
+        piles = {n: zone for name, zone in zones.items()
                  if zone_kind(name) == "pile" and (n := zone_number(name)) is not None}
+        slots = {n: zone.center for n, zone in piles.items()}
+        hulls = {n: convex_hull([(float(p[0]), float(p[1])) for p in zone.outline()])
+                 for n, zone in piles.items()}
         stub = zones.get("stub")
-        return cls(slots, stub.center if stub is not None else None, rules)
+        return cls(slots, stub.center if stub is not None else None, rules, hulls)
