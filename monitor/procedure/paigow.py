@@ -149,6 +149,8 @@ class DealState:
     void: bool = False
     exposures: list[Exposure] = field(default_factory=list)
     stub: int | None = None
+    piles_seen: bool = False  # piles_complete came: the deal was seen over
+    stub_noted: bool = False  # the deal closed with its stub uncounted, and the round's note says so
     # Where each card was last seen ('pile 3', 'seat 5', 'stub', 'out of pile 2') and the event that saw it
     # there: two dicts rather than one of (where, event) pairs, which would be a new object per card.
     homes: dict[str, str] = field(default_factory=dict)
@@ -254,6 +256,18 @@ class PaiGowRound:
     def _ignore(self, event: Event) -> None:
         return None
 
+    def _stub_unjudged(self) -> None:
+        """The deal closes (its piles delivered, a misdeal, the round's end) with cards dealt and no
+        stub count: rule 55 was not judged, and the hand history says so instead of nothing (a squared
+        stub cannot be counted from above, an arm may cover it). Not for a deal voided by rule 48:
+        its stub is dealt again."""
+        d = self.deal
+        if d.stub is None and (d.dealt or d.piles_seen) and not d.void and not d.stub_noted:
+            d.stub_noted = True
+            note = (f"deal {d.number}: the stub was not counted (squared, covered or out of view): "
+                    "rule 55 not judged")
+            self.deal_note = note if self.deal_note is None else f"{self.deal_note}; {note}"
+
     def data_gap(self) -> None:
         if not self.deal.deliveries and not self.deal.judged:
             self.deal.gap = True
@@ -333,6 +347,7 @@ class PaiGowRound:
     # ---- the deal ------------------------------------------------------------------------------
 
     def _misdeal(self, event: MisdealDeclared) -> None:
+        self._stub_unjudged()
         self.misdeals.append(event.reason or f"misdeal declared at seq {event.seq}")
         self.deal = DealState(self.deal.number + 1)
         self.settled = None
@@ -499,6 +514,7 @@ class PaiGowRound:
                             details={"counted": "card by card"})
 
     def _piles_complete(self, event: PilesComplete) -> None:
+        self.deal.piles_seen = True
         for pile, count in enumerate(event.counts, start=1):
             if count != PILE_SIZE:
                 self._alert("pile_not_seven", self._dk(pile), [event], pile=pile, count=count)
@@ -544,6 +560,7 @@ class PaiGowRound:
         d = self.deal
         if not d.deliveries:
             self._judge_deal(event)
+            self._stub_unjudged()
             for e in d.exposures:
                 ace = e.card is not None and (card(e.card).is_ace or card(e.card).is_joker)
                 if not e.replaced and len(d.exposures) == 1 and not ace:
@@ -904,6 +921,7 @@ class PaiGowRound:
             for bet, amount in self._limits_pending:
                 if amount <= self.profile.table_max:
                     self._check_limits(bet, amount)
+        self._stub_unjudged()
         if trigger is not None and complete:
             if d.deliveries:
                 self._check_dead_hands(trigger, "by the end of the hand")

@@ -836,3 +836,29 @@ def test_colours_must_line_up_with_the_unnamed_cards_of_their_part() -> None:
     for extra, why in bad:
         with pytest.raises(ValidationError, match=why):
             HandOpened.model_validate({**base, **extra})
+
+
+def test_rule_55_a_deal_closed_with_its_stub_uncounted_says_so_in_the_hand_history() -> None:
+    # a squared stub is not counted from above: the history says rule 55 was not judged, not nothing
+    events = clean_round()
+    del events[find(events, "stub_counted")]
+    m = run(events)
+    assert codes(m) == []
+    h = paigow(m.histories)
+    assert h.stub is None
+    assert h.deal_note is not None and "stub was not counted" in h.deal_note and "rule 55" in h.deal_note
+
+
+def test_rule_55_a_misdeal_before_the_stub_was_counted_notes_the_voided_deals_stub() -> None:
+    events = clean_round()
+    i = find(events, "stub_counted")
+    events[i] = {**events[i], "type": "misdeal_declared", "source": "operator", "reason": "stub squared"}
+    del events[i]["n"]
+    m = run(events)
+    note = paigow(m.histories).deal_note
+    assert note is not None and note.startswith("deal 1: the stub was not counted")
+
+
+def test_a_counted_stub_leaves_no_note() -> None:
+    m = run(clean_round())
+    assert paigow(m.histories).deal_note is None
