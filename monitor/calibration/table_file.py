@@ -131,30 +131,32 @@ class TableCalibration:
         return ideal if self.lens is None else self.lens.distort(ideal)
 
     @cached_property
-    def _ordered(self) -> tuple[tuple[str, Polygon], ...]:
-        # lookup order (by default smallest first, so a hand area wins over the seat wedge holding it)
+    def ordered_zones(self) -> tuple[tuple[str, Polygon], ...]:
+        """The zones (name, polygon) in lookup order: a point is in the first that holds it (by default
+        the smallest first, so a hand area wins over the seat wedge holding it; the ``zone_rules`` may
+        put another kind first). ``zone_names`` and ``zone_index`` follow this order."""
         return tuple(lookup_order(self.zones.items(), lambda kv: zone_kind(kv[0]), lambda kv: kv[1].area,
                                   self.zone_rules))
 
     @cached_property
     def zone_names(self) -> tuple[str, ...]:
-        return (*(name for name, _ in self._ordered), FELT, OFF_TABLE)
+        return (*(name for name, _ in self.ordered_zones), FELT, OFF_TABLE)
 
     @cached_property
     def _zone_set(self) -> PolygonSet:
-        return PolygonSet([poly for _, poly in self._ordered])
+        return PolygonSet([poly for _, poly in self.ordered_zones])
 
     def zone_index(self, points_mm: NDArray[np.float64]) -> NDArray[np.int64]:
         """For each table point, an index into ``zone_names`` (the containing zone that wins by the
         zone rules: by default the smallest)."""
         p = np.asarray(points_mm, dtype=np.float64).reshape(-1, 2)
-        out = np.full(len(p), len(self._ordered), dtype=np.int64)
+        out = np.full(len(p), len(self.ordered_zones), dtype=np.int64)
         on_table = self.outline.contains(p)
-        out[~on_table] = len(self._ordered) + 1
-        if on_table.any() and self._ordered:
+        out[~on_table] = len(self.ordered_zones) + 1
+        if on_table.any() and self.ordered_zones:
             inside = self._zone_set.contains(p[on_table])  # (points, zones), zones in lookup order
             found = inside.any(axis=1)
-            out[on_table] = np.where(found, inside.argmax(axis=1), len(self._ordered))
+            out[on_table] = np.where(found, inside.argmax(axis=1), len(self.ordered_zones))
         return out
 
     def zones_at(self, points_mm: NDArray[np.float64]) -> list[str]:

@@ -32,13 +32,13 @@ class RasterCalibration(TableCalibration):
 
     @cached_property
     def _raster(self) -> tuple[NDArray[np.int16], float, float]:
-        polys = [self.outline.array, *(p.array for _, p in self._ordered)]
+        polys = [self.outline.array, *(p.array for _, p in self.ordered_zones)]
         allpts = np.concatenate(polys)
         x0, y0 = allpts.min(axis=0) - 2 * self.cell_mm
         x1, y1 = allpts.max(axis=0) + 2 * self.cell_mm
         w = int(np.ceil((x1 - x0) / self.cell_mm))
         h = int(np.ceil((y1 - y0) / self.cell_mm))
-        n = len(self._ordered)
+        n = len(self.ordered_zones)
         labels = np.full((h, w), n + 1, dtype=np.int16)  # off the table
 
         def draw(into: NDArray[np.int16], poly: NDArray[np.float64], value: int) -> None:
@@ -50,7 +50,7 @@ class RasterCalibration(TableCalibration):
         draw(table, self.outline.array, 1)
         draw(labels, self.outline.array, n)  # felt
         for i in range(n - 1, -1, -1):  # largest first: the smallest containing zone is drawn last
-            draw(labels, self._ordered[i][1].array, i)
+            draw(labels, self.ordered_zones[i][1].array, i)
         labels[table == 0] = n + 1  # a zone reaching past the table's edge ends there
         return labels, float(x0), float(y0)
 
@@ -60,6 +60,6 @@ class RasterCalibration(TableCalibration):
         ix = np.floor((p[:, 0] - x0) / self.cell_mm).astype(np.int64)
         iy = np.floor((p[:, 1] - y0) / self.cell_mm).astype(np.int64)
         inside = (ix >= 0) & (iy >= 0) & (ix < labels.shape[1]) & (iy < labels.shape[0])
-        out = np.full(len(p), len(self._ordered) + 1, dtype=np.int64)
+        out = np.full(len(p), len(self.ordered_zones) + 1, dtype=np.int64)
         out[inside] = labels[iy[inside], ix[inside]]
         return out

@@ -47,7 +47,7 @@ def test_the_default_rules_are_smallest_first_as_before() -> None:
     cal = load_table(TABLE_FILE)
     assert cal.zone_rules == DEFAULT_RULES
     by_area_file = sorted(cal.zones.items(), key=lambda kv: kv[1].area)
-    assert [n for n, _ in cal._ordered] == [n for n, _ in by_area_file]
+    assert [n for n, _ in cal.ordered_zones] == [n for n, _ in by_area_file]
 
 
 def test_a_zone_priority_changes_which_zone_a_point_is_in() -> None:

@@ -97,7 +97,7 @@ def test_tracking_does_not_import_torch() -> None:
     # in a fresh interpreter: other tests in the same run may have imported torch themselves
     code = (
         "import sys; from monitor.tablestate.tracking import ObjectTracker; "
-        "ObjectTracker()._tracker('cards'); import supervision; "
+        "ObjectTracker().update([], 0.0); import supervision; "
         "print('torch' in sys.modules, 'ultralytics' in sys.modules)"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -137,13 +137,13 @@ def test_zones_asked_together_answer_as_each_polygon_alone() -> None:
     from monitor.geometry.shapes import PolygonSet
 
     rng = np.random.default_rng(3)
-    polygons = [poly for _, poly in CAL._ordered]
+    polygons = [poly for _, poly in CAL.ordered_zones]
     vertices = np.array([v for poly in polygons for v in poly.points])
     points = np.concatenate([rng.uniform([-100, -100], [2300, 1400], size=(3000, 2)), vertices])
     together = PolygonSet(polygons).contains(points)
     assert together.shape == (len(points), len(polygons))
     for i, poly in enumerate(polygons):
-        assert np.array_equal(together[:, i], poly.contains(points)), CAL._ordered[i][0]
+        assert np.array_equal(together[:, i], poly.contains(points)), CAL.ordered_zones[i][0]
     on_table = CAL.outline.contains(points)
     for point, inside, on, index in zip(points, together, on_table, CAL.zone_index(points), strict=True):
         expected = (len(polygons) + 1 if not on else
