@@ -34,7 +34,6 @@ def _ideal(seed: int, lens: bool):  # type: ignore[no-untyped-def]
         if c.distorted == lens:
             cam = c
             break
-    _, maps = r._ideal_camera(cam)
     scene = random_scene(rng, "classic", "green", 0)
     captured = {}
     import monitor.render.renderer as R
@@ -42,7 +41,8 @@ def _ideal(seed: int, lens: bool):  # type: ignore[no-untyped-def]
     real = R.develop
 
     def grab(img, gloss, e, m, size):  # type: ignore[no-untyped-def]
-        captured["ideal"], captured["gloss"] = img.copy(), gloss.copy()
+        # the lens maps too: the ones the renderer made for this camera
+        captured["ideal"], captured["gloss"], captured["maps"] = img.copy(), gloss.copy(), m
         return real(img, gloss, e, m, size)
 
     R.develop = grab
@@ -50,7 +50,7 @@ def _ideal(seed: int, lens: bool):  # type: ignore[no-untyped-def]
         r.render(scene, cam, Effects())
     finally:
         R.develop = real
-    return captured["ideal"], captured["gloss"], maps, (cam.width, cam.height)
+    return captured["ideal"], captured["gloss"], captured["maps"], (cam.width, cam.height)
 
 
 CASES = {
