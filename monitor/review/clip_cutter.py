@@ -68,6 +68,16 @@ class ClipCutter:
         self._waiting.clear()
         self._pool.shutdown(wait=False, cancel_futures=True)
 
+    @property
+    def waiting(self) -> list[str]:
+        """The ids of the alerts whose clip waits for the video to pass its end."""
+        return [str(a["id"]) for a in self._waiting]
+
+    @property
+    def cutting(self) -> list[str]:
+        """The ids of the alerts whose clip was started and is not attached yet, in the order started."""
+        return [str(a["id"]) for a, _ in self._running]
+
     @staticmethod
     def _trigger(alert: dict[str, Any]) -> float:
         return float(alert["media"]["trigger"])

@@ -39,9 +39,9 @@ def test_a_clip_starts_once_the_video_passes_its_end_and_the_rest_at_the_finish(
     early, late = _alert("a1", 1.5), _alert("a2", 4.5)
     cutter.offer([early, late, {"id": "no-media", "code": "x"}])
     cutter.advance(2.0)  # 1.5 + 1.0 not passed yet: nothing started
-    assert cutter._running == [] and len(cutter._waiting) == 2
+    assert cutter.cutting == [] and cutter.waiting == ["a1", "a2"]
     cutter.advance(2.6)
-    assert [a["id"] for a, _ in cutter._running] == ["a1"] and cutter._waiting == [late]
+    assert cutter.cutting == ["a1"] and cutter.waiting == ["a2"]
     cutter.finish(until_s=6.5)  # the late one (its end past the video's) is cut at the finish
     assert early["clip"] == {"path": "a1.mp4", "begin": 0.5, "end": 2.5}
     assert late["clip"]["path"] == "a2.mp4" and late["clip"]["begin"] == 3.5
