@@ -205,6 +205,7 @@ class ForwarderStats:
     connected: bool = False  # the last attempt reached the server and was stored
     snapshots: int = 0  # snapshots the server took
     snapshots_dropped: int = 0  # snapshots given up (refused for good, or their alert never raised there)
+    snapshots_early: int = 0  # refusals of a snapshot whose alert the server had not raised yet (tried again)
     reports: int = 0  # source reports the server took
 
 
@@ -330,6 +331,7 @@ class Forwarder:
             if now - first <= SNAPSHOT_WAIT_S:
                 delay = min(BACKOFF_MAX_S, delay * 2)
                 self._waiting[path.name] = (first, now + delay, delay)
+                self.stats.snapshots_early += 1
                 return True
             log.error("central server %s: no alert %s after %.0f s; its snapshot is not sent (it stays on "
                       "the box)", self.server, alert_id, now - first)

@@ -85,7 +85,7 @@ def test_a_snapshot_whose_alert_is_not_raised_yet_waits_for_it(tmp_path: Path) -
     with ServerThread(create_app(settings)) as srv:
         forwarder = Forwarder(srv.url, TOKENS["sensor"], Spool(tmp_path / "spool"), timeout_s=10).start()
         forwarder.put_snapshot(ids[0], _jpeg(tmp_path / "box.jpg"))
-        assert wait_until(lambda: bool(forwarder._waiting))  # refused: the server has no such alert yet
+        assert wait_until(lambda: forwarder.stats.snapshots_early >= 1)  # refused: no such alert there yet
         assert forwarder.stats.snapshots == 0 and len(forwarder.snapshots.pending()) == 1
         assert _raise_alerts(srv.url) == ids  # the same alerts, with the same ids
         assert wait_until(lambda: forwarder.stats.snapshots == 1)
