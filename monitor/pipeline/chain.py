@@ -86,6 +86,9 @@ class TableChain:
         self.fps = fps
         self._tracker: object | None = None
         self.last_seen: list[Seen] = []
+        # the cards read by their indices that the last step gave the extractor, by hand area (each
+        # area's newest read of a still picture; empty where no index reader is loaded)
+        self.last_hands: dict[str, list[IndexCard]] = {}
         self.watcher = SpotWatcher(
             {name: [(float(x), float(y)) for x, y in calibration.table_to_image(poly.array)]
              for name, poly in calibration.zones.items() if zone_kind(name) in ("bet", "pile", "stub")},
@@ -143,8 +146,15 @@ class TableChain:
                 if t.placed.detection.kind != "pile"] + hands
         self.last_seen = objects
         hand_cards = None if image is None else self._hands_by_index(image, spots, detections)
+        self.last_hands = hand_cards or {}
         return self.extractor.see(FrameView(index, media_time, tuple(objects), spots or {}, spread, still,
-                                            hand_cards or {}, spot_chips or {}))
+                                            self.last_hands, spot_chips or {}))
+
+    @property
+    def reads_beside_steps(self) -> bool:
+        """Whether ``BACKGROUND_ZONES`` are read on a worker beside the steps (a live camera's chain
+        with an index reader), not in them (a review: the same events for the same frames)."""
+        return self._background is not None
 
     def _hands_by_index(self, image: np.ndarray, spots: dict[str, SpotView] | None = None,
                         detections: Detections | None = None) -> dict[str, list[IndexCard]] | None:

@@ -9,6 +9,7 @@ import time
 import numpy as np
 import pytest
 
+from monitor.perception.detections import Detections
 from monitor.perception.index_reader import IndexRead
 from monitor.pipeline.background_reads import BackgroundReads
 from tests.support.index_reader import CAL, RecordingReader, wanting_all
@@ -66,7 +67,7 @@ class _SlowBanker(RecordingReader):
 
 
 def _run(background: bool, release_after: int | None) -> tuple[list[bool], _SlowBanker]:
-    """Steps of a still table, every area wanted; whether the banker's read reached each step."""
+    """Steps of a still table, every area wanted; whether the banker's read reached each step's hands."""
     from monitor.pipeline.chain import TableChain
 
     reader = _SlowBanker()
@@ -81,8 +82,8 @@ def _run(background: bool, release_after: int | None) -> tuple[list[bool], _Slow
         if release_after is not None and k == release_after:
             reader.release.set()
             time.sleep(0.2)  # the worker finishes its read
-        out = chain._hands_by_index(image)
-        got.append(out is not None and "banker" in out)
+        chain.step(k, k / 15, Detections(w, h, ()), image=image)
+        got.append("banker" in chain.last_hands)
     chain.close()
     return got, reader
 
@@ -129,9 +130,9 @@ def _seat_steps(background: bool, pictures: list[int]) -> tuple[_Seen, list[bool
                        background=background)
     w, h = CAL.image_size
     got = []
-    for level in pictures:
-        out = chain._hands_by_index(np.full((h, w, 3), level, np.uint8))
-        got.append(out is not None and "seat1.back" in out)
+    for k, level in enumerate(pictures):
+        chain.step(k, k / 15, Detections(w, h, ()), image=np.full((h, w, 3), level, np.uint8))
+        got.append("seat1.back" in chain.last_hands)
     chain.close()
     return reader, got
 

@@ -121,26 +121,23 @@ def test_the_chain_reads_a_hand_area_each_time_its_picture_comes_to_lie_still() 
     chain = TableChain(CAL, wanting_all(), fps=15, index_reader=reader)  # type: ignore[arg-type]
     w, h = CAL.image_size
     image = np.full((h, w, 3), 60, np.uint8)
-    seen: list[dict[str, list[object]] | None] = []
     for k in range(6):
-        seen.append(chain._hands_by_index(image))
         chain.step(k, k / 15, Detections(w, h, ()), image=image)
-    assert chain.hand_watcher is not None
+    assert chain.hand_watcher is not None and chain.zone_reader is not None
     hand_zones = set(chain.hand_watcher.spots)
     zones = len(hand_zones)
     # every front and back at its second still look and again at its third; the banker's place once
     assert zones >= 15 and len(reader.asked) == 2 * zones - 1
-    last = seen[-1]
-    assert last is not None and set(last) == hand_zones
+    assert set(chain.last_hands) == hand_zones
     # seat 2's back area changes (cards turned up): read again, that area alone, once it lies still
     centre = CAL.table_to_image(np.array([CAL.zones["seat2.back"].center]))[0]
     cx, cy = int(centre[0]), int(centre[1])
     cv2.rectangle(image, (cx - 25, cy - 15), (cx + 25, cy + 15), (250, 250, 250), -1)
-    for _ in range(6):
-        chain._hands_by_index(image)
-    assert len(reader.asked) == 2 * zones + 1 and reader.asked[-2:] == [chain._hand_boxes["seat2.back"]] * 2
-    got = chain._hands_by_index(image)
-    assert got is not None and [c.card for c in got["seat2.back"]] == ["Qc"]  # one card, both indices
+    for k in range(6, 12):
+        chain.step(k, k / 15, Detections(w, h, ()), image=image)
+    back = chain.zone_reader.boxes["seat2.back"]
+    assert len(reader.asked) == 2 * zones + 1 and reader.asked[-2:] == [back] * 2
+    assert [c.card for c in chain.last_hands["seat2.back"]] == ["Qc"]  # one card, both indices
 
 
 def test_a_hand_turned_up_and_swept_after_three_frames_is_read() -> None:
@@ -148,24 +145,32 @@ def test_a_hand_turned_up_and_swept_after_three_frames_is_read() -> None:
     turned up just before the misdeal sweep) is read: two still looks settle a hand area."""
     import cv2
 
+    from monitor.perception.detections import Detections
     from monitor.pipeline.chain import HAND_SETTLE_LOOKS, TableChain
 
     assert HAND_SETTLE_LOOKS == 2
     reader = RecordingReader()
     chain = TableChain(CAL, wanting_all(), fps=15, index_reader=reader)  # type: ignore[arg-type]
+    assert chain.zone_reader is not None
     w, h = CAL.image_size
     image = np.full((h, w, 3), 60, np.uint8)
+    frames = iter(range(100))
+
+    def step() -> None:
+        k = next(frames)
+        chain.step(k, k / 15, Detections(w, h, ()), image=image)
+
     for _ in range(4):
-        chain._hands_by_index(image)
+        step()
     before = len(reader.asked)
     centre = CAL.table_to_image(np.array([CAL.zones["seat2.back"].center]))[0]
     cx, cy = int(centre[0]), int(centre[1])
     cv2.rectangle(image, (cx - 25, cy - 15), (cx + 25, cy + 15), (250, 250, 250), -1)
     for _ in range(2):
-        chain._hands_by_index(image)
+        step()
     assert len(reader.asked) == before  # one still look: not yet
-    chain._hands_by_index(image)
-    assert len(reader.asked) == before + 1 and reader.asked[-1] == chain._hand_boxes["seat2.back"]
+    step()
+    assert len(reader.asked) == before + 1 and reader.asked[-1] == chain.zone_reader.boxes["seat2.back"]
 
 
 def test_the_chain_gives_a_fan_reader_the_frame_s_card_boxes_not_sure_backs() -> None:
@@ -197,6 +202,7 @@ def test_the_chain_gives_a_fan_reader_the_frame_s_card_boxes_not_sure_backs() ->
 
 
 def test_a_card_read_in_two_hand_zones_boxes_belongs_to_the_nearer_zone() -> None:
+    from monitor.perception.detections import Detections
     from monitor.pipeline.chain import TableChain
 
     front, back = CAL.zones["seat2.front"].center, CAL.zones["seat2.back"].center
@@ -210,10 +216,9 @@ def test_a_card_read_in_two_hand_zones_boxes_belongs_to_the_nearer_zone() -> Non
     chain = TableChain(CAL, wanting_all(), fps=15, index_reader=_Both())  # type: ignore[arg-type]
     w, h = CAL.image_size
     image = np.full((h, w, 3), 60, np.uint8)
-    got = None
-    for _ in range(6):
-        got = chain._hands_by_index(image)
-    assert got is not None
+    for k in range(6):
+        chain.step(k, k / 15, Detections(w, h, ()), image=image)
+    got = chain.last_hands
     assert [c.card for c in got["seat2.front"]] == ["Qc"] and [c.card for c in got["seat2.back"]] == ["Td"]
 
 
