@@ -231,7 +231,7 @@ class LiveRun:
             self.dice.add_handler(lambda event: self.outside(self.mapper.from_dice(event)))
             self.dice.start()
         self.source.start()
-        for name, target in (("perception", self._perceive_loop), ("table-state", self._state_loop)):
+        for name, target in (("perception", self.run_perception), ("table-state", self.run_table_state)):
             t = threading.Thread(target=self._guard(target), name=name, daemon=True)
             t.start()
             self._threads.append(t)
@@ -251,7 +251,10 @@ class LiveRun:
                     self.turns.close()  # no stage waits for turns a dead one held
         return run
 
-    def _perceive_loop(self) -> None:
+    def run_perception(self) -> None:
+        """The perception stage on the calling thread (``start`` runs it on ``perception``): each frame
+        of the source perceived and queued for table state, then its snapshot copy kept in ``ring``,
+        until the source ends or the run is stopped; then the queue is closed."""
         while not self._stop.is_set():
             frame = self.source.read(timeout=0.2)
             if frame is None:
@@ -275,7 +278,11 @@ class LiveRun:
             self.ring.add(frame.media_time_s, frame.index, frame.image)
         self._detected.close()
 
-    def _state_loop(self) -> None:
+    def run_table_state(self) -> None:
+        """The table-state stage on the calling thread (``start`` runs it on ``table-state``): each
+        queued frame through the chain, its events and the outside events released with them to the
+        sink, until perception closed the queue and it is empty; then the chain is closed and the
+        outside events left are released."""
         while True:
             self._drain_outside()
             item = self._detected.get(timeout=0.1)
@@ -320,6 +327,11 @@ class LiveRun:
             return f"frames {st.frames_perceived} processed ({st.frames_dropped} dropped)"
         return (f"frames {st.frames_perceived} processed, {st.frames_skipped} of the camera's frames never "
                 f"went through ({st.frames_dropped} of them dropped after perception)")
+
+    @property
+    def frames_waiting(self) -> int:
+        """Frames perceived and not yet taken by table state (at most ``queue_size``): how far it lags."""
+        return len(self._detected)
 
     # ---- life cycle ------------------------------------------------------------------------------
 

@@ -20,6 +20,8 @@ from monitor.pipeline.cpu_turns import CpuTurns
 from monitor.pipeline.orchestrator import LiveRun
 from monitor.sources.frame import Frame
 from tests.support.frames import FileFrames
+from tests.support.index_reader import RecordingReader
+from tests.support.waiting import wait_until
 
 WAIT_S = 10.0
 
@@ -101,6 +103,25 @@ class _LiveSource:
             return None
         return self.frames.pop(0)
 
+    # what LiveRun.start and stop ask of a source: the frames are there already, no status comes
+    def add_status_handler(self, handler: object) -> None:
+        pass
+
+    def start(self) -> None:
+        pass
+
+    def stop(self) -> None:
+        pass
+
+
+def _through(run: LiveRun) -> None:
+    """Start ``run`` and wait until every frame went through both stages."""
+    run.start()
+    try:
+        assert run.wait(WAIT_S) and not run.errors
+    finally:
+        run.stop()
+
 
 Span = tuple[str, int, float, float]  # stage, frame, start, end
 
@@ -128,14 +149,8 @@ def _live_run(n: int, step_s: float, queue_size: int = 4) -> tuple[LiveRun, list
 
     run = LiveRun(load_table(TABLE), _LiveSource(n), Perception(),  # type: ignore[arg-type]
                   SimpleNamespace(put=lambda events: None), queue_size=queue_size)  # type: ignore[arg-type]
-    run.chain = SimpleNamespace(step=step, close=lambda: None)  # type: ignore[assignment]
-    threads = [threading.Thread(target=run._guard(run._perceive_loop)),
-               threading.Thread(target=run._guard(run._state_loop))]
-    for th in threads:
-        th.start()
-    for th in threads:
-        th.join(WAIT_S)
-    assert not any(th.is_alive() for th in threads) and not run.errors
+    run.chain = SimpleNamespace(step=step, close=lambda: None, warm_up=lambda: None)  # type: ignore[assignment]
+    _through(run)
     return run, log
 
 
@@ -149,22 +164,46 @@ def test_a_live_run_perceives_the_next_frame_only_after_this_frame_s_step() -> N
 
 
 def test_a_frame_dropped_from_the_queue_gives_its_step_s_turn_back() -> None:
-    run = LiveRun(load_table(TABLE), _LiveSource(0), SimpleNamespace(),  # type: ignore[arg-type]
+    """Frame 0's step holds its turn past the patience: frames 1 and 2 are perceived late, and frame 2
+    pushes frame 1 out of the one-frame queue. Frame 1's step will never run, so its turn is given
+    back: frame 2's step is not kept waiting for it."""
+    stepping, held = threading.Event(), threading.Event()
+    stepped: list[int] = []
+
+    def see(index: int, image: np.ndarray) -> tuple[Detections, None]:
+        if index == 1:
+            assert stepping.wait(WAIT_S)  # frame 0 is with table state, out of the queue
+        return Detections(48, 27, ()), None
+
+    def step(index: int, *_a: object) -> list[object]:
+        if index == 0:
+            stepping.set()
+            assert held.wait(WAIT_S)
+        stepped.append(index)
+        return []
+
+    run = LiveRun(load_table(TABLE), _LiveSource(3), SimpleNamespace(label="test", see=see),  # type: ignore[arg-type]
                   SimpleNamespace(put=lambda events: None), queue_size=1)  # type: ignore[arg-type]
+    run.chain = SimpleNamespace(step=step, close=lambda: None, warm_up=lambda: None)  # type: ignore[assignment]
     turns = run.turns
     assert turns is not None
-    turns.patience_s = 0.5
-    frame = Frame(np.zeros((27, 48, 3), np.uint8), 0, 0.0, datetime.now(UTC), "cam")
-    first, second = turns.ticket(), turns.ticket()
-    run._detected.put((frame, Detections(48, 27, ()), None, first))
-    run._detected.put((frame, Detections(48, 27, ()), None, second))  # newest wins: the first dropped
-    assert run.stats.frames_dropped == 1
-    with turns.turn(second):
-        pass
-    assert turns.late == 0  # the dropped frame's step was not waited for
+    turns.patience_s = 0.3
+    run.start()
+    try:
+        assert wait_until(lambda: run.stats.frames_dropped == 1, WAIT_S)
+        held.set()
+        assert run.wait(WAIT_S) and not run.errors
+    finally:
+        run.stop()
+    assert stepped == [0, 2]
+    assert turns.late == 2  # frames 1 and 2's perception behind the held step; frame 2's step in turn
 
 
 def test_a_review_overlaps_its_stages_without_turns() -> None:
-    run = LiveRun(load_table(TABLE), FileFrames(), SimpleNamespace(),  # type: ignore[arg-type]
-                  SimpleNamespace(put=lambda events: None))  # type: ignore[arg-type]
-    assert run.turns is None and run.chain._turns is None and run.chain._background is None
+    perception = SimpleNamespace(index_reader=RecordingReader())
+    sink = SimpleNamespace(put=lambda events: None)
+    review = LiveRun(load_table(TABLE), FileFrames(), perception, sink)  # type: ignore[arg-type]
+    assert review.turns is None and not review.chain.reads_beside_steps
+    live = LiveRun(load_table(TABLE), _LiveSource(0), perception, sink)  # type: ignore[arg-type]
+    assert live.turns is not None and live.chain.reads_beside_steps  # the banker's place beside the steps
+    live.chain.close()

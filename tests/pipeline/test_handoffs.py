@@ -19,7 +19,6 @@ from monitor.perception.detections import Detections
 from monitor.pipeline.orchestrator import LiveRun
 from monitor.pipeline.server import ApiSink
 from monitor.pipeline.snapshots import FrameRing
-from monitor.sources.frame import Frame
 from tests.support.frames import FileFrames
 from tests.support.paths import TABLE_FILE
 
@@ -114,14 +113,15 @@ def test_perception_hands_a_frame_on_before_keeping_its_snapshot_copy() -> None:
 
     class Ring(FrameRing):
         def add(self, media_time: float, index: int, image: np.ndarray) -> None:
-            queued_at_copy.append(len(run._detected))  # nothing consumes here: every frame stays queued
+            queued_at_copy.append(run.frames_waiting)  # nothing consumes here: every frame stays queued
             super().add(media_time, index, image)
 
     sink = SimpleNamespace(put=lambda events: None)
     run = LiveRun(load_table(TABLE_FILE), FileFrames(), _Perception(), sink, Ring())  # type: ignore[arg-type]
-    run._perceive_loop()  # the perception stage alone, on this thread
+    run.run_perception()  # the perception stage alone, on this thread
     assert queued_at_copy == [1, 2, 3]  # frame i was with table state before its copy was kept
-    assert [index for _t, index, _image in run.ring._frames] == [0, 1, 2]
+    kept = [run.ring.nearest(i / 30) for i in range(3)]
+    assert [k[1] if k is not None else None for k in kept] == [0, 1, 2]
 
 
 def test_an_outside_event_released_by_a_frame_goes_in_that_frames_batch() -> None:
@@ -137,12 +137,11 @@ def test_an_outside_event_released_by_a_frame_goes_in_that_frames_batch() -> Non
     seen = RoundStarted(table_id=run.table_id, seq=0, media_time=0.0, wall_time=now, source=Source.VISION,
                         banker_seat=1)
     run.chain = SimpleNamespace(  # type: ignore[assignment]
-        step=lambda *_a: [seen.model_copy(update={"seq": run.next_seq()})], close=lambda: None)
+        step=lambda index, *_a: [seen.model_copy(update={"seq": run.next_seq()})] if index == 0 else [],
+        close=lambda: None)
+    run.run_perception()  # the file's frames perceived and queued, none through table state yet
     run.outside(BetsClosed(table_id=run.table_id, seq=0, media_time=0.0, wall_time=now,
                            source=Source.OPERATOR))
-    frame = Frame(np.zeros((27, 48, 3), np.uint8), 0, 0.0, now, "test")
-    run._detected.put((frame, Detections(48, 27, ()), None, None))
-    run._detected.close()
-    run._state_loop()  # table state alone, on this thread
+    run.run_table_state()  # table state alone, on this thread
     sent = [[(e.type, e.seq) for e in batch] for batch in puts]
     assert sent == [[("bets_closed", 1), ("round_started", 0)]]  # one batch; the press first, as before
