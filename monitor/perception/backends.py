@@ -17,7 +17,7 @@ import numpy.typing as npt
 from monitor.perception.errors import ModelFileError
 
 BACKENDS = ("onnxruntime", "openvino")
-# The one default, for the library as for every command's --backend (monitor.commands._choices): ONNX
+# The one default, for the library as for every command's --backend (monitor.commands.choices): ONNX
 # Runtime, its pool not spinning, served the live chain's stages better than OpenVINO on regions of
 # changing sizes (`bench pipeline`) and reviewed faster on one thread (`bench review`,
 # docs/benchmarks.md).

@@ -551,7 +551,7 @@ def test_photos_name_a_face_in_a_box_of_any_shape_video_does_not() -> None:
     d = Perceiver(one, Reads(), classical="off",  # type: ignore[arg-type]
                   card_shape_max=ANY_SHAPE).perceive(frame).cards[0]
     assert (d.kind, d.identity) == ("card_face_up", "9d")
-    with pytest.raises(ValueError, match="card_shape_max 0.3"):
+    with pytest.raises(ValueError, match=r"card_shape_max 0\.3"):
         Perceiver(one, Reads(), classical="off", card_shape_max=0.3)  # type: ignore[arg-type]
     assert Perceiver.from_models(photo_models(), threads=1).card_shape_max == ANY_SHAPE
     assert Perceiver.from_models(photo_models(), threads=1, video=True).card_shape_max == CARD_SHAPE_MAX
