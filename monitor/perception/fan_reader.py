@@ -378,7 +378,7 @@ class FanReader:
         for _card, shifts in scans:
             rows = p[first:first + len(shifts)]
             index_p = 1.0 - rows[:, self._back]
-            for k in (self._peaks(index_p, shifts) if peaks else [int(np.argmax(index_p))]):
+            for k in (self.index_peaks(index_p, shifts) if peaks else [int(np.argmax(index_p))]):
                 if index_p[k] >= self.min_index:
                     kept.append((first + k, rows[k]))
             first += len(shifts)
@@ -404,7 +404,7 @@ class FanReader:
             member_p.append(softmax_t(lp, meta.temperature))
         return ensemble_probabilities(probs, member_p, self._back)
 
-    def _peaks(self, index_p: F64, shifts: Sequence[float]) -> list[int]:
+    def index_peaks(self, index_p: F64, shifts: Sequence[float]) -> list[int]:
         """Shifts where an index shows, surest first, at least ``peak_gap`` of a width apart: slid along
         a box's top edge, the cut passes the indices of the fan's other cards too (found again from
         their own boxes, the same index is one card: ``tablestate.index_cards``)."""

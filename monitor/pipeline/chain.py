@@ -125,11 +125,11 @@ class TableChain:
         """Events confirmed by this frame. ``tracks``: one id per detection (oracle), else ByteTrack;
         ``image``: the frame, for watching the betting spots and counting the stub spread."""
         spots = None if image is None else self.watcher.look(image)
-        spread = None if image is None else self._spread(image, spots, media_time, index)
-        still = self._still_since if spread is not None else None
+        spread = None if image is None else self.stub_count(image, spots, media_time, index)
+        still = self.stub_still_since if spread is not None else None
         spot_chips = None
         if image is not None and spots is not None and tracks is None:
-            detections = self._chips_in_spots(image, spots, detections)
+            detections = self.chips_in_spots(image, spots, detections)
             spot_chips = self._spot_reads  # a new dict each frame: handed over, not copied
         placed = place(detections, self.calibration)
         if tracks is not None:
@@ -238,8 +238,14 @@ class TableChain:
             self._background.close()
         self._deferred.clear()
 
-    def _spread(self, image: np.ndarray, spots: dict | None, now: float,  # type: ignore[type-arg]
-                index: int) -> Spread | None:
+    @property
+    def stub_still_since(self) -> tuple[float, int] | None:
+        """(media time, frame index) since when the stub zone's picture has lain settled, unbroken
+        (None: not settled now); a stub count is dated there."""
+        return self._still_since
+
+    def stub_count(self, image: np.ndarray, spots: dict | None, now: float,  # type: ignore[type-arg]
+                   index: int) -> Spread | None:
         """The stub spread's count: once per settled picture of the stub zone (~10 ms each), again
         every ``RECOUNT_S`` while that picture is not countable (codec noise can hide an edge)."""
         view = (spots or {}).get("stub")
@@ -258,8 +264,8 @@ class TableChain:
             known = self._spreads[view.version] = (self.spread_counter.count(image), now)
         return known[0]
 
-    def _chips_in_spots(self, image: np.ndarray, spots: dict[str, SpotView],
-                        detections: Detections) -> Detections:
+    def chips_in_spots(self, image: np.ndarray, spots: dict[str, SpotView],
+                       detections: Detections) -> Detections:
         """The betting spots' chips as found in their full-resolution pictures
         (:mod:`monitor.perception.spot_chips`), in place of the detector's chips there: once per settled
         picture of a spot; while an arm is over it, what it held when it last lay still. Chips too

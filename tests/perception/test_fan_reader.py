@@ -207,7 +207,7 @@ def test_peaks_keep_every_index_a_box_edge_passes_apart(reader_dir: Path) -> Non
     index_p = np.zeros(19)
     index_p[[3, 4, 9, 15]] = [0.9, 0.8, 0.95, 0.7]  # two indices the box passes, its own, one more
     # 4 is the same index as 3 (0.05 of a width apart)
-    assert fan._peaks(index_p, fan.shifts)[:3] == [9, 3, 15]
+    assert fan.index_peaks(index_p, fan.shifts)[:3] == [9, 3, 15]
 
 
 def test_reads_of_one_index_from_several_boxes_are_pooled() -> None:

@@ -89,7 +89,7 @@ def test_the_chain_takes_a_spots_chips_from_its_picture_not_the_detectors_box() 
     spots = chain.watcher.look(image)
     for _ in range(3):  # the spot's picture settles
         spots = chain.watcher.look(image)
-    got = chain._chips_in_spots(image, spots, dets)
+    got = chain.chips_in_spots(image, spots, dets)
     assert sorted(d.denomination or 0 for d in got.items) == [5, 25, 100]
     assert all(d.source == "spot" for d in got.items)
 
@@ -129,7 +129,7 @@ def test_a_spot_where_no_circle_passed_keeps_the_detectors_chips_unless_their_ri
         for _ in range(4):  # the spot's picture settles
             spots = chain.watcher.look(image)
         assert chain.chip_finder.find(image, "seat2.bet") == []
-        got = chain._chips_in_spots(image, spots, Detections(1920, 1080, (box,)))
+        got = chain.chips_in_spots(image, spots, Detections(1920, 1080, (box,)))
         assert got.items == want
 
 

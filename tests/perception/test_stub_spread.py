@@ -115,9 +115,10 @@ def test_the_chain_counts_the_stub_only_once_its_picture_has_lain_still_a_second
     chain = TableChain(TABLE, EventExtractor("T1", layout=TableLayout.of(TABLE.zones)))
     img = frame_with(spread(4))
     still, moving = {"stub": SpotView(3, True, 0.0)}, {"stub": SpotView(3, False, 0.4)}
-    got = [chain._spread(img, still, 10.0 + k / 10, 300 + k) for k in range(4)]  # 0.3 s still
+    got = [chain.stub_count(img, still, 10.0 + k / 10, 300 + k) for k in range(4)]  # 0.3 s still
     assert [g.n if g else None for g in got] == [None] * 4
-    assert chain._spread(img, moving, 10.4, 304) is None  # the hand again: the wait starts over
-    got = [chain._spread(img, still, 10.5 + k / 10, 305 + k) for k in range(round(SPREAD_STILL_S * 10) + 1)]
+    assert chain.stub_count(img, moving, 10.4, 304) is None  # the hand again: the wait starts over
+    settle = round(SPREAD_STILL_S * 10) + 1
+    got = [chain.stub_count(img, still, 10.5 + k / 10, 305 + k) for k in range(settle)]
     assert got[-1] is not None and got[-1].n == 4 and all(g.n is None for g in got[:-1])
-    assert chain._still_since == (10.5, 305)  # the count is dated there
+    assert chain.stub_still_since == (10.5, 305)  # the count is dated there
