@@ -201,6 +201,18 @@ class StubCounted(EventBase):
     n: Annotated[int, Field(ge=0, le=60)]
 
 
+class StubNotCountable(EventBase):
+    """The deal closed and its stub could not be counted (Livermore rule 55 is then not judged, and
+    says so, rather than saying nothing). ``reason``: ``squared`` (the stub lies as one stack, its cards
+    not separable from above), ``unreadable`` (seen spread but not counted: ``detail`` says why) or
+    ``not_seen`` (no cards seen resting in the stub's zone: covered or out of view). ``detail``: the
+    counter's own words, where it gave any."""
+
+    type: Literal["stub_not_countable"] = "stub_not_countable"
+    reason: Literal["squared", "unreadable", "not_seen"]
+    detail: str | None = Field(default=None, max_length=200)
+
+
 class ExposedCardReplaced(EventBase):
     """The exposed card of ``pile`` was replaced by the first stub card (Livermore rule 51)."""
 
@@ -550,6 +562,7 @@ Event = Annotated[
     | CardExposed
     | PilesComplete
     | StubCounted
+    | StubNotCountable
     | ExposedCardReplaced
     | ActionPileChosen
     | DiceRolled

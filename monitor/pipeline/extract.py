@@ -125,7 +125,14 @@ class ExtractorSettings:
     # hands lie 12 mm off the slot, past hand_reach_mm from its centre: those cards went uncounted)
     slot_reach_mm: float = 25.0
     clear_s: float = 1.0  # table empty this long: the round is over (no console)
+    # No card dealt this long and the stub lying squared: it is said not countable (stub_not_countable)
+    # before any pile is delivered. The renderer's dealer spreads it 1.6 s after the last card.
+    stub_wait_s: float = 4.0
     split_gap_mm: float = 80.0  # a gap this wide in the banker's row: the hand is set in two
+    # A player's hand opened where it is not set (laid face up on its betting circle, or elsewhere in the
+    # seat's area): its two groups lie at least this far apart along the cards' line. The rendered
+    # habit fans each group at 16 mm a card with 45 mm between them; cards of one fan overlap closer.
+    circle_gap_mm: float = 30.0
     round_from_vision: bool = False  # open and close rounds on the table filling / going clear
     # Count the deal card by card (card_dealt, piles_complete). A perception that cannot see the
     # dealer's hand cannot: cards put on a pile cover each other where they land, so each pile would

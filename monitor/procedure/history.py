@@ -64,6 +64,11 @@ class PaiGowHistory(BaseModel):
     deals: int = 1
     misdeals: list[str] = Field(default_factory=list)
     stub: int | None = None
+    stub_not_counted: str | None = Field(
+        default=None,
+        description="why a deal's stub was not counted, so rule 55 not judged ('squared', 'not seen', "
+                    "'unreadable (...)' as the camera said it, stub_not_countable; 'no count reported'); "
+                    "the last deal of the round with none")
     exposed: list[str] = Field(default_factory=list)
     action_pile: int | None = None
     dice: list[int] | None = None

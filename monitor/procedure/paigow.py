@@ -41,6 +41,7 @@ from monitor.events.schema import (
     PilesComplete,
     Source,
     StubCounted,
+    StubNotCountable,
 )
 from monitor.procedure.alerting import AlertSink, money
 from monitor.procedure.history import PaiGowHistory
@@ -53,6 +54,8 @@ from monitor.rules.paigow.showdown import Outcome, SpotResult, decide_spot
 
 PILE_SIZE = 7
 STUB_SIZE = 4
+# stub_not_countable's reasons as the hand history and the dashboard say them
+STUB_WHY = {"squared": "squared", "unreadable": "unreadable", "not_seen": "not seen"}
 # Homes that are not a hand: a card seen there and later in a hand is not a duplicate.
 LOOSE_ZONES = frozenset({"deck", "stub", "muck", "tray", "board"})
 BankerKey = tuple[int, str | None]
@@ -151,6 +154,7 @@ class DealState:
     stub: int | None = None
     piles_seen: bool = False  # piles_complete came: the deal was seen over
     stub_noted: bool = False  # the deal closed with its stub uncounted, and the round's note says so
+    stub_why: str | None = None  # why vision could not count the stub ("squared", "not seen", ...)
     # Where each card was last seen ('pile 3', 'seat 5', 'stub', 'out of pile 2') and the event that saw it
     # there: two dicts rather than one of (where, event) pairs, which would be a new object per card.
     homes: dict[str, str] = field(default_factory=dict)
@@ -222,6 +226,7 @@ class PaiGowRound:
         self.results: dict[int, SpotResult] = {}
         self.expected: dict[tuple[int | None, str], int] = {}
         self.deal_note: str | None = None
+        self.stub_not_counted: str | None = None  # why the last deal noted so gave no stub count
         self._wager_seats: set[int] | None = None  # cache of seats with a wager; reset when a bet moves
         self._action: tuple[tuple[tuple[int, ...], int], int] | None = None  # (dice, banker) -> action seat
         self.deal = DealState(1)
@@ -262,10 +267,11 @@ class PaiGowRound:
         stub cannot be counted from above, an arm may cover it). Not for a deal voided by rule 48:
         its stub is dealt again."""
         d = self.deal
-        if d.stub is None and (d.dealt or d.piles_seen) and not d.void and not d.stub_noted:
+        if d.stub is None and (d.dealt or d.piles_seen or d.stub_why) and not d.void and not d.stub_noted:
             d.stub_noted = True
-            note = (f"deal {d.number}: the stub was not counted (squared, covered or out of view): "
-                    "rule 55 not judged")
+            why = d.stub_why or "squared, covered or out of view"
+            self.stub_not_counted = d.stub_why or "no count reported"
+            note = f"deal {d.number}: stub not counted: {why}: rule 55 not judged"
             self.deal_note = note if self.deal_note is None else f"{self.deal_note}; {note}"
 
     def data_gap(self) -> None:
@@ -523,8 +529,20 @@ class PaiGowRound:
                 self._alert("pile_not_seven", self._dk(pile), [event], pile=pile, count=0)
         self._judge_deal(event)
 
+    def _stub_not_countable(self, event: StubNotCountable) -> None:
+        """The camera says why it gave no stub count: the deal's note says so when it closes, and no
+        alert is raised (the deal's own count of 49 cards says nothing of a deck a card short or over,
+        so rule 55 is not judged from it). A count that follows supersedes it."""
+        if self.deal.stub is not None:
+            return  # counted already (an operator's count): that count is the judgement
+        why = STUB_WHY[event.reason]
+        if event.reason == "unreadable" and event.detail:
+            why = f"{why} ({event.detail})"
+        self.deal.stub_why = why
+
     def _stub_counted(self, event: StubCounted) -> None:
         self.deal.stub = event.n
+        self.deal.stub_why = None  # squared a while, then spread and counted
         if event.n != STUB_SIZE:
             self._alert("stub_not_four", self._dk(), [event], n=event.n)
         self._judge_deal(event)
@@ -564,8 +582,12 @@ class PaiGowRound:
             for e in d.exposures:
                 ace = e.card is not None and (card(e.card).is_ace or card(e.card).is_joker)
                 if not e.replaced and len(d.exposures) == 1 and not ace:
+                    # a replacement slid in under the pile is seen by the stub's count going down; with
+                    # the stub not counted it would not show, and the alert says it was judged without
+                    details = None if d.stub_why is None else {
+                        "judged_from": f"no replacement seen on the pile; stub not counted: {d.stub_why}"}
                     self._alert("exposed_card_not_replaced", self._dk(e.card or e.zone), [e.event, event],
-                                card=e.card or "card", when="piles were delivered")
+                                details=details, card=e.card or "card", when="piles were delivered")
         d.deliveries[event.pile] = (event.seat, event)
         self._seat(event.seat).pile = event.pile
         self._judge_deliveries()
@@ -943,6 +965,7 @@ PaiGowRound.handlers.update({
     "card_exposed": PaiGowRound._card_exposed,
     "piles_complete": PaiGowRound._piles_complete,
     "stub_counted": PaiGowRound._stub_counted,
+    "stub_not_countable": PaiGowRound._stub_not_countable,
     "exposed_card_replaced": PaiGowRound._replaced,
     "action_pile_chosen": PaiGowRound._action_pile,
     "dice_rolled": PaiGowRound._dice,

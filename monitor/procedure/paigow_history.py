@@ -122,7 +122,9 @@ def build_history(rnd: PaiGowRound, complete: bool) -> PaiGowHistory:
     return _trusted(PaiGowHistory, {
         "table_id": rnd.table_id, "round_id": rnd.round_id, "game": Game.PAIGOW, "complete": complete,
         "media_begin": rnd.start.media_time, "media_end": rnd.last_media, "deals": d.number,
-        "misdeals": [*rnd.misdeals], "stub": d.stub, "exposed": [e.card or e.zone for e in d.exposures],
+        "misdeals": [*rnd.misdeals], "stub": d.stub,
+        "stub_not_counted": rnd.stub_not_counted,
+        "exposed": [e.card or e.zone for e in d.exposures],
         "action_pile": d.action_pile, "dice": None if d.dice is None else [*d.dice],
         "action_seat": action_seat, "banker": banker, "seats": seats,
         "settlement_note": rnd.settlement_note, "deal_note": rnd.deal_note,

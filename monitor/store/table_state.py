@@ -1,4 +1,6 @@
-"""A table's live state for the dashboard, folded from its events: round phase, seats, last dice.
+"""A table's live state for the dashboard, folded from its events: round phase, seats, last dice, and
+what the round's camera could not judge (``not_judged``: "stub not counted: squared"), shown as such
+rather than left out.
 
 This is a display projection only (what an operator glances at); judging the round is the
 procedure monitor's job. It is deliberately forgiving: any event order is accepted.
@@ -36,6 +38,7 @@ from monitor.events.schema import (
     RoundStarted,
     ShuffleDone,
     StubCounted,
+    StubNotCountable,
 )
 
 PHASES: dict[type[Any], str] = {
@@ -46,6 +49,7 @@ PHASES: dict[type[Any], str] = {
     HoleDealt: "dealing",
     PilesComplete: "dealt",
     StubCounted: "dealt",
+    StubNotCountable: "dealt",
     ActionPileChosen: "action pile chosen",
     DiceRolled: "dice rolled",
     PileDelivered: "delivering",
@@ -88,6 +92,19 @@ def apply(state: dict[str, Any], event: Event) -> dict[str, Any]:
                          seats={}, last_dice=None, action_pile=None, board=[])
             for seat in event.players:
                 _seat(state, seat)["playing"] = True
+            state.pop("not_judged", None)
+        case StubCounted():
+            # squared a while, then spread and counted: no longer unjudged
+            notes = [n for n in state.get("not_judged", []) if not n.startswith("stub not counted")]
+            if notes:
+                state["not_judged"] = notes
+            else:
+                state.pop("not_judged", None)
+        case StubNotCountable():
+            why = event.reason.replace("_", " ")
+            if event.reason == "unreadable" and event.detail:
+                why = f"{why} ({event.detail})"
+            state["not_judged"] = [*state.get("not_judged", []), f"stub not counted: {why}"]
         case DiceRolled():
             state["last_dice"] = list(event.values)
         case ActionPileChosen():

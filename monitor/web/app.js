@@ -329,6 +329,8 @@ function renderTables() {
       seatChips(st),
       st.board && st.board.length ? h("div", { class: "board" }, `Board ${st.board.join(" ")}`) : null,
       devices.length ? h("div", { class: "device-lost" }, `Lost: ${devices.map(([k]) => k).join(", ")}`) : null,
+      // what the camera could not judge this round, said rather than left blank
+      ...(st.not_judged || []).map((n) => h("div", { class: "not-judged" }, n)),
       t.sources && t.sources.length ? h("div", { class: "sources" }, ...t.sources.map(sourceLine)) : null,
       h("footer", { class: "muted" }, `last event ${st.last_wall_time ? ago(st.last_wall_time) : "–"} · media ${fmtMedia(st.last_media_time)}`));
   }));

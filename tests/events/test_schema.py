@@ -39,6 +39,7 @@ EXAMPLES: dict[str, dict[str, object]] = {
     "card_exposed": {"card": "Jk", "zone": "pile:3"},
     "piles_complete": {"counts": [7, 7, 7, 7, 7, 7, 7]},
     "stub_counted": {"n": 4},
+    "stub_not_countable": {"reason": "squared"},
     "exposed_card_replaced": {"pile": 3, "card": "2c"},
     "action_pile_chosen": {"pile": 4},
     "dice_rolled": {"values": [3, 4, 5]},
@@ -105,6 +106,11 @@ def test_wall_time_is_utc_on_the_wire() -> None:
          "timezone"),
         ({"type": "stub_counted", "n": 4, "schema_version": 2}, "stub_counted.schema_version", "1"),
         ({"type": "teleport"}, "", "does not match any of the expected tags"),
+        ({"type": "stub_not_countable"}, "stub_not_countable.reason", "Field required"),
+        ({"type": "stub_not_countable", "reason": "lost"}, "stub_not_countable.reason",
+         "'squared', 'unreadable' or 'not_seen'"),
+        ({"type": "stub_not_countable", "reason": "unreadable", "detail": "x" * 201},
+         "stub_not_countable.detail", "at most 200 characters"),
     ],
 )
 def test_bad_events_name_the_field(patch: dict[str, object], field: str, words: str) -> None:

@@ -198,8 +198,9 @@ def test_delivery_names_the_action_pile_first_and_a_dead_hand_is_collected() -> 
     t.run(0.5)
     t.put("p3", "card", "seat6", x=470, y=220)
     out = t.run(0.3)
-    assert types(out) == ["piles_complete", "action_pile_chosen", "pile_delivered"]
-    assert out[1].pile == 3 and (out[2].pile, out[2].seat) == (3, 6)
+    # the deal closed with no stub seen: said so before the deliveries
+    assert types(out) == ["piles_complete", "stub_not_countable", "action_pile_chosen", "pile_delivered"]
+    assert out[1].reason == "not_seen" and out[2].pile == 3 and (out[3].pile, out[3].seat) == (3, 6)
     t.put("p4", "card", "seat7", x=680, y=110)
     out = t.run(0.3)
     assert types(out) == ["pile_delivered"] and (out[0].pile, out[0].seat) == (4, 7)
@@ -219,8 +220,9 @@ def test_a_pile_that_arrives_at_a_seat_under_a_new_track_is_the_pile_whose_slot_
     t.put("new", "card", "seat7", x=680, y=110)
     out = t.run(0.3)
     assert [(e.type, getattr(e, "pile", None)) for e in out] == [
-        ("piles_complete", None), ("action_pile_chosen", 4), ("pile_delivered", 4)]
-    assert out[2].seat == 7
+        ("piles_complete", None), ("stub_not_countable", None), ("action_pile_chosen", 4),
+        ("pile_delivered", 4)]
+    assert out[3].seat == 7
 
 
 def test_a_pile_is_the_slot_whose_picture_shows_it_empty_not_the_one_the_arm_hides() -> None:

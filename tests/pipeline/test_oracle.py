@@ -147,3 +147,30 @@ def test_the_deal_is_counted_by_the_dealers_hand_when_the_cards_below_are_never_
     done = next(e for e in events if e.type == "piles_complete")
     assert done.counts == [7] * 7
     assert [a.code for a in alerts] == []
+
+
+def test_a_squared_stub_is_said_not_countable_and_the_monitor_shows_it_unjudged() -> None:
+    from monitor.procedure.history import PaiGowHistory
+    from monitor.procedure.monitor import Monitor
+    from monitor.render.rounds.habits import with_habits
+    from monitor.store.table_state import apply, empty_state
+
+    script = with_habits(load_script(shipped_scripts()["paigow_stub_three"]), ["squared_stub"])
+    check = check_rounds([play_script(script, "paigow_stub_three.yaml")], calibration(), "squared", stride=2)
+    types = [e.type for e in check.events]
+    assert "stub_counted" not in types  # one stack: its three cards are not told apart from above
+    [why] = [e for e in check.events if e.type == "stub_not_countable"]
+    assert why.reason == "squared"
+    assert types.index("stub_not_countable") < types.index("misdeal_declared")  # said of its own deal
+    assert "stub_not_four" not in check.got  # no count, no guess at one
+    m = Monitor()
+    for e in check.events:
+        m.feed(e)
+    m.finish()
+    [h] = [h for h in m.histories if isinstance(h, PaiGowHistory)]
+    assert h.stub is None and h.stub_not_counted == "squared"
+    assert h.deal_note is not None and "stub not counted: squared" in h.deal_note
+    state = empty_state("T1")
+    for e in check.events:
+        apply(state, e)
+    assert state["not_judged"] == ["stub not counted: squared"]

@@ -85,6 +85,18 @@ def test_deal_a_card_resting_on_a_pile_is_dealt_and_the_stub_spread_closes_the_d
     assert rig.deal.stub_n is None and rig.deal.stub_seen == {}
 
 
+def test_deal_a_squared_stub_is_said_not_countable_once_the_deal_has_been_idle() -> None:
+    rig = _Rig(stub_wait_s=1.0)
+    rig.run(0.3, _card("c", "pile3"))
+    stack = _card("s", "stub")  # the stub left in one stack: one box
+    assert _types(rig.run(0.6, _card("c", "pile3"), stack)) == []  # the dealer may spread it yet
+    out = rig.run(0.6, _card("c", "pile3"), stack)
+    assert [(e.type, e.reason) for e in out] == [("stub_not_countable", "squared")]
+    assert not rig.rec.done  # not the deal's end in itself: a count may follow
+    out = rig.run(0.4, _card("c", "pile3", 500.0))  # ... and its close says it no second time
+    assert "stub_not_countable" not in _types(out)
+
+
 def test_deal_a_trip_of_the_hand_from_the_deck_counts_the_card_it_put_down() -> None:
     # the deck 300 mm from pile 1: the hand goes out over the slot, puts a card there, and comes back
     rig = _Rig(TableLayout({1: (0.0, 0.0), 2: (200.0, 200.0)}, deck_at=(300.0, 0.0)))
@@ -140,8 +152,9 @@ def test_deliveries_a_pile_followed_to_a_seat_is_delivered_and_named_the_action_
     rig = _Rig()
     assert _types(rig.run(0.2, _card("p", "pile4"))) == ["card_dealt"]
     out = rig.run(0.3, _card("p", "seat3", 500.0))
-    assert _types(out) == ["piles_complete", "action_pile_chosen", "pile_delivered"]  # the deal is over
-    assert (out[1].pile, out[2].pile, out[2].seat) == (4, 4, 3)
+    # the deal is over, its stub never seen: said so
+    assert _types(out) == ["piles_complete", "stub_not_countable", "action_pile_chosen", "pile_delivered"]
+    assert (out[1].reason, out[2].pile, out[3].pile, out[3].seat) == ("not_seen", 4, 4, 3)
     assert rig.rec.delivered == {4: 3} and rig.rec.seats[3].tracks == {"p"}
 
 
@@ -150,7 +163,7 @@ def test_deliveries_a_pile_boxed_anew_at_a_seat_came_from_the_slot_that_emptied(
     rig.run(0.3, _card("a", "pile5"), _card("b", "pile6", 100.0))
     rig.run(0.3, _card("b", "pile6", 100.0))  # pile 5's slot empties: its cards are on their way
     out = rig.run(0.5, _card("b", "pile6", 100.0), _card("n", "seat2", 600.0))  # a new track at seat 2
-    assert [(e.type, e.pile) for e in out if e.type != "piles_complete"] == [
+    assert [(e.type, e.pile) for e in out if e.type not in ("piles_complete", "stub_not_countable")] == [
         ("action_pile_chosen", 5), ("pile_delivered", 5)]
     assert rig.rec.delivered == {5: 2}
     rig.deliveries.reset()
@@ -174,6 +187,44 @@ def test_seats_a_delivered_hand_is_set_then_opened() -> None:
     out = rig.run(0.6, *_hand(2, face_up=True))
     assert [(e.type, e.front) for e in out] == [("hand_opened", ["As", "Kd"])]
     assert rig.seats.zones_to_read() == set()
+
+
+def _on_circle(seat: int, hidden: int | None = None, gap: float = 45.0) -> list[Seen]:
+    """The hand _hand(seat) dealt, turned face up onto the seat's betting circle along a slanting line:
+    the five-card hand fanned 16 mm a card, the two-card hand ``gap`` mm past it (card ``hidden``
+    under the others, out of view)."""
+    names = ["As", "Kd", "2c", "3c", "4c", "5c", "6c"]
+    along = [-62.0 + 16.0 * i for i in range(5)] + [-62.0 + 64.0 + gap + 16.0 * i for i in range(2)]
+    order = [2, 3, 4, 5, 6, 0, 1]  # the back's cards first along the line, then the front's
+    return [_card(f"c{k}", f"seat{seat}.bet", 300.0 + 0.8 * a, 400.0 + 0.6 * a, face_up=True, card=names[k])
+            for a, k in zip(along, order, strict=True) if k != hidden]
+
+
+def test_seats_a_hand_laid_face_up_on_its_betting_circle_is_opened_split_at_its_widest_gap() -> None:
+    rig = _Rig()
+    rig.rec.seats[2] = Seat(1, {f"c{i}" for i in range(7)})
+    assert _types(rig.run(0.6, *_hand(2))) == ["hand_set"]
+    out = rig.run(0.6, *_on_circle(2))
+    assert [(e.type, e.front, e.back) for e in out] == [
+        ("hand_opened", ["As", "Kd"], ["2c", "3c", "4c", "5c", "6c"])]
+    assert out[0].media_time < 0.6 + 0.3  # dated when it first lay there, settled
+
+
+def test_seats_a_card_hidden_under_the_others_on_the_circle_is_unread() -> None:
+    rig = _Rig()
+    rig.rec.seats[2] = Seat(1, {f"c{i}" for i in range(7)})
+    rig.run(0.6, *_hand(2))
+    out = rig.run(0.6, *_on_circle(2, hidden=0))
+    assert [(e.type, e.front, e.back) for e in out] == [
+        ("hand_opened", ["Kd", None], ["2c", "3c", "4c", "5c", "6c"])]
+
+
+def test_seats_a_hand_on_the_circle_with_no_gap_and_cards_not_followed_is_not_guessed() -> None:
+    rig = _Rig()
+    rig.rec.seats[2] = Seat(1, {f"c{i}" for i in range(7)})
+    rig.run(0.6, *_hand(2))
+    renamed = [replace(o, track=f"n{o.track}") for o in _on_circle(2, gap=16.0 - 64.0 + 16.0)]
+    assert "hand_opened" not in _types(rig.run(0.6, *renamed))
 
 
 def test_seats_a_delivered_hand_gone_before_it_was_set_was_collected() -> None:

@@ -846,7 +846,8 @@ def test_rule_55_a_deal_closed_with_its_stub_uncounted_says_so_in_the_hand_histo
     assert codes(m) == []
     h = paigow(m.histories)
     assert h.stub is None
-    assert h.deal_note is not None and "stub was not counted" in h.deal_note and "rule 55" in h.deal_note
+    assert h.deal_note is not None and "stub not counted" in h.deal_note and "rule 55" in h.deal_note
+    assert h.stub_not_counted == "no count reported"
 
 
 def test_rule_55_a_misdeal_before_the_stub_was_counted_notes_the_voided_deals_stub() -> None:
@@ -856,7 +857,42 @@ def test_rule_55_a_misdeal_before_the_stub_was_counted_notes_the_voided_deals_st
     del events[i]["n"]
     m = run(events)
     note = paigow(m.histories).deal_note
-    assert note is not None and note.startswith("deal 1: the stub was not counted")
+    assert note is not None and note.startswith("deal 1: stub not counted")
+
+
+def _stub_squared(events: list[dict[str, object]]) -> list[dict[str, object]]:
+    """The round with the camera saying the stub lay squared where it would have counted it."""
+    i = find(events, "stub_counted")
+    events[i] = {**events[i], "type": "stub_not_countable", "reason": "squared"}
+    del events[i]["n"]
+    return events
+
+
+def test_rule_55_a_stub_said_not_countable_is_named_so_in_the_history_and_raises_nothing() -> None:
+    m = run(_stub_squared(clean_round()))
+    assert codes(m) == []  # not stub_not_four: no count was made, none is guessed
+    h = paigow(m.histories)
+    assert h.stub is None and h.stub_not_counted == "squared"
+    assert h.deal_note == "deal 1: stub not counted: squared: rule 55 not judged"
+
+
+def test_rule_55_a_stub_squared_then_counted_is_judged_on_its_count() -> None:
+    events = clean_round()
+    i = find(events, "stub_counted")
+    events.insert(i, {**events[i], "type": "stub_not_countable", "reason": "squared"})
+    del events[i]["n"]
+    events[i + 1] = {**events[i + 1], "n": 3}
+    m = run(events)
+    assert "stub_not_four" in codes(m)
+    h = paigow(m.histories)
+    assert h.stub == 3 and h.stub_not_counted is None and h.deal_note is None
+
+
+def test_rule_51_an_exposed_card_not_seen_replaced_with_the_stub_uncounted_says_how_it_was_judged() -> None:
+    events = _stub_squared(clean_round(seed=11, expose=10))
+    del events[find(events, "exposed_card_replaced")]
+    a = only(run(events), "exposed_card_not_replaced")
+    assert a.details["judged_from"] == "no replacement seen on the pile; stub not counted: squared"
 
 
 def test_a_counted_stub_leaves_no_note() -> None:

@@ -1,6 +1,6 @@
 """The deal: each card put on a pile slot counted (``card_dealt``), the piles complete and the stub
-counted (``piles_complete``, ``stub_counted``, rule 55), a replacement for an exposed card taken off
-(``exposed_card_replaced``, rule 51).
+counted (``piles_complete``, ``stub_counted``, rule 55) or said not countable and why
+(``stub_not_countable``), a replacement for an exposed card taken off (``exposed_card_replaced``, rule 51).
 
 A card put on a pile covers the one below at nearly the same place, under the hand: a tracker keeps
 the covered card's id (or the detector sees one pile), so no new card is seen. The dealer's hand
@@ -55,6 +55,9 @@ class DealWatcher:
         self.stub = Held()
         self.stub_n: int | None = None
         self.stub_seen: dict[str, float] = {}  # stub card track -> last seen resting
+        # why the stub, as last seen after the deal, gave no count: (reason, the counter's words)
+        self.stub_why: tuple[str, str | None] = ("not_seen", None)
+        self.stub_said = False  # stub_not_countable sent for this deal
 
     def zones_to_read(self) -> set[str]:
         """Pile slots where a counted card lies unread, its read awaited."""
@@ -152,6 +155,14 @@ class DealWatcher:
             self.out.emit("piles_complete", at=at, counts=d.counts[1:8])
         if stub is not None:
             self.out.emit("stub_counted", at=at, n=stub)
+        elif not self.stub_said:
+            # the deal closed (a pile taken to a seat) with no count: said, so rule 55 is known unjudged
+            self._not_countable()
+
+    def _not_countable(self) -> None:
+        reason, detail = self.stub_why
+        self.stub_said = True
+        self.out.emit("stub_not_countable", reason=reason, detail=detail)
 
     def stub_spread(self, view: FrameView) -> list[EventBase]:
         """The deal's end: the stub spread for counting, from its picture where watched, else from its
@@ -171,12 +182,26 @@ class DealWatcher:
             # fanned under one box; not countable (an arm over it, the cards squared) is no count
             n = None if view.stub is None else view.stub.n
             at = view.stub_still if n is not None else None  # dated when it came to lie still
+            # (its zone not yet lying still, an arm passing over it, is no reason)
+            if view.stub is not None and n is None and not d.done and "lain still" not in view.stub.why:
+                self.stub_why = _spread_why(view.stub.why)
+            squared = view.stub is not None and view.stub.why.startswith("squared")
         else:
             for o in view.present.values():
                 if o.kind == "card" and o.zone == "stub" and self.rest.at_rest(o):
                     self.stub_seen[o.track] = now
             # a card missing from a frame or two (a detector's dropout) is still in the stub
             n = sum(1 for t in self.stub_seen.values() if now - t <= self.s.missing_s)
+            squared = n == 1
+            if squared and not d.done:
+                # one box there is the stub squared in one stack: its cards are not separated from above
+                # (none there is no reason in itself: an arm may be passing over it)
+                self.stub_why = ("squared", "one stack in the stub's zone")
+        if (squared and not d.done and not self.stub_said and d.last_card is not None
+                and now - d.last_card >= self.s.stub_wait_s - 1e-9):
+            # the deal over (no card for a while) and the stub left squared: said now, not only when a
+            # pile is delivered (a misdeal may void the deal first); a count later supersedes it
+            self._not_countable()
         self.stub.update(n, now)
         if n is None:
             return self.out.take()
@@ -521,3 +546,12 @@ def _card_on_slot(tr: Track) -> bool:
     """A card track whose last sighting is on a pile slot (the zone it is counted in)."""
     return (tr.last is not None and tr.last.kind == "card" and tr.zone == tr.last.zone
             and zone_kind(tr.zone) == "pile")
+
+
+def _spread_why(why: str) -> tuple[str, str | None]:
+    """The stub spread counter's reason for no count, as ``stub_not_countable`` says it."""
+    if why.startswith("squared"):
+        return "squared", why
+    if why.startswith("no cards"):
+        return "not_seen", why
+    return "unreadable", why[:200]

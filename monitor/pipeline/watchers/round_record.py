@@ -61,6 +61,19 @@ class Dealt:
     last_certain: float = 0.0  # when it last showed certainly a face
 
 
+@dataclass(frozen=True, slots=True)
+class LaidHand:
+    """A hand laid open away from its areas, as read in one frame: each part padded with unread cards
+    (None) to its size, the ranks of cards not named alike, and how many of the seven were read."""
+
+    front: list[str | None]
+    back: list[str | None]
+    front_ranks: list[str | None]
+    back_ranks: list[str | None]
+    read: int
+    confidence: float
+
+
 @dataclass(slots=True)
 class Seat:
     """A seat's delivered hand: the pile it got, its cards' tracks, and how far it is set."""
@@ -73,6 +86,13 @@ class Seat:
     set_rest: Held = field(default_factory=Held)  # cards resting in both hands, uncounted
     reported_set: tuple[tuple[str | None, ...], tuple[str | None, ...]] | None = None
     opened: bool = False
+    # the hand opened away from its front and back areas (on its betting circle): since when it has
+    # lain so, and its fullest reading meanwhile (an arm passing hides a card of it for a frame or two)
+    laid_open: Held = field(default_factory=Held)
+    laid_best: LaidHand | None = None
+    laid_lost: int = 0  # frames in a row since it last lay so (an arm passing: one or two)
+    # which part each card's track lay in when the hand was set (its arrangement opened may not say)
+    set_parts: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
