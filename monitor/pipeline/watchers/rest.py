@@ -35,9 +35,6 @@ class Track:
     named_at: tuple[float, int] | None = None  # (time, frame) its face was first read, this showing
     face_at: tuple[float, int] | None = None  # (time, frame) it began to show surely a face, this showing
     certain_at: tuple[float, int] | None = None  # ... certainly a face (unread_face_back_p), this showing
-    # when and where it set off on its last move (where first seen, if it never lay still): a card
-    # brought onto a pile set off elsewhere; one boxed anew where it lies set off there
-    set_off: tuple[float, float, float] = (0.0, 0.0, 0.0)
 
 
 class RestWatcher:
@@ -71,8 +68,7 @@ class RestWatcher:
             visible[o.track] = o
             tr = self.tracks.get(o.track)
             if tr is None:
-                tr = self.tracks[o.track] = Track(o.zone, o.x, o.y, entered=media_time,
-                                                  set_off=(media_time, o.x, o.y))
+                tr = self.tracks[o.track] = Track(o.zone, o.x, o.y, entered=media_time)
             moved = ((o.x - tr.x) ** 2 + (o.y - tr.y) ** 2) ** 0.5
             if o.zone == tr.zone and moved <= self.s.still_mm:
                 tr.still += 1
@@ -86,8 +82,6 @@ class RestWatcher:
             else:
                 if o.zone != tr.zone:
                     tr.entered = media_time
-                if tr.still > 1:  # it lay still and moves now: a new move begins
-                    tr.set_off = (media_time, tr.x, tr.y)  # from where it lay
                 if tr.seen_at < media_time:
                     tr.moved_at = media_time
                 tr.still, tr.moved, tr.zone, tr.x, tr.y = 1, 0, o.zone, o.x, o.y
