@@ -56,6 +56,14 @@ class SuiteResult:
     seconds_peer: float = 0.0
     full_peer_deals: int = 0  # deals judged by pokerkit's own from_game (the rest: per five cards)
 
+    def tally(self, d: Deal, t0: float, t1: float, t2: float, full_peer: bool = False) -> None:
+        """One deal judged: ours from ``t0`` to ``t1``, the peer's from ``t1`` to ``t2``."""
+        self.seconds_ours += t1 - t0
+        self.seconds_peer += t2 - t1
+        self.deals += 1
+        self.full_peer_deals += full_peer
+        self.hands += len(d.hands)
+
 
 @dataclass(frozen=True)
 class Deal:
@@ -184,11 +192,7 @@ def check_board_game(d: Deal, omaha: bool, rng: random.Random, res: SuiteResult,
         except ValueError:  # pokerkit's way of saying "no qualifying low"
             pk_lo[who] = None
     t2 = time.perf_counter()
-    res.seconds_ours += t1 - t0
-    res.seconds_peer += t2 - t1
-    res.deals += 1
-    res.full_peer_deals += full_peer
-    res.hands += len(d.hands)
+    res.tally(d, t0, t1, t2, full_peer)
     ours_hi = {w: h.high.score if h.high else None for w, h in sd_hi.hands.items()}
     ours_lo = {w: h.low.score if h.low else None for w, h in sd_hl.hands.items()}
     _pairwise("high", ours_hi, pk_hi, res, where)
@@ -216,11 +220,7 @@ def check_pineapple(
         else:
             peer[who] = _pk_by_five(hole, d.board, omaha=False)[0]
     t2 = time.perf_counter()
-    res.seconds_ours += t1 - t0
-    res.seconds_peer += t2 - t1
-    res.deals += 1
-    res.full_peer_deals += full_peer
-    res.hands += len(d.hands)
+    res.tally(d, t0, t1, t2, full_peer)
     ours = {w: h.high.score if h.high else None for w, h in sd.hands.items()}
     _pairwise("high", ours, peer, res, where)
     _check_pot(sd, pot, _winners(peer), set(), res, f"{where} pineapple")
@@ -236,10 +236,7 @@ def check_lowball(d: Deal, rng: random.Random, res: SuiteResult, where: str) -> 
     t1 = time.perf_counter()
     peer = {w: RegularLowHand(to_pk(h)) for w, h in d.hands.items()}
     t2 = time.perf_counter()
-    res.seconds_ours += t1 - t0
-    res.seconds_peer += t2 - t1
-    res.deals += 1
-    res.hands += len(d.hands)
+    res.tally(d, t0, t1, t2)
     _pairwise("low", {w: v.score for w, v in ours.items()}, peer, res, where)
     for w, h in sd.hands.items():
         if h.low is None or h.low.score != ours[w].score:
