@@ -131,8 +131,14 @@ class EventBase(BaseModel):
 # ---- round ---------------------------------------------------------------------------------------
 
 
+# what opened a round the camera opened (no console): chips at rest on a betting spot, a card or pile
+# at rest on a pile slot or elsewhere on the table, or a roll from the dice reader
+OpenedBy = Literal["chips", "pile", "cards", "dice"]
+
+
 class RoundStarted(EventBase):
-    """A new hand begins. ``round_id`` if the dealer system numbers hands; else the monitor names it."""
+    """A new hand begins. ``round_id`` if the dealer system numbers hands; else the monitor names it.
+    ``opened_by``: what opened it where no console did (None: the console)."""
 
     type: Literal["round_started"] = "round_started"
     game: Game = Game.PAIGOW
@@ -142,6 +148,7 @@ class RoundStarted(EventBase):
     button_seat: Seat | None = None
     # Poker: the seats dealt in, in deal order is derived from the button.
     players: list[Seat] = Field(default_factory=list, max_length=MAX_SEATS)
+    opened_by: OpenedBy | None = None
 
 
 class ShuffleDone(EventBase):

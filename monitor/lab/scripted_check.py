@@ -88,9 +88,10 @@ def run_oracle(
     n = 0
     for fr in frames:
         while k < len(outside) and outside[k]["media_time"] <= fr.media_time:
-            console = parse_event({**outside[k], "seq": next(seq), "table_id": calibration.table})
-            extractor.note(console)
-            push(console)
+            console = parse_event({**outside[k], "seq": 0, "table_id": calibration.table})
+            for first in extractor.note(console):
+                push(first)
+            push(console.model_copy(update={"seq": next(seq)}))
             k += 1
         for e in chain.step(fr.index, fr.media_time, fr.detections, None if use_bytetrack else fr.tracks):
             push(e)
@@ -98,9 +99,10 @@ def run_oracle(
         if on_frame is not None:
             on_frame(1)
     for rest in outside[k:]:
-        e = parse_event({**rest, "seq": next(seq), "table_id": calibration.table})
-        extractor.note(e)
-        push(e)
+        e = parse_event({**rest, "seq": 0, "table_id": calibration.table})
+        for first in extractor.note(e):
+            push(first)
+        push(e.model_copy(update={"seq": next(seq)}))
     monitor.finish()
     return events, list(monitor.alerts), n
 

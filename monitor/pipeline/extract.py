@@ -201,9 +201,17 @@ class EventExtractor:
 
     # ---- input -----------------------------------------------------------------------------------
 
-    def note(self, event: EventBase) -> None:
-        """An event from elsewhere (console, dice reader): it moves the phase the way the rules do."""
+    def note(self, event: EventBase) -> list[EventBase]:
+        """An event from elsewhere (console, dice reader): it moves the phase the way the rules do.
+        Returns what it confirms that goes before it: a roll from the dice reader with no round open and
+        no console opens the round (its ``round_started``, dated at the roll). Call it before the event
+        takes its sequence number, so the returned events' numbers come first."""
         t = getattr(event, "type", "")
+        first: list[EventBase] = []
+        if t == "dice_rolled" and not self.round_open:
+            rolled = float(getattr(event, "media_time", self.out.now))
+            frame = getattr(event, "frame", None)
+            first = self.round.open_for("dice", at=(rolled, self.out.frame if frame is None else int(frame)))
         if t == "round_started":
             self._new_round()
             self.round.opened()
@@ -220,6 +228,7 @@ class EventExtractor:
             self.bets.close(self.out.now if at is None else float(at))
         elif t == "action_pile_chosen":
             self.deal.action_pile = getattr(event, "pile", None)
+        return first
 
     def frame(self, index: int, media_time: float, objects: Iterable[Seen],
               spots: Mapping[str, SpotView] | None = None, stub: Spread | None = None,

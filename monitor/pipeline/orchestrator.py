@@ -208,9 +208,10 @@ class LiveRun:
             self._outside.clear()
             self._outside.extend(keep)
         ready.sort(key=lambda te: (te[1].media_time, te[0]))
-        items = [e.model_copy(update={"seq": self.next_seq()}) for _, e in ready]
-        for e in items:
-            self.extractor.note(e)
+        items: list[EventBase] = []
+        for _, e in ready:
+            items += self.extractor.note(e)  # a round the roll opens goes first, numbered first
+            items.append(e.model_copy(update={"seq": self.next_seq()}))
         self.stats.events_out += len(items)
         return items
 

@@ -135,7 +135,8 @@ def review_file(job: FileJob, progress: Progress | None = None,
     log_file = _EventLog(job.folder / "events.jsonl", result.events)
 
     seq = _Counter(result.next_seq)  # one counter for vision, console and device events
-    settings = ExtractorSettings(round_from_vision=not outside,
+    # rounds come from the console where its log has them; a log of dice rolls alone leaves them to vision
+    settings = ExtractorSettings(round_from_vision=not any(e.get("type") == "round_started" for e in outside),
                                  count_deal=getattr(perception, "sees_hands", True),
                                  count_face_down=getattr(perception, "counts_face_down", True))
     raster = RasterCalibration.of(calibration)
@@ -183,11 +184,12 @@ def review_file(job: FileJob, progress: Progress | None = None,
     def outside_until(media_time: float) -> None:
         nonlocal k
         while k < len(outside) and float(outside[k]["media_time"]) <= media_time:
-            raw = {**outside[k], "seq": seq(), "table_id": table_id}
+            raw = {**outside[k], "seq": 0, "table_id": table_id}
             raw.pop("frame", None)
             event = parse_event(raw)
-            extractor.note(event)
-            push(event)
+            for first in extractor.note(event):  # a round the roll opens goes first, numbered first
+                push(first)
+            push(event.model_copy(update={"seq": seq()}))
             k += 1
 
     def save(done: bool) -> None:

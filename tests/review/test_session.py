@@ -196,3 +196,30 @@ def test_a_table_files_profile_judges_the_review(tmp_path: Path) -> None:
     assert "pile_to_wrong_seat" in {a["code"] for a in session.alerts}
     assert {a["profile"] for a in session.alerts} == {"room-cw"}
     assert {h["history"]["profile"] for h in session.hands} == {"room-cw"}
+
+
+def test_a_log_of_dice_rolls_alone_leaves_the_rounds_to_vision(tmp_path: Path) -> None:
+    """A room with a dice reader and no console: the review opens and closes the rounds from what it
+    sees (before, a log without round starts left every round unopened and nothing judged)."""
+    import shutil
+
+    folder = tmp_path / "dice-only"
+    folder.mkdir()
+    for name in ("video.mp4", "truth.jsonl.gz"):
+        shutil.copy(SAMPLE / name, folder / name)
+    rows = [json.loads(line) for line in (SAMPLE / "events.jsonl").read_text().splitlines()]
+    rolls = [r for r in rows if r["source"] == "dice_reader"]
+    assert rolls
+    (folder / "events.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rolls))
+    outcome = run_review(ReviewOptions(videos=[folder], table=TABLE_FILE, out=tmp_path / "session",
+                                       progress=False, gate=GateSettings(stride=2), clips=False))
+    (log,) = (tmp_path / "session" / "files").glob("*/events.jsonl")
+    events = [json.loads(line) for line in log.read_text().splitlines()]
+    opened = [e for e in events if e["type"] == "round_started"]
+    assert opened and all(e["source"] == "vision" and e["opened_by"] for e in opened)
+    # the bets are seen first in each of the sample's rounds; the scripted faults are raised as with
+    # the console
+    assert [e["opened_by"] for e in opened] == ["chips"] * 3
+    assert len(outcome.session.hands) == 3
+    scripted = [json.loads(line)["code"] for line in (SAMPLE / "alerts.jsonl").read_text().splitlines()]
+    assert sorted(a["code"] for a in outcome.session.alerts) == sorted(scripted)
