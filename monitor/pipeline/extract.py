@@ -52,12 +52,10 @@ from monitor.pipeline.watchers.emit import Outbox
 from monitor.pipeline.watchers.exposures import ExposuresWatcher
 from monitor.pipeline.watchers.rest import RestWatcher
 from monitor.pipeline.watchers.round import RoundWatcher
-from monitor.pipeline.watchers.round_record import RoundRecord, Seat
+from monitor.pipeline.watchers.round_record import RoundRecord
 from monitor.pipeline.watchers.seats import SeatsWatcher
 from monitor.pipeline.watchers.view import FrameView, TableLayout
 from monitor.tablestate.index_cards import IndexCard
-
-_Seat = Seat  # the name the tests build a seat's hand by
 
 
 @dataclass(frozen=True, slots=True)
