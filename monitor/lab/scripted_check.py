@@ -67,9 +67,11 @@ def run_oracle(
     fps: float = 30.0,
     on_frame: Callable[[int], None] | None = None,
     profile: PaiGowProfile | None = None,
+    console: bool = True,
 ) -> tuple[list[EventBase], list[Alert], int]:
     """Run the chain over oracle frames with the outside events merged in by media time; the monitor
-    judges by ``profile`` (default: the profile the first round was dealt by)."""
+    judges by ``profile`` (default: the profile the first round was dealt by). ``console`` False: a
+    room without one, the dice reader's rolls the only outside events."""
     from monitor.procedure.monitor import Monitor
 
     seq = iter(range(1 << 30))
@@ -77,7 +79,8 @@ def run_oracle(
                                layout=TableLayout.of(calibration.zones, calibration.zone_rules))
     chain = TableChain(calibration, extractor, fps)
     monitor = Monitor(profile=profile if profile is not None else rounds[0].rules_profile())
-    outside = sorted(outside_events(true_events), key=lambda e: e["media_time"])
+    outside = sorted((e for e in outside_events(true_events) if console or e.get("source") == "dice_reader"),
+                     key=lambda e: e["media_time"])
     k = 0
     events: list[EventBase] = []
 
@@ -88,10 +91,10 @@ def run_oracle(
     n = 0
     for fr in frames:
         while k < len(outside) and outside[k]["media_time"] <= fr.media_time:
-            console = parse_event({**outside[k], "seq": 0, "table_id": calibration.table})
-            for first in extractor.note(console):
+            told = parse_event({**outside[k], "seq": 0, "table_id": calibration.table})
+            for first in extractor.note(told):
                 push(first)
-            push(console.model_copy(update={"seq": next(seq)}))
+            push(told.model_copy(update={"seq": next(seq)}))
             k += 1
         for e in chain.step(fr.index, fr.media_time, fr.detections, None if use_bytetrack else fr.tracks):
             push(e)
@@ -118,6 +121,7 @@ def check_rounds(
     use_bytetrack: bool = False,
     on_frame: Callable[[int], None] | None = None,
     profile: PaiGowProfile | None = None,
+    console: bool = True,
 ) -> ScriptCheck:
     """Played rounds -> oracle frames -> events -> alerts, against the scripts' expected alerts. The
     chain's monitor judges by ``profile`` (a table file's; default: the one the rounds were dealt by),
@@ -132,7 +136,7 @@ def check_rounds(
     size = calibration.image_size
     frames = oracle_frames(timeline_truth(rounds, fps, size, stride), size, oracle)
     events, alerts, n = run_oracle(rounds, calibration, frames, true_events, settings, use_bytetrack, fps,
-                                   on_frame, profile)
+                                   on_frame, profile, console)
     expected = [c for r in rounds for c in r.script.expect_alerts]
     check = ScriptCheck(name, expected, [a.code for a in alerts], list(truth.alerts), alerts, events, n)
     by_code: dict[str, list[float]] = {}

@@ -116,7 +116,9 @@ def _seen(true_events: list[dict[str, Any]], events: list[Any]) -> str:
 def judge_job(job: Job) -> RoundResult:
     """One round of one variation, played, perceived by the oracle and judged (never raises)."""
     from monitor.lab.scripted_check import check_rounds
-    from monitor.render.rounds.habits import habit_profiles, with_habits
+    from monitor.pipeline.extract import ExtractorSettings
+    from monitor.pipeline.oracle import OracleOptions
+    from monitor.render.rounds.habits import habit, habit_profiles, with_habits
     from monitor.render.rounds.play import judge, play_script
 
     kind = "clean" if job.round.startswith("clean:") or job.round == "paigow_clean" else "fault"
@@ -136,7 +138,12 @@ def judge_job(job: Job) -> RoundResult:
         return replace(res, judged=False, reason=f"{why}, it expects {truth.expected}")
     try:
         cal = replace(room.table, profile=carried)
-        c = check_rounds([rnd], cal, job.round, stride=job.stride, profile=carried)
+        room_habit = habit(job.habit)
+        # a room without a console: rounds open and close from vision; the dice reader still reports
+        settings = None if room_habit.console else ExtractorSettings(round_from_vision=True)
+        oracle = OracleOptions(unseen=frozenset(room_habit.unseen)) if room_habit.unseen else None
+        c = check_rounds([rnd], cal, job.round, stride=job.stride, profile=carried, settings=settings,
+                         oracle=oracle, console=room_habit.console)
     except Exception as e:
         return replace(res, judged=False, reason=f"the chain failed: {type(e).__name__}: {e}")
     res.raised = list(c.got)

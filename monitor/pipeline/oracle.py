@@ -39,6 +39,8 @@ class OracleOptions:
     dropout: float = 0.0  # probability that an object is missing from one frame
     jitter_px: float = 0.0  # standard deviation of corner noise
     seed: int = 0
+    # detector classes never reported: what a room's camera cannot find (chips on a felt they match)
+    unseen: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +111,8 @@ def oracle_frame(row: TruthRow, size: tuple[int, int], options: OracleOptions | 
             continue
         else:
             quad = _four_corners(o["polygon"])
+        if label in opts.unseen:
+            continue
         if rng is not None and opts.dropout > 0 and rng.random() < opts.dropout:
             continue
         if rng is not None and opts.jitter_px > 0:

@@ -227,6 +227,7 @@ class PaiGowRound:
         self.expected: dict[tuple[int | None, str], int] = {}
         self.deal_note: str | None = None
         self.stub_not_counted: str | None = None  # why the last deal noted so gave no stub count
+        self.bets_unseen_noted = False
         self._wager_seats: set[int] | None = None  # cache of seats with a wager; reset when a bet moves
         self._action: tuple[tuple[tuple[int, ...], int], int] | None = None  # (dice, banker) -> action seat
         self.deal = DealState(1)
@@ -273,6 +274,18 @@ class PaiGowRound:
             self.stub_not_counted = d.stub_why or "no count reported"
             note = f"deal {d.number}: stub not counted: {why}: rule 55 not judged"
             self.deal_note = note if self.deal_note is None else f"{self.deal_note}; {note}"
+
+    def _bets_unseen(self) -> bool:
+        """No wager seen in a round that was dealt: a round is dealt only to wagers, so the camera did not
+        find the chips (a felt it cannot tell them on). Which hands are dead cannot be told then: the
+        hand history says so (rule 9 not judged) instead of calling every hand dead."""
+        if self.wager_seats():
+            return False
+        if not self.bets_unseen_noted:
+            self.bets_unseen_noted = True
+            note = "no bet seen: dead hands not judged (rule 9)"
+            self.deal_note = note if self.deal_note is None else f"{self.deal_note}; {note}"
+        return True
 
     def data_gap(self) -> None:
         if not self.deal.deliveries and not self.deal.judged:
@@ -632,6 +645,8 @@ class PaiGowRound:
         if d.dead_checked:
             return
         d.dead_checked = True
+        if self._bets_unseen():
+            return
         for _pile, (seat, delivered) in sorted(d.deliveries.items()):
             if seat == self.banker_seat or self.has_wager(seat) or self._seat(seat).collected:
                 continue
@@ -649,7 +664,8 @@ class PaiGowRound:
             return
         d = self.deal
         s = self._seat(event.seat)
-        if not self.has_wager(event.seat) and not s.collected and s.pile is not None:
+        dead = not self.has_wager(event.seat) and not s.collected and s.pile is not None
+        if dead and not self._bets_unseen():
             self._alert("dead_hand_not_collected", self._dk(event.seat), [event], seat=event.seat,
                         when="a hand was set there")
         if event.seat in d.early_unset and not event.house_way and d.banker_exposed is not None:

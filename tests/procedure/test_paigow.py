@@ -323,6 +323,17 @@ def test_rule_9_hand_at_seat_without_wager_not_collected() -> None:
     assert len(dead) == 3 and "seat 4 has no wager" in dead[0]
 
 
+def test_rule_9_is_not_judged_in_a_round_where_no_bet_was_seen() -> None:
+    # a camera that cannot find the chips on a room's felt reports no bet: every hand is not dead
+    events = clean_round(banker_seat=1, bets=BETS)
+    for kind in ("dead_hand_collected", "bet_placed", "payout"):
+        for i in reversed(find_all(events, kind)):
+            del events[i]
+    m = run(events)
+    assert "dead_hand_not_collected" not in codes(m)
+    assert "no bet seen: dead hands not judged (rule 9)" in (paigow(m.histories).deal_note or "")
+
+
 def test_rule_8_dice_reading_out_of_range() -> None:
     events = clean_round()
     events[find(events, "dice_rolled")]["values"] = [0, 3, 9]

@@ -31,6 +31,13 @@ def test_a_stub_of_three_on_the_small_table_is_judged() -> None:
     assert "stub_not_four" in r.raised and r.on_time, r.how()
 
 
+def test_with_no_console_and_no_chip_found_the_round_opens_from_the_cards_and_its_stub_is_judged() -> None:
+    r = judge_job(Job("default", "no_console_chips_unseen", "paigow_stub_three"))
+    assert r.judged and r.expected == ["stub_not_four"]
+    # the stub is counted and no hand is called dead for want of the bets the camera could not see
+    assert r.raised == ["stub_not_four"] and r.on_time, r.how()
+
+
 def test_a_round_that_cannot_be_played_says_why() -> None:
     r = judge_job(Job("nowhere", "plain", "paigow_clean"))
     assert not r.judged and "cannot be played: layout 'nowhere': unknown" in r.reason

@@ -26,6 +26,8 @@ class RoomHabit:
     habits: dict[str, Any] = field(default_factory=dict)  # fields of the script's Habits
     profile: dict[str, Any] | None = None  # the profile section the room deals by
     profiled: bool = True  # whether the room's table file carries that profile
+    console: bool = True  # whether the room has a dealer's console (else the camera and dice reader alone)
+    unseen: tuple[str, ...] = ()  # detector classes the room's camera does not find
 
 
 HABITS: dict[str, RoomHabit] = {
@@ -42,6 +44,10 @@ HABITS: dict[str, RoomHabit] = {
                   {"bets_before_start": True}),
         RoomHabit("cards_on_circle", "opened hands laid face up on the betting circles",
                   {"opened_on_circle": True}),
+        RoomHabit("no_console", "no dealer's console: rounds, the bets' close and the end told by the "
+                  "camera and the dice reader alone", console=False),
+        RoomHabit("no_console_chips_unseen", "no console, and chips the camera cannot find on the felt",
+                  console=False, unseen=("chip",)),
     ]
 }
 
