@@ -154,6 +154,7 @@ class DealState:
     stub: int | None = None
     piles_seen: bool = False  # piles_complete came: the deal was seen over
     stub_noted: bool = False  # the deal closed with its stub uncounted, and the round's note says so
+    deliveries_noted: bool = False  # its piles delivered unjudged, and the round's note says so
     stub_why: str | None = None  # why vision could not count the stub ("squared", "not seen", ...)
     # Where each card was last seen ('pile 3', 'seat 5', 'stub', 'out of pile 2') and the event that saw it
     # there: two dicts rather than one of (where, event) pairs, which would be a new object per card.
@@ -275,6 +276,18 @@ class PaiGowRound:
             note = f"deal {d.number}: stub not counted: {why}: rule 55 not judged"
             self.deal_note = note if self.deal_note is None else f"{self.deal_note}; {note}"
 
+    def _deliveries_unjudged(self) -> None:
+        """The deal ends with piles delivered that were never judged (rules 8, 9): the banker's seat, the
+        dice or the action pile was never known. The hand history says which instead of nothing."""
+        d = self.deal
+        if not d.deliveries or d.delivery_judged or d.void or d.deliveries_noted:
+            return
+        d.deliveries_noted = True
+        unknown = [what for what, v in (("the banker's seat", self.banker_seat), ("the dice", d.dice),
+                                        ("the action pile", d.action_pile)) if v is None]
+        note = f"deal {d.number}: deliveries not judged: {' and '.join(unknown) or 'no count'} not known"
+        self.deal_note = note if self.deal_note is None else f"{self.deal_note}; {note}"
+
     def _bets_unseen(self) -> bool:
         """No wager seen in a round that was dealt: a round is dealt only to wagers, so the camera did not
         find the chips (a felt it cannot tell them on). Which hands are dead cannot be told then: the
@@ -367,6 +380,7 @@ class PaiGowRound:
 
     def _misdeal(self, event: MisdealDeclared) -> None:
         self._stub_unjudged()
+        self._deliveries_unjudged()
         self.misdeals.append(event.reason or f"misdeal declared at seq {event.seq}")
         self.deal = DealState(self.deal.number + 1)
         self.settled = None
@@ -960,6 +974,7 @@ class PaiGowRound:
                 if amount <= self.profile.table_max:
                     self._check_limits(bet, amount)
         self._stub_unjudged()
+        self._deliveries_unjudged()
         if trigger is not None and complete:
             if d.deliveries:
                 self._check_dead_hands(trigger, "by the end of the hand")

@@ -334,6 +334,20 @@ def test_rule_9_is_not_judged_in_a_round_where_no_bet_was_seen() -> None:
     assert "no bet seen: dead hands not judged (rule 9)" in (paigow(m.histories).deal_note or "")
 
 
+def test_deliveries_never_judged_for_want_of_the_bankers_seat_are_named_in_the_hand_history() -> None:
+    # no console told the banker and the banker's hand was not seen at the banker's place before a misdeal
+    events = clean_round(banker_seat=1, bets=BETS)
+    start = events[find(events, "round_started")]
+    start["banker_seat"], start["source"] = None, "vision"
+    for kind in ("banker_changed", "hand_set", "hand_opened", "payout", "dead_hand_collected"):
+        for i in reversed(find_all(events, kind)):
+            del events[i]
+    m = run(events)
+    assert "pile_to_wrong_seat" not in codes(m)
+    note = paigow(m.histories).deal_note or ""
+    assert "deal 1: deliveries not judged: the banker's seat not known" in note, note
+
+
 def test_rule_8_dice_reading_out_of_range() -> None:
     events = clean_round()
     events[find(events, "dice_rolled")]["values"] = [0, 3, 9]
