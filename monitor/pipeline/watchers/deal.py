@@ -8,6 +8,12 @@ shows it: in a 7x7 deal it goes back to the deck between two cards, so one trip 
 card, put on the slot the hand came closest to. Where the deck's place is known (the layout), a trip
 ends where the hand turns back toward it. A trip is read ``visit_read_s`` after the hand left (is
 the card face up?), and the counted cards go out in the deal's order.
+
+So a card that comes to rest on a pile with no trip is taken for a card lying there boxed anew,
+except while the hand is out of view (no hand over any slot since the card set off, that is since it
+was last seen lying where it lay: a card carried hidden under a seen hand is its trip's): then what lands
+is counted, a card brought from more than ``land_mm`` away (from the deck, or first seen in flight)
+or, boxed first where it lies, one under which the slot's picture changed since its last card.
 """
 
 from __future__ import annotations
@@ -58,6 +64,9 @@ class DealWatcher:
         # why the stub, as last seen after the deal, gave no count: (reason, the counter's words)
         self.stub_why: tuple[str, str | None] = ("not_seen", None)
         self.stub_said = False  # stub_not_countable sent for this deal
+        self.hand_frame: int | None = None  # the last frame a hand was seen over a pile slot in
+        self.slot_pics: Mapping[str, SpotView] = {}  # the pile slots' pictures this frame, where watched
+        self.counted_pic: dict[int, int] = {}  # pile -> its picture's version when a card was last counted
 
     def zones_to_read(self) -> set[str]:
         """Pile slots where a counted card lies unread, its read awaited."""
@@ -92,14 +101,16 @@ class DealWatcher:
             o = tr.last
             if o is None or self.rec.done:
                 continue
-            if self.visit_covers(pile := zone_number(tr.zone), tr.entered):
+            if not self._brought_unseen(o) and self.visit_covers(pile := zone_number(tr.zone), tr.entered):
                 if pile is not None and tr.still >= 2:
                     self.rec.pile_of.setdefault(track, pile)  # it stopped there: its hand's visit counted it
                 continue
-            # a card stopped there; or, where no hand is seen, one whose track ended on top of a
-            # pile (the tracker gave its box to the covered card): with hands in view, a card that
-            # vanishes over a slot without stopping and without a hand there was flying over it
-            if tr.still >= 2 or (not self.rec.visits and self._on_a_pile(o)):
+            # a card stopped there; or, where no hand is seen (none in the round, or none over a slot
+            # since the card set off), one whose track ended on top of a pile (the tracker gave its
+            # box to the covered card): with hands in view, a card that vanishes over a slot without
+            # stopping and without a hand there was flying over it
+            if tr.still >= 2 or ((not self.rec.visits or self._no_hand_since(tr.set_off[0]))
+                                 and self._on_a_pile(o)):
                 before, tr.resting = tr.resting, tr.zone
                 out.append((o, before))
         return replace(view, settled=(*view.settled, *out)) if out else view
@@ -107,6 +118,9 @@ class DealWatcher:
     def frame(self, view: FrameView) -> list[EventBase]:
         """The dealer's trips over the slots, and the counted cards sent as they are read."""
         present = view.present
+        if any(self._slots_under(h) for h in view.hands):
+            self.hand_frame = self.out.frame
+        self.slot_pics = view.spots
         self._hand_visits(list(view.hands), present, view.spots)
         if self.rec.dealt_out:
             self._send_dealt(present, force=self.rec.done or bool(self.rec.delivered))
@@ -123,10 +137,13 @@ class DealWatcher:
             return
         if o.track in d.pile_of or d.delivered:
             return  # already counted, or a pile squared after delivery began
-        if not d.done and self.visit_covers(pile, self.rest.tracks[o.track].entered):
+        # (a card brought with no hand in view after the visit's hand left is not the visit's card)
+        if (not d.done and not self._brought_unseen(o)
+                and self.visit_covers(pile, self.rest.tracks[o.track].entered)):
             d.pile_of[o.track] = pile  # put there by a hand whose visit counts it
             return
-        if not d.done and self.s.count_deal and self.deck_at is not None and d.visits:
+        if (not d.done and self.s.count_deal and self.deck_at is not None and d.visits
+                and not self._landed_unseen(o, pile)):
             # the deal is counted by the hand's trips from the deck, and no trip put this card
             # here: a card already lying there boxed anew (a new track), not a card dealt
             d.pile_of[o.track] = pile
@@ -134,12 +151,21 @@ class DealWatcher:
         d.pile_of[o.track] = pile
         d.counts[pile] += 1
         d.last_card = now
+        self._note_pic(pile)
         if not d.done and not self.s.count_deal:
             return  # not reported: a named face-up card is (by the exposures watcher), uncounted
         if not d.done:
             if o.face_up:
                 self.exposures.mark_exposed(o.track, pile, o.card, o.rank)
-            self.out.emit("card_dealt", o.confidence, pile=pile, face_up=o.face_up, card=o.card, rank=o.rank)
+            if d.dealt_out:  # trips' cards before it still wait for their reads: it goes out after them
+                at = len(d.dealt_out)
+                while at and d.dealt_out[at - 1].at[0] > now:
+                    at -= 1
+                d.dealt_out.insert(at, Dealt((now, self.out.frame), pile, o.face_up, o.confidence, o.card,
+                                             o.rank))
+            else:
+                self.out.emit("card_dealt", o.confidence, pile=pile, face_up=o.face_up, card=o.card,
+                              rank=o.rank)
         elif d.removed:
             d.removed.remove(pile) if pile in d.removed else d.removed.pop(0)
             self.stub_n = None if self.stub_n is None else self.stub_n - 1
@@ -228,6 +254,34 @@ class DealWatcher:
                    and entered <= (v.ended if v.ended is not None else now) + self.s.visit_read_s + 0.3
                    and (v.read_at is None or entered < v.read_at - 1e-9)
                    for v in self.rec.visits)
+
+    def _brought_unseen(self, o: Seen) -> bool:
+        """``o`` set off more than ``land_mm`` from where it is (from the deck, or first seen in
+        flight) with no hand seen over a slot since: a card dealt with the dealer's hand out of view."""
+        f0, x0, y0 = self.rest.tracks[o.track].set_off
+        return self._no_hand_since(f0) and math.hypot(o.x - x0, o.y - y0) > self.s.land_mm
+
+    def _no_hand_since(self, frame: int) -> bool:
+        """No hand seen over a pile slot from ``frame`` on."""
+        return self.hand_frame is None or self.hand_frame < frame
+
+    def _note_pic(self, pile: int) -> None:
+        """A card counted on ``pile``: its picture now is the one a card after it must change."""
+        if (pic := self.slot_pics.get(f"pile{pile}")) is not None:
+            self.counted_pic[pile] = pic.version
+
+    def _landed_unseen(self, o: Seen, pile: int) -> bool:
+        """A card come to rest on ``pile`` with no hand seen over any slot since it set off (the
+        dealer's hand out of view): dealt, if it was brought there (it set off more than ``land_mm``
+        away: from the deck, or seen first in flight) or, boxed first where it lies, the slot's picture
+        has changed since the last card counted there. A card lying there boxed anew does neither.
+        Where a hand is seen, its trips count the deal and such a card is a re-boxing."""
+        if self._brought_unseen(o):
+            return True
+        if not self._no_hand_since(self.rest.tracks[o.track].set_off[0]):
+            return False
+        pic = self.slot_pics.get(f"pile{pile}")
+        return pic is not None and pic.settled and pic.version != self.counted_pic.get(pile, 0)
 
     # ---- the dealer's hand over the pile slots ---------------------------------------------------
 
@@ -425,7 +479,9 @@ class DealWatcher:
         touched it, or swept its cards away (a misdeal): no card. True once read.
         """
         d, now, tracks = self.rec, self.out.now, self.rest.tracks
-        on_slot = [tr for tr in tracks.values() if _card_on_slot(tr)]
+        # (not a card brought after the hand left with no hand in view: the next card, its own count)
+        on_slot = [tr for tr in tracks.values()
+                   if _card_on_slot(tr) and tr.last is not None and not self._brought_unseen(tr.last)]
 
         def lying(tr: Track) -> bool:  # a card flying over the slot to the next pile is not on it
             return zone_number(tr.zone) == v.pile and tr.still >= 2
@@ -464,6 +520,7 @@ class DealWatcher:
             # them after a misdeal changes the picture too.
             d.counts[v.pile] += 1
             d.last_card = max(d.last_card or 0.0, v.last)
+            self._note_pic(v.pile)
             self._queue_dealt(v, Dealt((v.start, v.frame), v.pile, False), present)
             return True
         for o in cards:  # the ones lying there belong to this pile (not one seen once, flying past)
@@ -471,6 +528,7 @@ class DealWatcher:
                 d.pile_of.setdefault(o.track, v.pile)
         d.counts[v.pile] += 1
         d.last_card = max(d.last_card or 0.0, v.last)
+        self._note_pic(v.pile)
         # an unread "face" not certainly one (a pale back, a frame of glare) is left to the exposures
         # watcher, which waits for it to show as a face long enough
         up = [o for o in cards if self.rest.certain_face(o) and o.track not in d.exposed

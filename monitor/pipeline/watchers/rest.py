@@ -35,6 +35,12 @@ class Track:
     named_at: tuple[float, int] | None = None  # (time, frame) its face was first read, this showing
     face_at: tuple[float, int] | None = None  # (time, frame) it began to show surely a face, this showing
     certain_at: tuple[float, int] | None = None  # ... certainly a face (unread_face_back_p), this showing
+    # the first frame its last move may have begun in, and where from: the frame after it was last
+    # seen lying where it lay (unseen in flight under a hand, it left in any frame since), or the
+    # frame it was first seen, if it never lay still. A card brought onto a pile set off elsewhere;
+    # one boxed anew where it lies set off there
+    set_off: tuple[int, float, float] = (0, 0.0, 0.0)
+    lay_frame: int = 0  # the last frame it was seen lying still where it lies (or lay)
 
 
 class RestWatcher:
@@ -68,11 +74,13 @@ class RestWatcher:
             visible[o.track] = o
             tr = self.tracks.get(o.track)
             if tr is None:
-                tr = self.tracks[o.track] = Track(o.zone, o.x, o.y, entered=media_time)
+                tr = self.tracks[o.track] = Track(o.zone, o.x, o.y, entered=media_time,
+                                                  set_off=(index, o.x, o.y))
             moved = ((o.x - tr.x) ** 2 + (o.y - tr.y) ** 2) ** 0.5
             if o.zone == tr.zone and moved <= self.s.still_mm:
                 tr.still += 1
                 tr.moved = 0
+                tr.lay_frame = index
                 k = min(tr.still, 30)  # the anchor follows the mean, so noise does not walk it away
                 tr.x += (o.x - tr.x) / k
                 tr.y += (o.y - tr.y) / k
@@ -82,6 +90,8 @@ class RestWatcher:
             else:
                 if o.zone != tr.zone:
                     tr.entered = media_time
+                if tr.still > 1:  # it lay still and moves now: a new move began after it was last seen so
+                    tr.set_off = (tr.lay_frame + 1, tr.x, tr.y)  # from where it lay
                 if tr.seen_at < media_time:
                     tr.moved_at = media_time
                 tr.still, tr.moved, tr.zone, tr.x, tr.y = 1, 0, o.zone, o.x, o.y
