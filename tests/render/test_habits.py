@@ -109,3 +109,18 @@ def test_habits_survive_the_yaml_round_trip() -> None:
 
     again = parse_script(yaml.safe_load(script_to_yaml(s)), "again.yaml")
     assert again.habits == s.habits and again.habits.hand_unseen == (8, 42)
+
+
+def test_hands_laid_on_the_circle_show_every_cards_index_corner() -> None:
+    # laid over each other, the two-card hand's first card was wholly hidden (visible share 0.01):
+    # a foul or a duplicate turning on it could not be seen. Now the two groups lie apart, each card
+    # square to the seat's line with at least its index strip (20 of 63 mm) in view: more than the
+    # quarter of a card below which the oracle (a detector) reports no card
+    from monitor.lab.timeline_truth import timeline_truth
+
+    rnd = _play("cards_on_circle")
+    t = max(e["media_time"] for e in rnd.events if e["type"] == "hand_opened") + 0.5
+    row = next(r for r in timeline_truth([rnd], fps=10, stride=round(t * 10)) if r["time"] >= t - 1e-6)
+    share = {o["identity"]: o["visible_share"] for o in row["objects"] if o["kind"] == "card"}
+    for e in (e for e in rnd.events if e["type"] == "hand_opened"):
+        assert all(share[c] >= 0.28 for c in [*e["front"], *e["back"]]), e

@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 from monitor.geometry import TableLayout
 from monitor.procedure.paigow import serpentine_pile
 from monitor.procedure.paigow_rules import PaiGowRules, cards
+from monitor.render.card_art import CARD_W_MM
 from monitor.render.rounds import script as S
 from monitor.render.rounds.play_base import CARD_THICK, EventLog, Player, along, key_of, seat_angle
 from monitor.render.rounds.timeline import Pose, Track
@@ -517,14 +518,25 @@ class PaiGowPlayer(Player):
 
     def lay_on_circle(self, seat: int, front: list[Track], back: list[Track], t0: float, t1: float) -> None:
         """The opened hand turned face up onto the seat's betting circle (some dealers settle there):
-        the five cards fanned on it, the two beside them."""
+        the five cards fanned along the seat's line, the two beside them, apart, as a dealer lays them.
+
+        Each card lies square to the line and a fan's next card covers all of it but a ``step`` mm
+        strip with its index corner; the two groups lie ``gap`` mm apart, edge to edge, so neither
+        covers the other (laid over each other, the two-card hand's first card was wholly hidden).
+        The whole spread is centred on the circle."""
         c = self.layout.seat(seat).betting_spot.center
         ang = seat_angle(self.layout, seat)
-        for group, start in ((back, -30.0), (front, 55.0)):
+        step, gap = 20.0, 15.0
+
+        def span(n: int) -> float:  # a fan's length along the line, edge to edge
+            return CARD_W_MM + (n - 1) * step
+
+        first = -(span(len(back)) + gap + span(len(front))) / 2  # the back fan's near edge
+        starts = ((back, first + CARD_W_MM / 2), (front, first + span(len(back)) + gap + CARD_W_MM / 2))
+        for group, start in starts:
             for i, tr in enumerate(group):
-                x, y = along((float(c[0]), float(c[1])), ang, start + (i - (len(group) - 1) / 2) * 16.0)
-                p = tr.last
-                tr.move(t0, t1, Pose(x, y, p.angle, 8.0 + i * CARD_THICK, True), lift=10.0)
+                x, y = along((float(c[0]), float(c[1])), ang, start + i * step)
+                tr.move(t0, t1, Pose(x, y, ang, 8.0 + i * CARD_THICK, True), lift=10.0)
 
     def act_open_hands(self, a: S.OpenHands, t: float, d: float) -> float:
         banker = self.banker_for_play()
