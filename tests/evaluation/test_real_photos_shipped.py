@@ -17,7 +17,8 @@ EXPECTED = {  # photo (its name's start) -> the cards the shipped photo models n
     "IMG_20220316_135507": {"2s", "3s", "4s", "As"},  # all: three boxed squatter than 0.85 (the photo
     "IMG_20220316_135524": {"2s", "3s", "4s", "As"},  # all: was squeezed to a square), named all the same
     "IMG_20220316_140527": {"5s", "6s", "7s", "8s"},  # all
-    "IMG_20220316_140556": {"5s", "6s", "7s", "8s"},  # all
+    "IMG_20220316_140723": {"5s", "6s", "7s", "8s"},  # all
+    "IMG_20220316_141442": {"9s", "Ts", "Js", "Qs", "Ks"},  # all
     "IMG_20220316_142127": {"9s", "Js", "Qs", "Ks"},  # of 9s Ts Js Qs Ks
     "IMG_20220316_142819": {"Ah", "2h", "3h", "4h"},  # all
     "IMG_20220316_143007": {"Ah", "2h", "3h", "4h"},  # all
