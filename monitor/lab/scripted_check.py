@@ -75,7 +75,11 @@ def run_oracle(
     from monitor.procedure.monitor import Monitor
 
     seq = iter(range(1 << 30))
-    extractor = EventExtractor(calibration.table, settings, next_seq=lambda: next(seq),
+
+    def number() -> int:  # one counter for vision and outside events
+        return next(seq)
+
+    extractor = EventExtractor(calibration.table, settings, next_seq=number,
                                layout=TableLayout.of(calibration.zones, calibration.zone_rules))
     chain = TableChain(calibration, extractor, fps)
     monitor = Monitor(profile=profile if profile is not None else rounds[0].rules_profile())
@@ -88,13 +92,14 @@ def run_oracle(
         events.append(e)
         monitor.feed(e)  # type: ignore[arg-type]  # every EventBase here is one of the Event union
 
+    def tell(row: dict[str, Any]) -> None:  # an outside event, after what it confirms first
+        for e in extractor.told(parse_event({**row, "seq": 0, "table_id": calibration.table}), number):
+            push(e)
+
     n = 0
     for fr in frames:
         while k < len(outside) and outside[k]["media_time"] <= fr.media_time:
-            told = parse_event({**outside[k], "seq": 0, "table_id": calibration.table})
-            for first in extractor.note(told):
-                push(first)
-            push(told.model_copy(update={"seq": next(seq)}))
+            tell(outside[k])
             k += 1
         for e in chain.step(fr.index, fr.media_time, fr.detections, None if use_bytetrack else fr.tracks):
             push(e)
@@ -102,10 +107,7 @@ def run_oracle(
         if on_frame is not None:
             on_frame(1)
     for rest in outside[k:]:
-        e = parse_event({**rest, "seq": 0, "table_id": calibration.table})
-        for first in extractor.note(e):
-            push(first)
-        push(e.model_copy(update={"seq": next(seq)}))
+        tell(rest)
     monitor.finish()
     return events, list(monitor.alerts), n
 

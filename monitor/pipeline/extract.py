@@ -228,6 +228,12 @@ class EventExtractor:
             self.deal.action_pile = getattr(event, "pile", None)
         return first
 
+    def told(self, event: EventBase, next_seq: Callable[[], int]) -> list[EventBase]:
+        """An outside event taken in (:meth:`note`), ready to send: what it confirms first, then the
+        event itself numbered ``next_seq()`` after them (the monitor orders by sequence number)."""
+        first = self.note(event)
+        return [*first, event.model_copy(update={"seq": next_seq()})]
+
     def frame(self, index: int, media_time: float, objects: Iterable[Seen],
               spots: Mapping[str, SpotView] | None = None, stub: Spread | None = None,
               stub_still: tuple[float, int] | None = None,

@@ -210,8 +210,7 @@ class LiveRun:
         ready.sort(key=lambda te: (te[1].media_time, te[0]))
         items: list[EventBase] = []
         for _, e in ready:
-            items += self.extractor.note(e)  # a round the roll opens goes first, numbered first
-            items.append(e.model_copy(update={"seq": self.next_seq()}))
+            items += self.extractor.told(e, self.next_seq)  # a round the roll opens goes first
         self.stats.events_out += len(items)
         return items
 

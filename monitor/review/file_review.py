@@ -187,9 +187,8 @@ def review_file(job: FileJob, progress: Progress | None = None,
             raw = {**outside[k], "seq": 0, "table_id": table_id}
             raw.pop("frame", None)
             event = parse_event(raw)
-            for first in extractor.note(event):  # a round the roll opens goes first, numbered first
-                push(first)
-            push(event.model_copy(update={"seq": seq()}))
+            for e in extractor.told(event, seq):  # a round the roll opens goes first
+                push(e)
             k += 1
 
     def save(done: bool) -> None:

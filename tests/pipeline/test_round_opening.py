@@ -42,9 +42,7 @@ class Table:
         """A roll from the dice reader, as the chain hands it on: what it opens first, then the roll."""
         raw = {"type": "dice_rolled", "table_id": "T1", "seq": 0, "media_time": self.frame / FPS,
                "wall_time": "2026-01-01T00:00:00Z", "source": "dice_reader", "values": values}
-        event = parse_event(raw)
-        first = self.x.note(event)
-        return [*first, event.model_copy(update={"seq": self._next()})]
+        return self.x.told(parse_event(raw), self._next)
 
 
 def types(events: list[Any]) -> list[str]:

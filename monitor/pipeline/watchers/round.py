@@ -52,10 +52,13 @@ class RoundWatcher:
         returns its ``round_started`` (empty where nothing opened)."""
         if self.open or not self.s.round_from_vision:
             return []
+        self._open(reason, at)
+        return self.out.take()
+
+    def _open(self, reason: OpenedBy, at: tuple[float, int] | None = None) -> None:
         self.on_open()
         self.open = True
         self.out.emit("round_started", banker_seat=self.s.banker_seat, opened_by=reason, at=at)
-        return self.out.take()
 
     def frame(self, view: FrameView) -> list[EventBase]:
         if not self.s.round_from_vision:
@@ -66,9 +69,7 @@ class RoundWatcher:
         if not self.open:
             reason = _opening(o for o in on_table if self.rest.at_rest(o))
             if reason is not None:
-                self.on_open()
-                self.open = True
-                self.out.emit("round_started", banker_seat=self.s.banker_seat, opened_by=reason)
+                self._open(reason)
         elif self.clear.value and self.clear.held(now, self.s.clear_s):
             self.open = False
             # dated when its last card or chip left (a review skips the still frames that follow)
