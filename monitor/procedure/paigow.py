@@ -274,7 +274,11 @@ class PaiGowRound:
             why = d.stub_why or "squared, covered or out of view"
             self.stub_not_counted = d.stub_why or "no count reported"
             note = f"deal {d.number}: stub not counted: {why}: rule 55 not judged"
-            self.deal_note = note if self.deal_note is None else f"{self.deal_note}; {note}"
+            self._add_note(note)
+
+    def _add_note(self, note: str) -> None:
+        """A judgement the hand history must name as not made (joined to the notes before it)."""
+        self.deal_note = note if self.deal_note is None else f"{self.deal_note}; {note}"
 
     def _deliveries_unjudged(self) -> None:
         """The deal ends with piles delivered that were never judged (rules 8, 9): the banker's seat, the
@@ -283,10 +287,11 @@ class PaiGowRound:
         if not d.deliveries or d.delivery_judged or d.void or d.deliveries_noted:
             return
         d.deliveries_noted = True
-        unknown = [what for what, v in (("the banker's seat", self.banker_seat), ("the dice", d.dice),
-                                        ("the action pile", d.action_pile)) if v is None]
-        note = f"deal {d.number}: deliveries not judged: {' and '.join(unknown) or 'no count'} not known"
-        self.deal_note = note if self.deal_note is None else f"{self.deal_note}; {note}"
+        known = (("the banker's seat", self.banker_seat), ("the dice", d.dice),
+                 ("the action pile", d.action_pile))
+        unknown = " and ".join(what for what, v in known if v is None)
+        why = f": {unknown} not known" if unknown else ""
+        self._add_note(f"deal {d.number}: deliveries not judged{why}")
 
     def _bets_unseen(self) -> bool:
         """No wager seen in a round that was dealt: a round is dealt only to wagers, so the camera did not
@@ -297,7 +302,7 @@ class PaiGowRound:
         if not self.bets_unseen_noted:
             self.bets_unseen_noted = True
             note = "no bet seen: dead hands not judged (rule 9)"
-            self.deal_note = note if self.deal_note is None else f"{self.deal_note}; {note}"
+            self._add_note(note)
         return True
 
     def data_gap(self) -> None:
